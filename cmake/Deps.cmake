@@ -1,0 +1,64 @@
+# Locates kprof's dependencies and gathers them in the interface target `kprof_deps`.
+#
+# Two sources, tried in order:
+#   1. KPROF_DEPS_DIR (default: <source>/.deps, filled by scripts/prepare-offline-deps.sh):
+#      include/ (CLI11, nlohmann/json, fmt, ffi.h) and googletest/ sources, for an offline machine
+#      that lacks the Debian -dev packages.
+#   2. The system (Debian: libcli11-dev nlohmann-json3-dev libfmt-dev libffi-dev pybind11-dev
+#      libgtest-dev python3-dev; see README.md "Install").
+set(KPROF_DEPS_DIR "${CMAKE_SOURCE_DIR}/.deps" CACHE PATH "Folder prepared by scripts/prepare-offline-deps.sh")
+
+add_library(kprof_deps INTERFACE)
+set(_kprof_hints "${KPROF_DEPS_DIR}/include" /usr/include /usr/include/x86_64-linux-gnu)
+
+function(kprof_require_header var header what)
+  find_path(${var} ${header} HINTS ${_kprof_hints})
+  if(NOT ${var})
+    message(FATAL_ERROR "kprof: ${what} not found (${header}). Install it (README.md, Install) "
+                        "or run scripts/prepare-offline-deps.sh and pass -DKPROF_DEPS_DIR=...")
+  endif()
+  target_include_directories(kprof_deps SYSTEM INTERFACE ${${var}})
+endfunction()
+
+kprof_require_header(KPROF_CLI11_INC CLI/CLI.hpp "CLI11 (Debian: libcli11-dev)")
+kprof_require_header(KPROF_JSON_INC nlohmann/json.hpp "nlohmann/json (Debian: nlohmann-json3-dev)")
+kprof_require_header(KPROF_FMT_INC fmt/format.h "fmt (Debian: libfmt-dev)")
+kprof_require_header(KPROF_FFI_INC ffi.h "libffi headers (Debian: libffi-dev)")
+# fmt in header-only mode: the same code builds against the Debian package and the carried headers.
+target_compile_definitions(kprof_deps INTERFACE FMT_HEADER_ONLY=1)
+
+find_library(KPROF_FFI_LIB NAMES ffi libffi.so.8 libffi.so.7
+             HINTS "${KPROF_DEPS_DIR}/lib" /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib)
+if(NOT KPROF_FFI_LIB)
+  message(FATAL_ERROR "kprof: libffi not found (Debian: libffi-dev)")
+endif()
+target_link_libraries(kprof_deps INTERFACE ${KPROF_FFI_LIB})
+
+# ---- Python (embedded) and pybind11 ----------------------------------------------------------
+find_package(Python3 REQUIRED COMPONENTS Interpreter Development.Embed)
+find_package(pybind11 CONFIG QUIET)
+if(NOT pybind11_FOUND)
+  execute_process(COMMAND ${Python3_EXECUTABLE} -m pybind11 --cmakedir
+                  OUTPUT_VARIABLE _pyb_dir OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  if(_pyb_dir)
+    find_package(pybind11 CONFIG REQUIRED HINTS ${_pyb_dir})
+  else()
+    message(FATAL_ERROR "kprof: pybind11 not found (Debian: pybind11-dev, or pip install pybind11)")
+  endif()
+endif()
+target_link_libraries(kprof_deps INTERFACE pybind11::embed)
+# The interpreter kprof embeds: its real path (not a pyenv shim), so the embedded Python finds the
+# same prefix and virtual environment (pyvenv.cfg) as that interpreter.
+execute_process(COMMAND ${Python3_EXECUTABLE} -c "import sys; print(sys.executable)"
+                OUTPUT_VARIABLE KPROF_PYTHON_REAL OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT KPROF_PYTHON_REAL)
+  set(KPROF_PYTHON_REAL ${Python3_EXECUTABLE})
+endif()
+
+# ---- CUDA runtime (static: it loads libcuda itself, at run time) and CUPTI --------------------
+find_package(CUDAToolkit REQUIRED)
+target_link_libraries(kprof_deps INTERFACE CUDA::cudart_static CUDA::cupti ${CMAKE_DL_LIBS} pthread)
+target_compile_definitions(kprof_deps INTERFACE KPROF_CUDA_BIN_DIR="${CUDAToolkit_BIN_DIR}")
+
+message(STATUS "kprof: Python ${Python3_VERSION} (${Python3_EXECUTABLE}), pybind11 ${pybind11_VERSION}, "
+               "CUDA ${CUDAToolkit_VERSION}, libffi ${KPROF_FFI_LIB}")

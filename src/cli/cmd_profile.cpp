@@ -1,0 +1,13 @@
+// kprof profile: placeholder until its stage lands (owner: see docs/ARCHITECTURE.md).
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+
+namespace kprof {
+
+void register_profile(CLI::App& app, CommandAction& action) {
+  auto* sub = app.add_subcommand("profile", "(not yet available)");
+  sub->allow_extras();
+  sub->callback([&action] { action = [] () -> int { throw usage_error("kprof profile is not available yet"); }; });
+}
+
+}  // namespace kprof

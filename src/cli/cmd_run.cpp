@@ -1,0 +1,13 @@
+// kprof run: placeholder until its stage lands (owner: see docs/ARCHITECTURE.md).
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+
+namespace kprof {
+
+void register_run(CLI::App& app, CommandAction& action) {
+  auto* sub = app.add_subcommand("run", "(not yet available)");
+  sub->allow_extras();
+  sub->callback([&action] { action = [] () -> int { throw usage_error("kprof run is not available yet"); }; });
+}
+
+}  // namespace kprof

@@ -1,0 +1,24 @@
+// Each kprof command registers itself on the CLI11 app. A registrar adds its subcommand with
+// every option documented (--help), and on parse stores in `action` the function that runs it;
+// main() calls that function and turns its result / Error into the exit code (core/error.hpp).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace kprof {
+
+/// The command to run after parsing; returns the process exit code (0, 1 or 2).
+using CommandAction = std::function<int()>;
+
+void register_env(CLI::App& app, CommandAction& action);      ///< kprof env      (cmd_env.cpp)
+void register_clocks(CLI::App& app, CommandAction& action);   ///< kprof clocks   (cmd_clocks.cpp)
+void register_check(CLI::App& app, CommandAction& action);    ///< kprof check    (cmd_check.cpp)
+void register_profile(CLI::App& app, CommandAction& action);  ///< kprof profile  (cmd_profile.cpp)
+void register_build(CLI::App& app, CommandAction& action);    ///< kprof build    (cmd_build.cpp)
+void register_analyze(CLI::App& app, CommandAction& action);  ///< kprof analyze  (cmd_analyze.cpp)
+void register_run(CLI::App& app, CommandAction& action);      ///< kprof run      (cmd_run.cpp)
+void register_runner(CLI::App& app, CommandAction& action);   ///< kprof __runner (hidden; what ncu profiles)
+
+}  // namespace kprof

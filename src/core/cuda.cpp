@@ -1,0 +1,56 @@
+#include "core/cuda.hpp"
+
+#include "core/error.hpp"
+
+namespace kprof {
+
+void cuda_check(cudaError_t rc, const std::string& what) {
+  if (rc == cudaSuccess) return;
+  throw check_failed(what + ": " + cudaGetErrorName(rc) + ": " + cudaGetErrorString(rc));
+}
+
+std::string cuda_unavailable_reason() {
+  int n = 0;
+  cudaError_t rc = cudaGetDeviceCount(&n);
+  if (rc != cudaSuccess) {
+    cudaGetLastError();
+    return std::string("no CUDA driver/GPU: cudaGetDeviceCount failed: ") + cudaGetErrorName(rc) +
+           " (" + cudaGetErrorString(rc) + ")";
+  }
+  if (n == 0) return "no CUDA driver/GPU: the driver reports 0 devices";
+  return "";
+}
+
+void select_gpu(int index) {
+  std::string why = cuda_unavailable_reason();
+  if (!why.empty())
+    throw check_failed(why, "run kprof on a machine with an NVIDIA GPU and driver; `kprof env` shows what is missing");
+  int n = 0;
+  cudaGetDeviceCount(&n);
+  if (index < 0 || index >= n)
+    throw usage_error("--gpu " + std::to_string(index) + " is out of range: " + std::to_string(n) +
+                      " device(s) visible (0.." + std::to_string(n - 1) + ")");
+  cuda_check(cudaSetDevice(index), "cudaSetDevice(" + std::to_string(index) + ")");
+  cuda_check(cudaFree(nullptr), "creating the CUDA context on GPU " + std::to_string(index));
+}
+
+std::string gpu_arch(int index) {
+  int major = 0, minor = 0;
+  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, index);
+  cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, index);
+  return "sm_" + std::to_string(major) + std::to_string(minor);
+}
+
+std::string gpu_name(int index) {
+  cudaDeviceProp p{};
+  if (cudaGetDeviceProperties(&p, index) != cudaSuccess) return "unknown";
+  return p.name;
+}
+
+size_t gpu_l2_bytes(int index) {
+  int v = 0;
+  cudaDeviceGetAttribute(&v, cudaDevAttrL2CacheSize, index);
+  return static_cast<size_t>(v);
+}
+
+}  // namespace kprof

@@ -1,0 +1,34 @@
+// Thin helpers over the CUDA runtime shared by every GPU stage.
+//
+// kprof links cudart statically; cudart loads the driver (libcuda) at run time, so on a machine
+// without a driver these helpers return a clear "no CUDA driver/GPU" error instead of failing to
+// start.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+namespace kprof {
+
+/// Throws Error (exit 1) "<what>: <cuda error name>: <description>" unless `rc` is cudaSuccess.
+void cuda_check(cudaError_t rc, const std::string& what);
+
+/// Why no GPU can be used, or "" when at least one device is visible. Never throws.
+/// Example: "no CUDA driver/GPU: cudaGetDeviceCount failed: CUDA driver version is insufficient..."
+std::string cuda_unavailable_reason();
+
+/// Makes device `index` current (creating its primary context). Throws Error (exit 1) with
+/// "no CUDA driver/GPU ..." when none is present, or (exit 2) when `index` is out of range.
+void select_gpu(int index);
+
+/// "sm_90" for compute capability 9.0 (from cudaDevAttrComputeCapabilityMajor/Minor).
+std::string gpu_arch(int index);
+
+/// The device name (cudaDeviceProp::name).
+std::string gpu_name(int index);
+
+/// L2 cache size in bytes (cudaDevAttrL2CacheSize).
+size_t gpu_l2_bytes(int index);
+
+}  // namespace kprof

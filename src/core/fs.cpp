@@ -1,0 +1,105 @@
+#include "core/fs.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.hpp"
+
+namespace kprof {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw usage_error("cannot read '" + path + "': " + std::strerror(errno));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void make_dirs(const std::string& dir) {
+  if (dir.empty() || dir == "." || path_exists(dir)) return;
+  make_dirs(parent_dir(dir));
+  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
+    throw usage_error("cannot create folder '" + dir + "': " + std::strerror(errno));
+}
+
+void write_file_atomic(const std::string& path, const std::string& content) {
+  make_dirs(parent_dir(path));
+  std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw usage_error("cannot write '" + tmp + "': " + std::strerror(errno));
+    out << content;
+    out.flush();
+    if (!out) {
+      ::unlink(tmp.c_str());
+      throw usage_error("cannot write '" + path + "': " + std::strerror(errno));
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    int e = errno;
+    ::unlink(tmp.c_str());
+    throw usage_error("cannot write '" + path + "': " + std::strerror(e));
+  }
+}
+
+bool path_exists(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+double file_mtime(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return -1.0;
+  return static_cast<double>(st.st_mtim.tv_sec) + st.st_mtim.tv_nsec * 1e-9;
+}
+
+std::string join_path(const std::string& dir, const std::string& name) {
+  if (dir.empty()) return name;
+  if (dir.back() == '/') return dir + name;
+  return dir + "/" + name;
+}
+
+std::string file_stem(const std::string& path) {
+  auto slash = path.find_last_of('/');
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  auto dot = base.find_last_of('.');
+  return (dot == std::string::npos || dot == 0) ? base : base.substr(0, dot);
+}
+
+std::string parent_dir(const std::string& path) {
+  auto slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string absolute_path(const std::string& path) {
+  if (!path.empty() && path[0] == '/') return path;
+  char buf[4096];
+  if (!::getcwd(buf, sizeof buf)) return path;
+  return join_path(buf, path);
+}
+
+std::string find_on_path(const std::string& program) {
+  if (program.find('/') != std::string::npos) return ::access(program.c_str(), X_OK) == 0 ? program : "";
+  const char* path = std::getenv("PATH");
+  if (!path) return "";
+  std::stringstream ss(path);
+  std::string dir;
+  while (std::getline(ss, dir, ':')) {
+    if (dir.empty()) continue;
+    std::string full = join_path(dir, program);
+    struct stat st;
+    if (::stat(full.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(full.c_str(), X_OK) == 0)
+      return full;
+  }
+  return "";
+}
+
+}  // namespace kprof

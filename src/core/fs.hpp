@@ -1,0 +1,40 @@
+// File helpers: whole-file reads and all-or-nothing writes.
+#pragma once
+
+#include <string>
+
+namespace kprof {
+
+/// Reads a whole file. Throws Error (exit 2) naming the path when it cannot be read.
+std::string read_file(const std::string& path);
+
+/// Writes `content` to `path` atomically: a temporary file in the same folder, then rename(2),
+/// so a report is either whole or absent, never half-written. Creates missing parent folders.
+/// Throws Error (exit 2) naming the path on failure.
+void write_file_atomic(const std::string& path, const std::string& content);
+
+/// Creates `dir` and its parents if missing. Throws Error (exit 2) on failure.
+void make_dirs(const std::string& dir);
+
+/// True when `path` names an existing file or folder.
+bool path_exists(const std::string& path);
+
+/// Modification time of `path` in seconds since the epoch (fractional), or -1 when missing.
+double file_mtime(const std::string& path);
+
+/// `dir` + "/" + `name`, without doubling the slash.
+std::string join_path(const std::string& dir, const std::string& name);
+
+/// The file name without folder and without its last extension ("a/v0.cu" -> "v0").
+std::string file_stem(const std::string& path);
+
+/// The folder part of a path ("a/b.cu" -> "a", "b.cu" -> ".").
+std::string parent_dir(const std::string& path);
+
+/// Absolute form of `path` (not resolving links); `path` itself when it is already absolute.
+std::string absolute_path(const std::string& path);
+
+/// Searches PATH for an executable; returns its full path or "" when absent.
+std::string find_on_path(const std::string& program);
+
+}  // namespace kprof

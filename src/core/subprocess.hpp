@@ -1,0 +1,48 @@
+// Running external programs (nvcc, ncu, python probes) with a time limit.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace kprof {
+
+/// What a finished (or stopped) child process left behind.
+struct ProcessResult {
+  int exit_code = -1;        ///< exit status; -1 when it did not exit normally
+  int term_signal = 0;       ///< signal that ended it, 0 if none
+  bool timed_out = false;    ///< true when kprof killed it after `timeout_s`
+  bool not_found = false;    ///< true when the program could not be started (exec failed)
+  std::string out;           ///< everything it wrote to stdout
+  std::string err;           ///< everything it wrote to stderr
+  double wall_s = 0.0;       ///< wall time in seconds
+  /// stdout and stderr together (stdout first), for messages and pattern searches.
+  std::string combined() const { return out + err; }
+  bool ok() const { return !timed_out && !not_found && exit_code == 0; }
+};
+
+/// Options for run_process.
+struct ProcessOptions {
+  double timeout_s = 60.0;   ///< wall-clock limit in seconds; <= 0 means none
+  /// Extra environment variables (added to / replacing the parent's).
+  std::map<std::string, std::string> env;
+  std::string cwd;           ///< working folder; empty keeps the parent's
+  /// Called for every complete line the child writes (stdout and stderr), as it arrives;
+  /// `is_err` tells which stream. Used to show ncu's progress live.
+  std::function<void(const std::string& line, bool is_err)> on_line;
+};
+
+/// Runs `argv` (argv[0] searched on PATH) and waits for it, at most `opts.timeout_s` seconds;
+/// on timeout the whole process group gets SIGTERM, then SIGKILL after 2 s.
+/// Never throws for a failing child: inspect the result. Throws std::invalid_argument for an
+/// empty argv.
+ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& opts = {});
+
+/// Shell-quotes one argument for display ("a b" -> 'a b'), so a printed command can be pasted.
+std::string shell_quote(const std::string& arg);
+
+/// Joins argv as a copy-pasteable shell command line.
+std::string shell_join(const std::vector<std::string>& argv);
+
+}  // namespace kprof

@@ -1,0 +1,49 @@
+#include "core/term.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace kprof {
+
+bool color_enabled(std::FILE* stream) {
+  const char* force = std::getenv("KPROF_COLOR");
+  if (force && std::strcmp(force, "always") == 0) return true;
+  if (force && std::strcmp(force, "never") == 0) return false;
+  const char* no = std::getenv("NO_COLOR");
+  if (no && *no) return false;
+  return ::isatty(::fileno(stream)) != 0;
+}
+
+std::string styled(const std::string& text, Style style, std::FILE* stream) {
+  if (style == Style::Plain || !color_enabled(stream)) return text;
+  const char* code = "";
+  switch (style) {
+    case Style::Bold: code = "\033[1m"; break;
+    case Style::Ok: code = "\033[32m"; break;
+    case Style::Warn: code = "\033[33m"; break;
+    case Style::Fail: code = "\033[31;1m"; break;
+    case Style::Dim: code = "\033[2m"; break;
+    case Style::Plain: break;
+  }
+  return std::string(code) + text + "\033[0m";
+}
+
+void print_error(const std::string& message, const std::string& hint) {
+  std::fprintf(stderr, "%s %s\n", styled("error:", Style::Fail, stderr).c_str(), message.c_str());
+  if (!hint.empty()) std::fprintf(stderr, "  %s %s\n", styled("hint:", Style::Bold, stderr).c_str(), hint.c_str());
+  std::fflush(stderr);
+}
+
+void print_warning(const std::string& message) {
+  std::fprintf(stderr, "%s %s\n", styled("warning:", Style::Warn, stderr).c_str(), message.c_str());
+  std::fflush(stderr);
+}
+
+void print_progress(const std::string& message) {
+  std::fprintf(stderr, "%s %s\n", styled("[kprof]", Style::Dim, stderr).c_str(), message.c_str());
+  std::fflush(stderr);
+}
+
+}  // namespace kprof

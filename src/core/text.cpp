@@ -1,0 +1,113 @@
+#include "core/text.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <ctime>
+
+namespace kprof {
+
+std::string trim(const std::string& s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return s.substr(b, e - b);
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    size_t p = s.find(sep, start);
+    out.push_back(s.substr(start, p == std::string::npos ? std::string::npos : p - start));
+    if (p == std::string::npos) break;
+    start = p + 1;
+  }
+  return out;
+}
+
+bool starts_with(const std::string& s, const std::string& prefix) {
+  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string to_lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+std::optional<double> parse_number(const std::string& raw) {
+  std::string s;
+  for (char c : trim(raw))
+    if (c != ',') s += c;
+  if (s.empty()) return std::nullopt;
+  std::string low = to_lower(s);
+  if (low == "n/a" || low == "nan" || low == "-nan" || low == "-") return std::nullopt;
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (end == s.c_str() || *end != '\0' || std::isnan(v)) return std::nullopt;
+  return v;
+}
+
+std::string markdown_table(const std::vector<std::string>& header,
+                           const std::vector<std::vector<std::string>>& rows) {
+  auto cell = [](const std::string& c) {
+    std::string o;
+    for (char ch : c) {
+      if (ch == '|') o += "\\|";
+      else if (ch == '\n') o += ' ';
+      else o += ch;
+    }
+    return o;
+  };
+  std::string out = "|";
+  for (const auto& h : header) out += " " + cell(h) + " |";
+  out += "\n|";
+  for (size_t i = 0; i < header.size(); ++i) out += "---|";
+  out += "\n";
+  for (const auto& r : rows) {
+    out += "|";
+    for (size_t i = 0; i < header.size(); ++i) out += " " + (i < r.size() ? cell(r[i]) : std::string()) + " |";
+    out += "\n";
+  }
+  return out;
+}
+
+std::string fmt_sig(double v, int digits) {
+  if (std::isnan(v)) return "n/a";
+  return fmt::format("{:.{}g}", v, digits);
+}
+
+std::string fmt_duration_ms(double ms) {
+  if (std::isnan(ms)) return "n/a";
+  double a = std::fabs(ms);
+  if (a < 1e-3) return fmt::format("{:.0f} ns", ms * 1e6);
+  if (a < 1.0) return fmt::format("{:.3g} us", ms * 1e3);
+  if (a < 1000.0) return fmt::format("{:.3g} ms", ms);
+  return fmt::format("{:.3g} s", ms / 1e3);
+}
+
+std::string fmt_bytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (std::fabs(bytes) >= 1024.0 && u < 4) { bytes /= 1024.0; ++u; }
+  if (u == 0) return fmt::format("{:.0f} B", bytes);
+  return fmt::format("{:.2f} {}", bytes, units[u]);
+}
+
+std::string now_string() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S %Z", &tm);
+  return buf;
+}
+
+}  // namespace kprof

@@ -1,0 +1,43 @@
+// Small text helpers shared by the report writers and parsers.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kprof {
+
+/// Removes leading and trailing whitespace.
+std::string trim(const std::string& s);
+
+/// Splits on `sep`; keeps empty fields.
+std::vector<std::string> split(const std::string& s, char sep);
+
+/// True when `s` begins / ends with `prefix` / `suffix`.
+bool starts_with(const std::string& s, const std::string& prefix);
+bool ends_with(const std::string& s, const std::string& suffix);
+
+/// Lower-case ASCII copy.
+std::string to_lower(std::string s);
+
+/// Parses a number the way ncu prints it: thousands separators ("524,288"), surrounding blanks;
+/// returns nullopt for "", "n/a", "N/A", "nan" and anything that is not a number.
+std::optional<double> parse_number(const std::string& s);
+
+/// A Markdown table: header row, separator, one line per row; '|' in cells is escaped.
+std::string markdown_table(const std::vector<std::string>& header,
+                           const std::vector<std::vector<std::string>>& rows);
+
+/// Formats a value with `digits` significant digits ("%.*g"), "n/a" for NaN.
+std::string fmt_sig(double v, int digits = 4);
+
+/// Formats a duration given in milliseconds with a readable unit: "812 ns", "12.3 us", "4.56 ms", "1.2 s".
+std::string fmt_duration_ms(double ms);
+
+/// Formats a byte count with binary units: "512 B", "4.00 KiB", "256 MiB", "1.50 GiB".
+std::string fmt_bytes(double bytes);
+
+/// The current local time as "YYYY-MM-DD HH:MM:SS TZ".
+std::string now_string();
+
+}  // namespace kprof
