@@ -100,9 +100,11 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
         continue;
       }
       (i == 0 ? r.out : r.err).append(buf, static_cast<size_t>(n));
+      if (opts.on_chunk) opts.on_chunk(std::string(buf, static_cast<size_t>(n)), i == 1);
       emit_lines(i == 0 ? pend_out : pend_err, buf, static_cast<size_t>(n), i == 1, opts.on_line);
     }
     double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (opts.on_tick) opts.on_tick(elapsed);
     if (opts.timeout_s > 0 && elapsed > opts.timeout_s && !killed) {
       r.timed_out = true;
       killed = true;

@@ -31,6 +31,11 @@ struct ProcessOptions {
   /// Called for every complete line the child writes (stdout and stderr), as it arrives;
   /// `is_err` tells which stream. Used to show ncu's progress live.
   std::function<void(const std::string& line, bool is_err)> on_line;
+  /// Called with raw output as it arrives (no line buffering): ncu draws its replay progress
+  /// ("0%....50%....100%") without newlines.
+  std::function<void(const std::string& chunk, bool is_err)> on_chunk;
+  /// Called about every 200 ms while the child runs, with the elapsed seconds (for heartbeats).
+  std::function<void(double elapsed_s)> on_tick;
 };
 
 /// Runs `argv` (argv[0] searched on PATH) and waits for it, at most `opts.timeout_s` seconds;

@@ -1,0 +1,80 @@
+#include "cli/kernel_options.hpp"
+
+#include "core/error.hpp"
+
+namespace kprof {
+
+void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool with_ref, bool with_output) {
+  if (several)
+    sub->add_option("kernels", o.kernels, "Kernel files: .cu (cuda-cpp, cutlass) or .py (triton, cute-dsl); "
+                                          "several versions of one kernel are compared")
+        ->required()->check(CLI::ExistingFile);
+  else
+    sub->add_option("kernel", o.kernels, "Kernel file: .cu (cuda-cpp, cutlass) or .py (triton, cute-dsl)")
+        ->required()->expected(1)->check(CLI::ExistingFile);
+  auto* impl = sub->add_option("--implementation", o.spec.implementation,
+                               "cuda-cpp | cutlass | triton | cute-dsl (default: triton for .py, cuda-cpp otherwise)");
+  sub->add_option("--backend", o.spec.implementation, "Alias of --implementation (seed compatibility)")
+      ->excludes(impl);
+  sub->add_option("--so", o.spec.so_path, "Shared library to load (default: the .cu's sibling .so, same base name)");
+  sub->add_flag("--build", o.spec.build, "Build the .so first (kprof build) when it is missing or older than the .cu");
+  sub->add_option("--arch", o.spec.arch, "GPU architecture for --build, e.g. sm_90a (default: the GPU's own)");
+  sub->add_option("--size", o.spec.sizes,
+                  "Element count of one buffer as NAME=EXPR over dimensions, e.g. --size A=M*K (repeatable)");
+  sub->add_option("--ptr-size", o.spec.ptr_size,
+                  "Element count for every buffer (overrides the seed's rule: one int dimension -> its value; "
+                  "several -> product of the two largest; none -> 1 Mi)")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--seed", o.spec.seed, "Seed of the random inputs (trial t uses seed + t)")->capture_default_str();
+  sub->add_option("--gpu", o.spec.gpu, "GPU index (CUDA order)")->capture_default_str()->check(CLI::NonNegativeNumber);
+  sub->add_option("--timeout", o.spec.timeout_s,
+                  "Seconds one kernel call may take before kprof reports it as hung")->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  if (with_ref) {
+    sub->add_option("--ref", o.ref, "Python reference: a file defining reference(**kwargs)")
+        ->required()->check(CLI::ExistingFile);
+    sub->add_option("--atol", o.atol, "Absolute tolerance (default: ref.py's atol, else 1e-4 for float32; "
+                                      "looser for float16/bfloat16, see README)")
+        ->check(CLI::NonNegativeNumber);
+    sub->add_option("--rtol", o.rtol, "Relative tolerance (default: ref.py's rtol, else 1e-3 for float32)")
+        ->check(CLI::NonNegativeNumber);
+    sub->add_option("--trials", o.trials, "Check on this many fresh random inputs; any failure fails")->capture_default_str()
+        ->check(CLI::PositiveNumber);
+  }
+  if (with_output)
+    sub->add_option("--output-dir,-o", o.output_dir, "Folder for the reports")->capture_default_str();
+  sub->allow_extras();
+  sub->footer("Dimensions: every --NAME=VALUE that is not an option above is a dimension passed to the kernel, "
+              "e.g. --N=1024 --D=512 (integers), --alpha=0.5 (float scalars).");
+}
+
+void add_profile_options(CLI::App* sub, ProfileCliOptions& o) {
+  auto* w = sub->add_option("--warmup", o.warmup, "Warm-up calls before timing (default: by time, --warmup-ms)")
+                ->check(CLI::NonNegativeNumber);
+  sub->add_option("--warmup-ms", o.warmup_ms,
+                  "Warm up for at least this many milliseconds (at least 3 calls; absorbs Triton compilation "
+                  "and autotuning)")->capture_default_str()
+      ->excludes(w)->check(CLI::NonNegativeNumber);
+  sub->add_option("--iters", o.iters, "Timed calls")->capture_default_str()->check(CLI::PositiveNumber);
+  sub->add_flag("--no-l2-flush", o.no_l2_flush, "Do not flush the L2 cache between timed calls (measures warm-cache time)");
+  sub->add_option("--metrics", o.metrics,
+                  "ncu metric set: kprof (the metrics the classification uses, fewest replay passes), sections "
+                  "(+ ncu's 8 main sections for browsing in Nsight Compute), full (+ --set full)")->capture_default_str()
+      ->check(CLI::IsMember({"kprof", "sections", "full"}));
+  sub->add_option("--ncu-timeout", o.ncu_timeout_s, "Seconds ncu may run before it is stopped")->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  sub->add_flag("--no-ncu", o.no_ncu, "Skip Nsight Compute: timing only (no classification)");
+}
+
+void finish_kernel_options(CLI::App* sub, KernelCliOptions& o) {
+  parse_dim_args(sub->remaining(), o.spec.dims);
+  if (o.trials < 1) throw usage_error("--trials must be at least 1");
+}
+
+KernelSpec spec_for(const KernelCliOptions& o, const std::string& path) {
+  KernelSpec s = o.spec;
+  s.kernel = path;
+  return s;
+}
+
+}  // namespace kprof

@@ -1,0 +1,51 @@
+// The options shared by check, profile, run and __runner, registered once so every command
+// documents them the same way in --help.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pipeline/kernel_spec.hpp"
+
+namespace kprof {
+
+/// Parsed common options; `kernels` holds one path (check/profile) or several (run).
+struct KernelCliOptions {
+  std::vector<std::string> kernels;
+  KernelSpec spec;                    ///< everything but `kernel` (filled per kernel)
+  std::string ref;                    ///< --ref ref.py
+  double atol = -1, rtol = -1;        ///< --atol / --rtol; < 0 = not given
+  int trials = 1;                     ///< --trials
+  std::string output_dir = "profile_out";
+};
+
+/// Options of the timing and ncu steps (profile, run).
+struct ProfileCliOptions {
+  int warmup = -1;                    ///< --warmup N calls (-1: by time)
+  double warmup_ms = 100;             ///< --warmup-ms
+  int iters = 100;                    ///< --iters
+  bool no_l2_flush = false;           ///< --no-l2-flush
+  std::string metrics = "kprof";      ///< --metrics kprof|sections|full
+  double ncu_timeout_s = 900;         ///< --ncu-timeout
+  bool no_ncu = false;                ///< --no-ncu: timing only
+};
+
+/// Adds the kernel positional(s) and the shared options. `several` allows several kernels (run);
+/// `with_ref` adds --ref/--atol/--rtol/--trials; `with_output` adds --output-dir.
+/// Dimensions (--NAME=VALUE) are collected by finish_kernel_options from the leftovers.
+void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool with_ref, bool with_output);
+
+/// Adds the timing / ncu options.
+void add_profile_options(CLI::App* sub, ProfileCliOptions& o);
+
+/// Turns the leftover words of `sub` into dimensions (Error exit 2 for anything that is not
+/// --NAME=VALUE) and validates ranges (trials >= 1, timeout > 0...).
+void finish_kernel_options(CLI::App* sub, KernelCliOptions& o);
+
+/// The spec for kernel `path` (the shared spec with `kernel` set).
+KernelSpec spec_for(const KernelCliOptions& o, const std::string& path);
+
+}  // namespace kprof

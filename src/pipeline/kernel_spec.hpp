@@ -1,0 +1,39 @@
+// What the user asked for about one kernel: the options `check`, `profile`, `run` and the hidden
+// `__runner` share. Everything needed to rebuild the same kernel instance in another process
+// (the one ncu profiles) is here.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/dims.hpp"
+#include "core/implementation.hpp"
+
+namespace kprof {
+
+/// One kernel and the problem it runs on.
+struct KernelSpec {
+  std::string kernel;                 ///< .cu or .py path
+  std::string implementation;         ///< --implementation/--backend as given ("" = by extension)
+  std::string so_path;                ///< --so ("" = the .cu's sibling .so)
+  std::vector<std::string> sizes;     ///< --size NAME=EXPR, in order
+  int64_t ptr_size = 0;               ///< --ptr-size (0 = the seed's rule)
+  uint64_t seed = 42;                 ///< --seed
+  int gpu = 0;                        ///< --gpu
+  double timeout_s = 60.0;            ///< --timeout: per kernel call, seconds
+  bool build = false;                 ///< --build: build the .so first when missing or older than the .cu
+  std::string arch;                   ///< --arch for --build ("" = the GPU's)
+  Dims dims;                          ///< --NAME=VALUE
+};
+
+/// The --implementation this spec resolves to (core/implementation.hpp rules).
+/// Throws Error (exit 2) on a mismatch between file type and implementation.
+Implementation spec_implementation(const KernelSpec& spec);
+
+/// The command-line words that recreate `spec` for `kprof __runner` (options and dimensions, not
+/// the program name or the command).
+std::vector<std::string> spec_to_args(const KernelSpec& spec);
+
+}  // namespace kprof

@@ -1,0 +1,34 @@
+// correctness.md and correctness.json (the seed's correctness report, plus never-written
+// elements, guard-zone hits, modified inputs, faults and warnings).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "verify/check.hpp"
+
+namespace kprof {
+
+/// Already-formatted "key: value" rows for a report header (kernel, GPU, dims, seed...).
+using HeaderRows = std::vector<std::pair<std::string, std::string>>;
+
+/// The Markdown report. Layout: title with PASS/FAIL, header table, per-output results table,
+/// then per failing output the first mismatches and never-written indices, 8-value previews,
+/// guard-zone hits, modified inputs, a fault section and warnings.
+std::string correctness_markdown(const CheckResult& r, const HeaderRows& header);
+
+/// The same content as JSON: {"status", "header", "trials":[{"seed","pass","outputs":[...]}],
+/// "fault", "warnings"}.
+nlohmann::json correctness_json(const CheckResult& r, const HeaderRows& header);
+
+/// Writes DIR/correctness.md and DIR/correctness.json atomically.
+/// Throws Error (exit 2) when DIR cannot be written.
+void write_correctness_reports(const std::string& dir, const CheckResult& r, const HeaderRows& header);
+
+/// One line per trial/output for the terminal ("PASS C  max|delta| 1.2e-07 ..."), plus the fault.
+std::string correctness_console(const CheckResult& r);
+
+}  // namespace kprof
