@@ -22,27 +22,39 @@ const char* kSupportedTypes =
 const char* kSolveExample = "extern \"C\" void solve(const float* A, float* C, int N) { ... }";
 
 /// Words of the built-in arithmetic types; any mix of them is resolved by resolve_builtin().
-const std::set<std::string> kBuiltinWords = {"signed", "unsigned", "char", "short", "int",
-                                             "long", "float", "double", "void", "bool"};
+const std::set<std::string>& builtin_words() {
+  static const std::set<std::string> v = {"signed", "unsigned", "char", "short", "int",
+                                          "long",   "float",    "double", "void", "bool"};
+  return v;
+}
 
 /// Named scalar types (after dropping a `std::` qualifier), LP64.
-const std::map<std::string, DType> kNamedTypes = {
-    {"size_t", DType::U64},   {"ssize_t", DType::I64},   {"ptrdiff_t", DType::I64},
-    {"intptr_t", DType::I64}, {"uintptr_t", DType::U64},
-    {"int8_t", DType::I8},    {"int16_t", DType::I16},   {"int32_t", DType::I32},
-    {"int64_t", DType::I64},  {"uint8_t", DType::U8},    {"uint16_t", DType::U16},
-    {"uint32_t", DType::U32}, {"uint64_t", DType::U64},
-    {"half", DType::F16},     {"__half", DType::F16},
-    {"__nv_bfloat16", DType::BF16}, {"nv_bfloat16", DType::BF16}};
+const std::map<std::string, DType>& named_types() {
+  static const std::map<std::string, DType> v = {
+      {"size_t", DType::U64},   {"ssize_t", DType::I64},   {"ptrdiff_t", DType::I64},
+      {"intptr_t", DType::I64}, {"uintptr_t", DType::U64},
+      {"int8_t", DType::I8},    {"int16_t", DType::I16},   {"int32_t", DType::I32},
+      {"int64_t", DType::I64},  {"uint8_t", DType::U8},    {"uint16_t", DType::U16},
+      {"uint32_t", DType::U32}, {"uint64_t", DType::U64},
+      {"half", DType::F16},     {"__half", DType::F16},
+      {"__nv_bfloat16", DType::BF16}, {"nv_bfloat16", DType::BF16}};
+  return v;
+}
 
 /// Tokens that qualify a parameter without changing its element type.
-const std::set<std::string> kIgnoredQualifiers = {"__restrict__", "__restrict", "restrict", "volatile",
-                                                  "register", "__grid_constant__", "struct"};
+const std::set<std::string>& ignored_qualifiers() {
+  static const std::set<std::string> v = {"__restrict__", "__restrict",        "restrict", "volatile",
+                                          "register",     "__grid_constant__", "struct"};
+  return v;
+}
 
 /// Declaration words before `solve` that are not its return type.
-const std::set<std::string> kDeclSpecifiers = {"extern", "static", "inline", "__inline__", "__forceinline__",
-                                               "__host__", "__noinline__", "__attribute__", "__declspec",
-                                               "visibility", "default", "used", "noinline"};
+const std::set<std::string>& decl_specifiers() {
+  static const std::set<std::string> v = {"extern",   "static",       "inline",        "__inline__",
+                                          "__forceinline__", "__host__", "__noinline__", "__attribute__",
+                                          "__declspec", "visibility", "default", "used", "noinline"};
+  return v;
+}
 
 /// Resolves a combination of built-in words ("unsigned long long int") to a DType.
 std::optional<DType> resolve_builtin(const std::vector<std::string>& words) {
@@ -106,9 +118,9 @@ Param parse_param(std::vector<Token> toks, size_t index) {
   }
   if (toks.empty()) throw usage_error("solve() parameter " + label + " is empty", kSolveExample);
   std::string name;
-  if (toks.back().kind == TokKind::Ident && !kBuiltinWords.count(toks.back().text) &&
-      !kNamedTypes.count(toks.back().text) && toks.back().text != "const" &&
-      !kIgnoredQualifiers.count(toks.back().text)) {
+  if (toks.back().kind == TokKind::Ident && !builtin_words().count(toks.back().text) &&
+      !named_types().count(toks.back().text) && toks.back().text != "const" &&
+      !ignored_qualifiers().count(toks.back().text)) {
     name = toks.back().text;
     toks.pop_back();
   }
@@ -120,7 +132,7 @@ Param parse_param(std::vector<Token> toks, size_t index) {
     if (!written.empty() && t.text != "*" && t.text != "::" && (i == 0 || toks[i - 1].text != "::"))
       written += ' ';
     written += t.text;
-    if (kIgnoredQualifiers.count(t.text)) continue;
+    if (ignored_qualifiers().count(t.text)) continue;
     if (t.text == "const") { if (stars == 0) const_before_star = true; continue; }
     if (t.text == "*") { ++stars; continue; }
     if (t.text == "::") continue;
@@ -138,9 +150,9 @@ Param parse_param(std::vector<Token> toks, size_t index) {
                           std::string(kSolveExample));
   if (words.empty()) unsupported(name, written, "no type");
   std::optional<DType> dtype;
-  bool all_builtin = std::all_of(words.begin(), words.end(), [](const std::string& w) { return kBuiltinWords.count(w) > 0; });
+  bool all_builtin = std::all_of(words.begin(), words.end(), [](const std::string& w) { return builtin_words().count(w) > 0; });
   if (all_builtin) dtype = resolve_builtin(words);
-  else if (words.size() == 1 && kNamedTypes.count(words[0])) dtype = kNamedTypes.at(words[0]);
+  else if (words.size() == 1 && named_types().count(words[0])) dtype = named_types().at(words[0]);
   if (!dtype) {
     if (words.size() == 1 && words[0] == "void" && pointers == 1)
       unsupported(name, written, "a void* has no element type: use a typed pointer such as float*");
@@ -186,7 +198,7 @@ bool check_specifiers(const std::vector<Token>& specs, int line) {
   bool has_void = false, has_host = false, has_global = false, has_device = false;
   std::vector<std::string> others;
   for (const auto& t : words) {
-    if (t.kind == TokKind::String || kDeclSpecifiers.count(t.text)) {
+    if (t.kind == TokKind::String || decl_specifiers().count(t.text)) {
       has_host = has_host || t.text == "__host__";
       continue;
     }
