@@ -59,8 +59,8 @@ SoKernel::SoKernel(const SoKernelOptions& opts)
   lib_ = KernelLibrary::open(plan_.so_path, hint);
   double so_time = file_mtime(plan_.so_path), cu_time = file_mtime(opts.kernel_path);
   if (so_time >= 0 && cu_time > so_time)
-    print_warning(plan_.so_path + " is older than " + opts.kernel_path + ": it may not contain your latest edits; " +
-                  hint);
+    print_warning(plan_.so_path + " is older than " + opts.kernel_path + " (it may miss your latest edits); rebuild: " +
+                  nvcc_build_line(opts.kernel_path, plan_.so_path, build_arch_for_hints(), impl_));
   ffi_ = std::make_unique<FfiCall>(plan_.signature);
   bind_scalars(*ffi_, plan_.signature, opts.dims);
 }

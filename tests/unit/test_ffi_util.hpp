@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,8 @@ class TempDir {
     if (::mkdtemp(buf.data())) path_ = buf.data();
   }
   ~TempDir() {
-    if (!path_.empty()) kprof::run_process({"rm", "-rf", path_});
+    std::error_code ec;  // never throws, also when run at exit
+    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
   }
   const std::string& path() const { return path_; }
   std::string file(const std::string& name) const { return kprof::join_path(path_, name); }

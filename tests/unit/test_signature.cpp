@@ -294,3 +294,19 @@ TEST(Signature, NonVoidReturnIsRejected) {
 TEST(Signature, UnclosedParameterList) {
   EXPECT_NE(parse_error("extern \"C\" void solve(float* a, int n").find("no closing"), std::string::npos);
 }
+
+TEST(Signature, CplusplusGuardedExternBlockAndDigitSeparators) {
+  auto s = parse_solve_signature(R"(
+#include "solve.h"  // a quoted include naming solve is not code
+constexpr long kBig = 1'000'000;
+#ifdef __cplusplus
+extern "C" {
+#endif
+void solve(const int8_t* q, float* out, int n) {}
+#ifdef __cplusplus
+}
+#endif
+)");
+  ASSERT_EQ(s.params.size(), 3u);
+  expect_param(s.params[0], "q", DType::I8, true, true, "const int8_t*");
+}
