@@ -1,0 +1,115 @@
+#include "kernel/library.hpp"
+
+#include <dlfcn.h>
+
+#include <cctype>
+#include <cstdlib>
+
+#include "core/cuda.hpp"
+#include "core/error.hpp"
+#include "core/fs.hpp"
+#include "core/subprocess.hpp"
+
+namespace kprof {
+
+std::string default_so_path(const std::string& kernel_path) {
+  if (kernel_path.find('/') == std::string::npos) return file_stem(kernel_path) + ".so";
+  return join_path(parent_dir(kernel_path), file_stem(kernel_path) + ".so");
+}
+
+std::string build_arch_for_hints() {
+  if (!cuda_unavailable_reason().empty()) return "sm_90";
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) {
+    cudaGetLastError();
+    return "sm_90";
+  }
+  std::string arch = gpu_arch(dev);
+  return arch == "sm_00" ? "sm_90" : arch;
+}
+
+std::string nvcc_build_line(const std::string& kernel_path, const std::string& so_path, const std::string& arch,
+                            Implementation impl) {
+  std::vector<std::string> argv = {"nvcc", "-O3", "-shared", "-Xcompiler", "-fPIC", "-arch=" + arch};
+  std::string line;
+  if (impl == Implementation::Cutlass) {
+    std::string root;
+    for (const char* var : {"CUTLASS_PATH", "CUTLASS_ROOT", "CUTLASS_HOME"}) {
+      const char* v = std::getenv(var);
+      if (v && *v) { root = v; break; }
+    }
+    argv.push_back("-std=c++17");
+    if (!root.empty()) {
+      argv.push_back("-I" + join_path(root, "include"));
+      argv.push_back("-I" + join_path(root, "tools/util/include"));
+    }
+    argv.insert(argv.end(), {"-o", so_path, kernel_path});
+    line = shell_join(argv);
+    // Without a known root, show the variable so the line still says what to fill in.
+    if (root.empty()) {
+      auto at = line.find(" -o ");
+      line.insert(at, " -I$CUTLASS_PATH/include -I$CUTLASS_PATH/tools/util/include");
+    }
+    return line;
+  }
+  argv.insert(argv.end(), {"-o", so_path, kernel_path});
+  return shell_join(argv);
+}
+
+std::string build_hint(const std::string& kernel_path, const std::string& so_path, const std::string& arch,
+                       Implementation impl) {
+  return "build it with: " + nvcc_build_line(kernel_path, so_path, arch, impl) +
+         "  (or run `kprof build " + shell_quote(kernel_path) + "`, or add --build to this command)";
+}
+
+std::string find_mangled_solve(const std::string& bytes) {
+  const std::string key = "_Z5solve";
+  size_t at = bytes.find(key);
+  if (at == std::string::npos) return "";
+  size_t end = at;
+  while (end < bytes.size() && (std::isalnum(static_cast<unsigned char>(bytes[end])) || bytes[end] == '_')) ++end;
+  return bytes.substr(at, end - at);
+}
+
+std::unique_ptr<KernelLibrary> KernelLibrary::open(const std::string& so_path, const std::string& hint) {
+  std::string path = absolute_path(so_path);  // a bare name would make dlopen search the system
+  if (!path_exists(path)) throw usage_error("kernel library " + so_path + " not found", hint);
+  dlerror();
+  // RTLD_NODELETE: dlclose() keeps the code mapped. A kernel .so usually carries its own static
+  // cudart, whose teardown must run at process exit (as with Python's ctypes), not mid-run.
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+  if (!handle) {
+    const char* why = dlerror();
+    throw usage_error("cannot load kernel library " + so_path + ": " + (why ? why : "unknown dlopen error"),
+                      "rebuild it for this machine (x86_64 / this CUDA) and link what it uses (e.g. -lcublas); " +
+                          hint);
+  }
+  dlerror();
+  void* solve = dlsym(handle, "solve");
+  if (!solve) {
+    dlclose(handle);
+    std::string mangled;
+    try {
+      mangled = find_mangled_solve(read_file(path));
+    } catch (const Error&) {
+    }
+    if (!mangled.empty())
+      throw usage_error("kernel library " + so_path + " has no symbol `solve`, only the C++-mangled " + mangled,
+                        "declare it as extern \"C\" void solve(...) so its name is not mangled, then rebuild; " +
+                            hint);
+    throw usage_error("kernel library " + so_path + " has no symbol `solve`",
+                      "the .cu must define extern \"C\" void solve(...) (not static, not only __global__); " + hint);
+  }
+  return std::unique_ptr<KernelLibrary>(new KernelLibrary(handle, solve, path));
+}
+
+KernelLibrary::~KernelLibrary() {
+  if (handle_) dlclose(handle_);
+}
+
+void* KernelLibrary::symbol(const std::string& name) const {
+  dlerror();
+  return dlsym(handle_, name.c_str());
+}
+
+}  // namespace kprof
