@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "buffers/fill.hpp"
 #include "buffers/host_array.hpp"
+#include "core/cuda.hpp"
 #include "verify/device_ops.hpp"
 
 namespace kprof {
@@ -48,7 +50,8 @@ std::optional<KernelFault> sentinel_call(KernelInstance& inst, const CheckOption
                                          std::vector<HostArray>& sentinel_out) {
   inst.prepare(seed);
   for (const auto& v : inst.buffers())
-    if (v.is_output) fill_bits(v.ptr, v.count, dtype_size(v.dtype), sentinel_bits(v.dtype));
+    if (v.is_output) fill_pattern(v.ptr, v.dtype, v.count, sentinel_bits(v.dtype));
+  cuda_check(cudaDeviceSynchronize(), "kprof's sentinel fill");
   if (auto f = guarded_call(inst, o.timeout_s)) return f;
   sentinel_out.clear();
   for (const auto& v : inst.buffers())

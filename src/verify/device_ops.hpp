@@ -1,5 +1,4 @@
-// Device-memory helpers of the correctness check: owned copies handed to the reference, and the
-// sentinel fill used to find never-written elements.
+// Device-memory helper of the correctness check: owned copies handed to the reference.
 #pragma once
 
 #include <cstddef>
@@ -30,10 +29,5 @@ class DeviceArray {
   void* ptr_ = nullptr;
   size_t bytes_ = 0;
 };
-
-/// Fills `count` elements of `elem_size` bytes (1, 2, 4 or 8) at device pointer `ptr` with the
-/// element bit pattern `bits` (kprof's own kernel on the default stream, then synchronised).
-/// Throws Error (exit 1) on a CUDA error, (exit 2) for another element size.
-void fill_bits(void* ptr, size_t count, size_t elem_size, uint64_t bits);
 
 }  // namespace kprof

@@ -1,6 +1,6 @@
 #include "verify/device_ops.hpp"
 
-#include <cuda_runtime.h>
+#include <cuda_runtime_api.h>
 
 #include <utility>
 
@@ -9,24 +9,6 @@
 #include "core/text.hpp"
 
 namespace kprof {
-namespace {
-
-template <typename T>
-__global__ void fill_kernel(T* p, size_t n, T v) {
-  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<size_t>(gridDim.x) * blockDim.x)
-    p[i] = v;
-}
-
-template <typename T>
-void launch_fill(void* ptr, size_t count, uint64_t bits) {
-  size_t blocks = (count + 255) / 256;
-  if (blocks > 65535) blocks = 65535;
-  if (blocks == 0) return;
-  fill_kernel<T><<<static_cast<unsigned>(blocks), 256>>>(static_cast<T*>(ptr), count, static_cast<T>(bits));
-}
-
-}  // namespace
 
 DeviceArray::DeviceArray(size_t bytes, const std::string& what) : bytes_(bytes) {
   if (bytes == 0) return;
@@ -59,18 +41,6 @@ DeviceArray DeviceArray::copy_of(const void* src, size_t bytes, const std::strin
   DeviceArray a(bytes, what);
   if (bytes) cuda_check(cudaMemcpy(a.get(), src, bytes, cudaMemcpyDeviceToDevice), "copying " + what);
   return a;
-}
-
-void fill_bits(void* ptr, size_t count, size_t elem_size, uint64_t bits) {
-  switch (elem_size) {
-    case 1: launch_fill<uint8_t>(ptr, count, bits); break;
-    case 2: launch_fill<uint16_t>(ptr, count, bits); break;
-    case 4: launch_fill<uint32_t>(ptr, count, bits); break;
-    case 8: launch_fill<unsigned long long>(ptr, count, bits); break;
-    default: throw usage_error("fill_bits: unsupported element size " + std::to_string(elem_size));
-  }
-  cuda_check(cudaGetLastError(), "launching kprof's fill kernel");
-  cuda_check(cudaDeviceSynchronize(), "kprof's fill kernel");
 }
 
 }  // namespace kprof

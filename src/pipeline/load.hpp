@@ -1,0 +1,25 @@
+// Turning a KernelSpec into a running KernelInstance, whatever the implementation.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "pipeline/kernel_instance.hpp"
+#include "pipeline/kernel_spec.hpp"
+
+namespace kprof {
+
+/// Loads the kernel of `spec` on the current GPU: a .so through libffi (cuda-cpp, cutlass; built
+/// first with `kprof build` rules when spec.build and the .so is missing or older than the .cu) or
+/// a Python module in the embedded interpreter (triton, cute-dsl). `extra_copies` is how many
+/// copies of the buffers the caller will allocate besides them (for the free-memory check).
+/// Throws Error (exit 2) for input errors (bad signature, missing dimension, missing .so, broken
+/// module), (exit 1) for build failures and CUDA errors.
+std::unique_ptr<KernelInstance> load_kernel(const KernelSpec& spec, double extra_copies);
+
+/// Report header rows describing a loaded kernel: file, implementation, signature, GPU, dims,
+/// seed, and one row per buffer (dtype, elements, role).
+std::vector<std::pair<std::string, std::string>> kernel_header_rows(const KernelSpec& spec,
+                                                                    const KernelInstance& inst);
+
+}  // namespace kprof

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The whole GPU suite in one call on the H200 (or any CUDA machine): builds kprof from the carried
+# dependencies, runs the GoogleTest suite (GPU tests included) and the end-to-end scenarios of the
+# issues, and prints a summary table. Usage (repo root):
+#   tests/gpu/run.sh [stage ...]      stages: build unit env check py cutlass profile analyze run bench (default: all)
+# Logs and reports go to $OUT (the device tool's output folder) or ./gpu_out.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+OUT=${OUT:-$root/gpu_out}
+mkdir -p "$OUT"
+stages=("$@")
+[ ${#stages[@]} -eq 0 ] && stages=(build unit env check py cutlass profile analyze run bench)
+want() { local s; for s in "${stages[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
+
+SUMMARY="$OUT/summary.tsv"
+: > "$SUMMARY"
+export KPROF_COLOR=never
+K="$root/build-gpu/kprof"
+W="$OUT/work"          # scratch: reports, built .so files
+mkdir -p "$W"
+
+# scenario NAME EXPECTED_RC PATTERN -- command...   (PATTERN: egrep on stdout+stderr, '' = none)
+scenario() {
+  local name=$1 want_rc=$2 pattern=$3; shift 4
+  local log="$W/$name.log" t0 t1 rc status
+  t0=$(date +%s.%N)
+  "$@" > "$log" 2>&1; rc=$?
+  t1=$(date +%s.%N)
+  status=PASS
+  [ "$rc" = "$want_rc" ] || status=FAIL
+  if [ -n "$pattern" ] && ! grep -Eq -- "$pattern" "$log"; then status=FAIL; fi
+  printf '%s\t%s\t%s\t%s\t%.1f\n' "$status" "$name" "$rc" "$want_rc" "$(echo "$t1 - $t0" | bc)" >> "$SUMMARY"
+  if [ $status = FAIL ]; then echo "---- FAIL $name (rc=$rc, want $want_rc, pattern '$pattern')"; tail -n 15 "$log"; fi
+}
+
+if want build; then
+  if [ -f .deps/cutlass.tar.xz ] && [ ! -d .deps/cutlass ]; then tar -C .deps -xJf .deps/cutlass.tar.xz; fi
+  if [ -d .dsl1 ] && ls .dsl2/dsl.part.* >/dev/null 2>&1; then
+    mkdir -p /tmp/dsl-site && cat .dsl1/dsl.part.* .dsl2/dsl.part.* | xz -d | tar -C /tmp/dsl-site -xf - \
+      && echo "CuTe DSL unpacked to /tmp/dsl-site"
+  fi
+  t0=$(date +%s)
+  { cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKPROF_DEPS_DIR="$root/.deps" \
+        -DPython3_EXECUTABLE="$(command -v python3)" -DCMAKE_CUDA_ARCHITECTURES="90" &&
+    cmake --build build-gpu -j"$(nproc)"; } > "$OUT/build.log" 2>&1
+  rc=$?
+  printf '%s\tbuild\t%s\t0\t%s\n' "$([ $rc = 0 ] && echo PASS || echo FAIL)" "$rc" "$(( $(date +%s) - t0 ))" >> "$SUMMARY"
+  [ $rc = 0 ] || { tail -n 40 "$OUT/build.log"; exit 1; }
+fi
+[ -d /tmp/dsl-site ] && export PYTHONPATH=/tmp/dsl-site/nvidia_cutlass_dsl/python_packages:/tmp/dsl-site${PYTHONPATH:+:$PYTHONPATH}
+[ -d "$root/.deps/cutlass" ] && export CUTLASS_PATH="$root/.deps/cutlass"
+
+if want unit; then
+  (cd build-gpu && ctest --output-on-failure -j4 > "$OUT/ctest.log" 2>&1); rc=$?
+  printf '%s\tctest (%s)\t%s\t0\t-\n' "$([ $rc = 0 ] && echo PASS || echo FAIL)" \
+    "$(grep -Eo '[0-9]+% tests passed.*' "$OUT/ctest.log" | head -1)" "$rc" >> "$SUMMARY"
+  grep -E "Failed|SKIPPED|\*\*\*" "$OUT/ctest.log" | head -20
+fi
+
+source "$root/tests/gpu/scenarios.sh"
+
+echo
+echo "== kprof GPU suite: $(date -u '+%Y-%m-%d %H:%M UTC') on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
+column -t -s $'\t' "$SUMMARY"
+echo "passed: $(grep -c '^PASS' "$SUMMARY")  failed: $(grep -c '^FAIL' "$SUMMARY")"
+cp "$SUMMARY" "$OUT/summary.txt"
