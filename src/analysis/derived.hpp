@@ -22,6 +22,8 @@ struct SolReading {
   std::string l1_metric;       ///< the L1 name actually read
   bool mem_from_units = false; ///< memory SOL missing: taken as the highest of DRAM/L1/L2
 };
+/// Reads the SOL metrics of `k` (L1 falls back to the "active" variant; memory SOL, when
+/// missing, to the highest of DRAM/L1/L2 with `mem_from_units` set).
 SolReading read_sol(const KernelMetrics& k);
 
 /// The memory unit named for Memory-Bound: the one of DRAM, L1, L2 whose throughput equals
@@ -41,6 +43,7 @@ struct OccupancyLimiter {
   double blocks_per_sm = 0;            ///< the limit, blocks per SM
   std::string text() const;            ///< "registers (10 blocks per SM)"
 };
+/// The limiter; nullopt unless the register, shared-memory and warp limits were collected.
 std::optional<OccupancyLimiter> occupancy_limiter(const KernelMetrics& k);
 
 /// Waves per SM: grid / (SMs x blocks per SM) when launch__grid_size, launch__sm_count and the
@@ -79,6 +82,7 @@ struct Coalescing {
   std::optional<double> requests;              ///< l1tex__t_requests_* (0: no such access)
   std::string efficiency_metric;               ///< the ncu name the efficiency came from
 };
+/// Coalescing of global loads (`loads`) or stores; reads the .ratio metric, else a .pct one.
 Coalescing coalescing(const KernelMetrics& k, bool loads);
 
 /// A roofline point. FLOPs follow ncu's roofline: FADD, FMUL = 1, FFMA = 2 (same for FP64),
@@ -96,6 +100,7 @@ struct Roofline {
   std::optional<double> fp32_peak_pct;    ///< FP32 FLOP/cycle / (2 x FFMA peak per cycle) x 100
   std::optional<double> peak_dram_bytes_per_s;  ///< dram__bytes.sum.peak_sustained x DRAM frequency
 };
+/// The roofline point of `k`; fields stay empty when their inputs are missing.
 Roofline roofline_point(const KernelMetrics& k);
 
 }  // namespace kprof

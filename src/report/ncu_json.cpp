@@ -96,7 +96,9 @@ json ncu_json(const MetricTable& table, const CallVerdict& call, const NcuReport
 
 std::string verdict_text(const CallVerdict& call) {
   std::string out;
-  for (const auto& v : call.kernels) {
+  std::vector<size_t> shown = kernels_to_detail(call);
+  for (size_t i : shown) {
+    const Verdict& v = call.kernels[i];
     out += fmt::format("{} [ID {}] {}: {}{}\n", v.kernel, v.id, format_value(v.gpu_time_ns, "ns"),
                        bottleneck_name(v.cls), v.limiter.empty() ? "" : " (" + v.limiter + ")");
     out += "  " + v.summary + "\n";
@@ -116,6 +118,9 @@ std::string verdict_text(const CallVerdict& call) {
       out += "\n";
     }
   }
+  if (shown.size() < call.kernels.size())
+    out += fmt::format("({} more launches with less GPU time: see ncu_summary.md and ncu_details.md)\n",
+                       call.kernels.size() - shown.size());
   if (call.kernels.size() > 1 && call.leading >= 0) {
     const Verdict& lead = call.kernels[static_cast<size_t>(call.leading)];
     out += fmt::format("call: led by {} [ID {}] with {} of the GPU time: {}\n", lead.kernel, lead.id,

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "analysis/derived.hpp"
@@ -155,6 +156,23 @@ std::string leading_name(const CallVerdict& call) {
 
 }  // namespace
 
+std::vector<size_t> kernels_to_detail(const CallVerdict& call, size_t max) {
+  std::vector<size_t> order(call.kernels.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto time = [&](size_t i) {
+    double t = call.kernels[i].gpu_time_ns;
+    return std::isnan(t) ? -1.0 : t;
+  };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (static_cast<int>(a) == call.leading) return static_cast<int>(b) != call.leading;
+    if (static_cast<int>(b) == call.leading) return false;
+    return time(a) > time(b);
+  });
+  if (order.size() > max) order.resize(max);
+  std::sort(order.begin(), order.end());
+  return order;
+}
+
 NcuReportHeader header_from_report(const MetricTable& table, const CallVerdict& call,
                                    const std::string& source) {
   NcuReportHeader h;
@@ -196,7 +214,11 @@ std::string render_ncu_summary(const MetricTable& table, const CallVerdict& call
                     format_value(share, "%"), bottleneck_name(v.cls)});
   }
   out += heading(2, "Kernels") + markdown_table({"ID", "Kernel", "GPU time", "Share", "Class"}, rows) + "\n";
-  for (size_t i = 0; i < table.kernels.size(); ++i)
+  std::vector<size_t> shown = kernels_to_detail(call);
+  if (shown.size() < table.kernels.size())
+    out += fmt::format("Sections follow for the {} launches with the most GPU time; ncu_details.md "
+                       "and the JSON cover all {}.\n\n", shown.size(), table.kernels.size());
+  for (size_t i : shown)
     out += heading(2, fmt::format("Kernel ID {}: {}", table.kernels[i].id, table.kernels[i].short_name())) +
            kernel_sections(table.kernels[i], call.kernels[i], 3);
   out += heading(2, "Bottleneck");

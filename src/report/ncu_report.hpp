@@ -60,6 +60,15 @@ nlohmann::json ncu_json(const MetricTable& table, const CallVerdict& call,
 /// then the call's leading kernel when there are several.
 std::string verdict_text(const CallVerdict& call);
 
+/// At most this many launches get their own sections in ncu_summary.md and the console text;
+/// the kernel table (and ncu_details.md, and the JSON) still cover every launch. Autotuning can
+/// put hundreds of launches into one report.
+inline constexpr size_t kMaxDetailedKernels = 10;
+
+/// Indices (report order) of the launches to show in detail: the leading launch plus those with
+/// the most GPU time, at most `max`.
+std::vector<size_t> kernels_to_detail(const CallVerdict& call, size_t max = kMaxDetailedKernels);
+
 /// Paths written by write_ncu_reports.
 struct NcuReportFiles {
   std::string summary;  ///< DIR/ncu_summary.md

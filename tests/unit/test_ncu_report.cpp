@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "analysis/analyze.hpp"
@@ -167,4 +168,28 @@ TEST(VerdictText, NamesClassEvidenceFiringSignalsAndLeader) {
   pos(text, "! Global load efficiency < 95%");
   pos(text, "k_tiny(const float *, float *, int) [ID 1] 3.07 ms: Latency-Bound");
   pos(text, "call: led by k_tiny(const float *, float *, int) [ID 1] with 72.3% of the GPU time: Latency-Bound");
+}
+
+TEST(NcuSummary, ManyLaunchesDetailOnlyTheLongestButListAll) {
+  MetricTable base = parse_ncu_raw_csv(fixture_text("copy.raw.csv"));
+  MetricTable t;
+  t.columns = base.columns;
+  for (int i = 0; i < 15; ++i) {
+    KernelMetrics k = base.kernels[0];
+    k.id = i;
+    k.set(metric::kDuration, 1000.0 * (i == 3 ? 100 : i + 1), "ns");  // ID 3 is the longest
+    t.kernels.push_back(k);
+  }
+  CallVerdict call = classify_call(t);
+  std::vector<size_t> shown = kernels_to_detail(call);
+  ASSERT_EQ(shown.size(), kMaxDetailedKernels);
+  EXPECT_NE(std::find(shown.begin(), shown.end(), size_t{3}), shown.end());
+  EXPECT_EQ(std::find(shown.begin(), shown.end(), size_t{0}), shown.end());  // the shortest launches
+  std::string md = render_ncu_summary(t, call, header_from_report(t, call, "many.csv"));
+  size_t sections = 0;
+  for (size_t p = md.find("## Kernel ID "); p != std::string::npos; p = md.find("## Kernel ID ", p + 1)) ++sections;
+  EXPECT_EQ(sections, kMaxDetailedKernels);
+  pos(md, "| 14 | k_copy(const float4 *, float4 *, unsigned long) | 15 us |");
+  pos(md, "ncu_details.md and the JSON cover all 15.");
+  EXPECT_NE(verdict_text(call).find("(5 more launches with less GPU time"), std::string::npos);
 }
