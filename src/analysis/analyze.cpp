@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "analysis/classify.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
@@ -43,6 +45,10 @@ std::string read_ncu_export(const std::string& path, double timeout_s) {
   if (!path_exists(path))
     throw usage_error("no such file: " + path, "pass an ncu report (.ncu-rep) or a CSV exported "
                                                "with ncu --csv --page raw");
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw usage_error(path + " is a folder, not an ncu report",
+                      "pass the report file itself: a .ncu-rep or a CSV exported with ncu --csv --page raw");
   if (!ends_with(path, ".ncu-rep")) return read_file(path);
 
   std::string ncu = find_on_path("ncu");

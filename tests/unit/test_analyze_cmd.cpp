@@ -135,6 +135,10 @@ TEST(AnalyzeCmd, NotAnNcuExportIsExitTwo) {
   EXPECT_NE(r.err.find("hint:"), std::string::npos) << r.err;
   EXPECT_FALSE(path_exists(scratch("junk_out") + "/ncu_summary.md"));
 
+  ProcessResult folder = analyze({scratch("")});
+  EXPECT_EQ(folder.exit_code, 2);
+  EXPECT_NE(folder.err.find("is a folder, not an ncu report"), std::string::npos) << folder.err;
+
   ProcessResult missing = analyze({scratch("does-not-exist.csv")});
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("no such file"), std::string::npos) << missing.err;
