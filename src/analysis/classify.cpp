@@ -248,8 +248,11 @@ Verdict classify_kernel(const KernelMetrics& k) {
   v.missing_metrics = missing_catalog_metrics(k);
   v.signals = evaluate_signals(k);
   for (const auto& row : v.signals)
-    if (row.state == SignalState::NotCollected)
-      v.not_concluded.push_back("secondary signal \"" + row.symptom + "\": needs " + row.metric);
+    if (row.state == SignalState::NotCollected) {
+      std::string needs;
+      for (const auto& name : row.missing) needs += (needs.empty() ? "" : ", ") + name;
+      v.not_concluded.push_back("secondary signal \"" + row.symptom + "\": needs " + needs);
+    }
 
   SolReading s = read_sol(k);
   if (!s.sm || !s.mem) {

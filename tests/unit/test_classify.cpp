@@ -280,3 +280,14 @@ TEST(ClassifyCall, EmptyTableHasNoLeader) {
   EXPECT_EQ(call.leading, -1);
   EXPECT_EQ(call.cls(), Bottleneck::NotClassified);
 }
+
+TEST(ClassifySynthetic, SignalWithoutEfficiencyNamesOnlyTheMissingMetric) {
+  KernelMetrics k = fixture_kernel("strided.raw.csv");
+  k.metrics.erase(m::kLdBytesPerSector);
+  Verdict v = classify_kernel(k);
+  EXPECT_EQ(signal(v, "Global load efficiency").state, SignalState::NotCollected);
+  ASSERT_EQ(v.not_concluded.size(), 1u);
+  EXPECT_EQ(v.not_concluded[0], std::string("secondary signal \"Global load efficiency < 95% (sectors/request "
+                                            "above the ideal)\": needs ") + m::kLdBytesPerSector);
+  EXPECT_EQ(v.cls, Bottleneck::MemoryBound);  // the class does not depend on it
+}
