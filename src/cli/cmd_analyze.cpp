@@ -1,13 +1,85 @@
-// kprof analyze: placeholder until its stage lands (owner: see docs/ARCHITECTURE.md).
+// kprof analyze REPORT: the bottleneck verdict for an existing Nsight Compute report (.ncu-rep or
+// a CSV exported with --page raw), on the same code path as `kprof profile` (analysis/analyze.hpp,
+// report/ncu_report.hpp). Needs no GPU; a .ncu-rep needs ncu on PATH.
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "analysis/analyze.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "core/fs.hpp"
+#include "core/term.hpp"
+#include "report/ncu_report.hpp"
 
 namespace kprof {
 
+namespace {
+
+struct AnalyzeOptions {
+  std::string report;
+  std::string output_dir = "analyze_out";
+  bool json = false;
+  double timeout_s = 300.0;
+};
+
+int run_analyze(const AnalyzeOptions& o) {
+  std::string csv = read_ncu_export(o.report, o.timeout_s);
+  NcuAnalysis a;
+  try {
+    a = analyze_ncu_csv(csv);
+  } catch (const Error& e) {
+    throw Error(e.code(), o.report + ": " + e.what(), e.hint());
+  }
+  if (a.table.kernels.empty())
+    throw check_failed(o.report + " holds no profiled kernel",
+                       "profile at least one kernel launch (check ncu's --kernel-name / --launch-skip "
+                       "filters and that the application launched kernels)");
+
+  NcuReportHeader header = header_from_report(a.table, a.verdict, o.report);
+  NcuReportFiles files = write_ncu_reports(o.output_dir, a.table, a.verdict, header);
+  nlohmann::json j = ncu_json(a.table, a.verdict, header);
+  j["source"] = o.report;
+  std::string json_path = join_path(o.output_dir, "analysis.json");
+  if (o.json) write_file_atomic(json_path, j.dump(2) + "\n");
+
+  if (!has_usable_metrics(a))
+    throw check_failed(o.report + ": no kernel has the Speed of Light metrics kprof classifies with "
+                                  "(sm__throughput.avg.pct_of_peak_sustained_elapsed and "
+                                  "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed)",
+                       "collect them, e.g. ncu --section SpeedOfLight --section Occupancy "
+                       "--section LaunchStats ... (or --set full); what the report holds is listed in " +
+                           files.details);
+
+  if (o.json) {
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << verdict_text(a.verdict);
+  }
+  print_progress("wrote " + files.summary + ", " + files.details +
+                 (o.json ? ", " + json_path : std::string()));
+  return static_cast<int>(ExitCode::Ok);
+}
+
+}  // namespace
+
 void register_analyze(CLI::App& app, CommandAction& action) {
-  auto* sub = app.add_subcommand("analyze", "(not yet available)");
-  sub->allow_extras();
-  sub->callback([&action] { action = [] () -> int { throw usage_error("kprof analyze is not available yet"); }; });
+  auto opts = std::make_shared<AnalyzeOptions>();
+  auto* sub = app.add_subcommand(
+      "analyze",
+      "Bottleneck verdict for an existing Nsight Compute report, without a GPU.\n"
+      "REPORT is a .ncu-rep (read through `ncu --import REPORT --csv --page raw --print-units base`;\n"
+      "needs ncu on PATH) or a CSV exported with `--page raw` (with or without --print-units base).\n"
+      "Writes DIR/ncu_summary.md and DIR/ncu_details.md and prints the verdict per kernel.\n"
+      "Exit codes: 0 verdict produced; 1 no kernels or no usable metrics; 2 bad input.");
+  sub->add_option("REPORT", opts->report, "ncu report: .ncu-rep, or a raw-page CSV export")->required();
+  sub->add_option("--output-dir,-o", opts->output_dir, "folder for ncu_summary.md, ncu_details.md (and analysis.json)")
+      ->capture_default_str();
+  sub->add_flag("--json", opts->json, "print the verdict as JSON on stdout and write DIR/analysis.json");
+  sub->add_option("--timeout", opts->timeout_s, "seconds allowed for ncu to export a .ncu-rep")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  sub->callback([opts, &action] { action = [opts] { return run_analyze(*opts); }; });
 }
 
 }  // namespace kprof

@@ -1,0 +1,78 @@
+#include "analysis/analyze.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "analysis/classify.hpp"
+#include "core/error.hpp"
+#include "core/fs.hpp"
+#include "core/subprocess.hpp"
+#include "core/text.hpp"
+
+namespace kprof {
+
+NcuAnalysis analyze_ncu_csv(const std::string& csv_text) {
+  NcuAnalysis a;
+  a.table = parse_ncu_raw_csv(csv_text);
+  a.verdict = classify_call(a.table);
+  return a;
+}
+
+bool has_usable_metrics(const NcuAnalysis& a) {
+  for (const auto& v : a.verdict.kernels)
+    if (v.cls != Bottleneck::NotClassified) return true;
+  return false;
+}
+
+std::vector<std::string> ncu_export_argv(const std::string& ncu, const std::string& report) {
+  return {ncu, "--import", report, "--csv", "--page", "raw", "--print-units", "base"};
+}
+
+namespace {
+
+/// The last non-empty line of `text` (ncu's error is usually there), or "".
+std::string last_line(const std::string& text) {
+  auto lines = split(trim(text), '\n');
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it)
+    if (!trim(*it).empty()) return trim(*it);
+  return "";
+}
+
+}  // namespace
+
+std::string read_ncu_export(const std::string& path, double timeout_s) {
+  if (!path_exists(path))
+    throw usage_error("no such file: " + path, "pass an ncu report (.ncu-rep) or a CSV exported "
+                                               "with ncu --csv --page raw");
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw usage_error(path + " is a folder, not an ncu report",
+                      "pass the report file itself: a .ncu-rep or a CSV exported with ncu --csv --page raw");
+  if (!ends_with(path, ".ncu-rep")) return read_file(path);
+
+  std::string ncu = find_on_path("ncu");
+  if (ncu.empty())
+    throw usage_error(
+        "reading " + path + " needs Nsight Compute's ncu, which is not on PATH",
+        fmt::format("add ncu to PATH (it ships with the CUDA toolkit under nsight-compute*/), or "
+                    "export the report where ncu is installed and pass the CSV: {} > report.csv",
+                    shell_join(ncu_export_argv("ncu", path))));
+  ProcessOptions opts;
+  opts.timeout_s = timeout_s;
+  std::vector<std::string> argv = ncu_export_argv(ncu, path);
+  ProcessResult r = run_process(argv, opts);
+  if (r.timed_out)
+    throw check_failed(fmt::format("ncu did not finish exporting {} within {} s", path, timeout_s),
+                       "raise the limit with --timeout, or export it yourself: " + shell_join(argv));
+  if (!r.ok()) {
+    std::string why = last_line(r.err).empty() ? last_line(r.out) : last_line(r.err);
+    throw usage_error(fmt::format("ncu could not read {} (exit {}){}", path, r.exit_code,
+                                  why.empty() ? "" : ": " + why),
+                      "check that the file is an Nsight Compute report written by this or an older "
+                      "ncu version: " + shell_join(argv));
+  }
+  return r.out;
+}
+
+}  // namespace kprof

@@ -1,0 +1,216 @@
+#include "analysis/signals.hpp"
+
+#include <fmt/format.h>
+
+#include "analysis/derived.hpp"
+#include "analysis/format.hpp"
+#include "analysis/thresholds.hpp"
+#include "core/text.hpp"
+#include "ncu/metrics.hpp"
+
+namespace kprof {
+
+namespace {
+
+namespace m = metric;
+namespace t = threshold;
+
+/// A row whose inputs are missing.
+SignalRow not_collected(SignalRow row, std::vector<std::string> missing) {
+  row.state = SignalState::NotCollected;
+  row.value = "not collected";
+  row.missing = std::move(missing);
+  return row;
+}
+
+SignalRow coalescing_row(const KernelMetrics& k, bool loads) {
+  const char* what = loads ? "load" : "store";
+  SignalRow row;
+  row.symptom = fmt::format("Global {} efficiency < {}% (sectors/request above the ideal)", what,
+                            fmt_sig(t::kMinGlobalEfficiencyPct));
+  row.metric = fmt::format("{} / 32; {} / {}", loads ? m::kLdBytesPerSector : m::kStBytesPerSector,
+                           loads ? m::kLdSectors : m::kStSectors,
+                           loads ? m::kLdRequests : m::kStRequests);
+  row.threshold = fmt::format("efficiency < {}% (seed: < 100%; kprof allows 5 points for "
+                              "partial sectors at array ends)",
+                              fmt_sig(t::kMinGlobalEfficiencyPct));
+  row.ideal = "100%: all 32 bytes of each sector used; sectors/request ideal = bytes a warp "
+              "request uses / 32 (4 for 4-byte loads, 16 for 16-byte loads), not 1";
+  row.likely_issue = "Uncoalesced or misaligned memory access";
+  Coalescing c = coalescing(k, loads);
+  if (c.requests && *c.requests == 0) {
+    row.state = SignalState::NotApplicable;
+    row.value = fmt::format("no global {}s", what);
+    return row;
+  }
+  if (!c.efficiency_pct)
+    return not_collected(row, {loads ? m::kLdBytesPerSector : m::kStBytesPerSector});
+  row.value = fmt::format("{} ({} of 32 bytes per sector used)", format_value(*c.efficiency_pct, "%"),
+                          fmt_sig(*c.bytes_per_sector, 3));
+  if (c.sectors_per_request) {
+    row.value += fmt::format("; {} sectors/request", fmt_sig(*c.sectors_per_request, 3));
+    if (c.ideal_sectors_per_request)
+      row.value += fmt::format(" (ideal {} for the {} bytes each request uses)",
+                               fmt_sig(*c.ideal_sectors_per_request, 3),
+                               fmt_sig(*c.sectors_per_request * *c.bytes_per_sector, 4));
+  }
+  row.state = *c.efficiency_pct < t::kMinGlobalEfficiencyPct ? SignalState::Fires : SignalState::Clear;
+  return row;
+}
+
+SignalRow hit_rate_row(const KernelMetrics& k, bool l1) {
+  SignalRow row;
+  double limit = l1 ? t::kLowL1HitPct : t::kLowL2HitPct;
+  row.symptom = fmt::format("{} hit rate too low", l1 ? "L1/TEX" : "L2");
+  row.metric = l1 ? m::kL1Hit : m::kL2Hit;
+  row.threshold = fmt::format("< {}% (seed gives no number; kprof choice)", fmt_sig(limit));
+  row.ideal = "as high as the data's reuse allows; a kernel that reads each byte once (a stream) "
+              "cannot hit, so a low rate matters only when data is reused";
+  row.likely_issue = "Poor locality or working set too large";
+  auto v = catalog_value(k, row.metric);
+  if (!v) return not_collected(row, {row.metric});
+  row.value = format_value(*v, "%");
+  row.state = *v < limit ? SignalState::Fires : SignalState::Clear;
+  return row;
+}
+
+SignalRow bank_conflict_row(const KernelMetrics& k) {
+  SignalRow row;
+  row.symptom = "Shared-memory bank conflicts high";
+  row.metric = fmt::format("{} / {}", m::kBankConflicts, m::kSharedWavefronts);
+  row.threshold = fmt::format("conflicts > {}% of shared wavefronts (kprof choice)",
+                              fmt_sig(t::kHighBankConflictPct));
+  row.ideal = "0 conflicts: one wavefront per shared-memory request";
+  row.likely_issue = "Shared memory bank conflicts";
+  auto conflicts = catalog_value(k, m::kBankConflicts);
+  auto wavefronts = catalog_value(k, m::kSharedWavefronts);
+  std::vector<std::string> missing;
+  if (!conflicts) missing.emplace_back(m::kBankConflicts);
+  if (!wavefronts) missing.emplace_back(m::kSharedWavefronts);
+  if (!missing.empty()) return not_collected(row, missing);
+  if (*wavefronts <= 0) {
+    row.state = SignalState::NotApplicable;
+    row.value = "no shared-memory wavefronts";
+    return row;
+  }
+  double pct = 100.0 * *conflicts / *wavefronts;
+  row.value = fmt::format("{} ({} conflicts / {} wavefronts)", format_value(pct, "%"),
+                          format_value(*conflicts, ""), format_value(*wavefronts, ""));
+  row.state = pct > t::kHighBankConflictPct ? SignalState::Fires : SignalState::Clear;
+  return row;
+}
+
+SignalRow simple_row(const KernelMetrics& k, const char* symptom, const char* metric_name,
+                     const std::string& unit, bool fires_below, double limit,
+                     const std::string& threshold_text, const char* ideal, const char* issue) {
+  SignalRow row;
+  row.symptom = symptom;
+  row.metric = metric_name;
+  row.threshold = threshold_text;
+  row.ideal = ideal;
+  row.likely_issue = issue;
+  auto v = catalog_value(k, metric_name);
+  if (!v) return not_collected(row, {metric_name});
+  row.value = format_value(*v, unit);
+  bool fires = fires_below ? *v < limit : *v > limit;
+  row.state = fires ? SignalState::Fires : SignalState::Clear;
+  return row;
+}
+
+SignalRow spill_row(const KernelMetrics& k) {
+  SignalRow row;
+  row.symptom = "Register spill > 0 (local-memory traffic)";
+  row.metric = fmt::format("{} + {}", m::kLocalLdSectors, m::kLocalStSectors);
+  row.threshold = "> 0 sectors (seed)";
+  row.ideal = "0: no local memory (spills or local arrays)";
+  row.likely_issue = "Register pressure causing local memory traffic";
+  auto ld = catalog_value(k, m::kLocalLdSectors);
+  auto st = catalog_value(k, m::kLocalStSectors);
+  std::vector<std::string> missing;
+  if (!ld) missing.emplace_back(m::kLocalLdSectors);
+  if (!st) missing.emplace_back(m::kLocalStSectors);
+  if (!missing.empty()) return not_collected(row, missing);
+  double sectors = *ld + *st;
+  row.value = fmt::format("{} sectors ({})", format_value(sectors, ""),
+                          format_value(sectors * t::kSectorBytes, "byte"));
+  if (auto regs = catalog_value(k, m::kRegsPerThread))
+    row.value += fmt::format("; {} registers/thread", fmt_sig(*regs, 4));
+  row.state = sectors > t::kSpillSectors ? SignalState::Fires : SignalState::Clear;
+  return row;
+}
+
+SignalRow stall_row(const KernelMetrics& k, const std::string& reason, const char* label,
+                    const char* issue) {
+  SignalRow row;
+  row.symptom = fmt::format("Stall {} high", label);
+  row.metric = fmt::format("{} / {}", stall_metric(reason), m::kWarpLatency);
+  row.threshold = fmt::format(">= {}% of warp cycles per issued instruction (kprof choice)",
+                              fmt_sig(t::kHighStallSharePct));
+  row.ideal = "a small share; stalls are spread and hidden by other warps";
+  row.likely_issue = issue;
+  auto s = stall_share(k, reason);
+  if (!s) return not_collected(row, {stall_metric(reason)});
+  row.value = fmt::format("{} cycles per issued instruction = {} of all", fmt_sig(s->cycles, 4),
+                          format_value(s->share_pct, "%"));
+  row.state = s->share_pct >= t::kHighStallSharePct ? SignalState::Fires : SignalState::Clear;
+  return row;
+}
+
+SignalRow divergence_row(const KernelMetrics& k) {
+  SignalRow row;
+  row.symptom = "Divergent branches high";
+  row.metric = fmt::format("{} / {}", m::kDivergentTargets, m::kBranchInst);
+  row.threshold = fmt::format("> {}% of executed branch instructions (kprof choice)",
+                              fmt_sig(t::kHighDivergentBranchPct));
+  row.ideal = "0: all threads of a warp take the same branch target";
+  row.likely_issue = "Warp divergence";
+  auto div = catalog_value(k, m::kDivergentTargets);
+  auto branches = catalog_value(k, m::kBranchInst);
+  std::vector<std::string> missing;
+  if (!div) missing.emplace_back(m::kDivergentTargets);
+  if (!branches) missing.emplace_back(m::kBranchInst);
+  if (!missing.empty()) return not_collected(row, missing);
+  if (*branches <= 0) {
+    row.state = SignalState::NotApplicable;
+    row.value = "no branch instructions";
+    return row;
+  }
+  double pct = 100.0 * *div / *branches;
+  row.value = fmt::format("{} divergent targets = {} of {} branches", format_value(*div, ""),
+                          format_value(pct, "%"), format_value(*branches, ""));
+  row.state = pct > t::kHighDivergentBranchPct ? SignalState::Fires : SignalState::Clear;
+  return row;
+}
+
+}  // namespace
+
+std::vector<SignalRow> evaluate_signals(const KernelMetrics& k) {
+  std::vector<SignalRow> rows;
+  rows.push_back(coalescing_row(k, true));
+  rows.push_back(coalescing_row(k, false));
+  rows.push_back(hit_rate_row(k, true));
+  rows.push_back(hit_rate_row(k, false));
+  rows.push_back(bank_conflict_row(k));
+  rows.push_back(simple_row(
+      k, "Issue slot utilization < 50%", m::kIssueActive, "%", true, t::kLowIssueSlotPct,
+      fmt::format("< {}% (seed)", fmt_sig(t::kLowIssueSlotPct)),
+      "100%: every scheduler issues one instruction per cycle",
+      "Scheduler/compute underutilization (expected when the kernel waits on memory)"));
+  rows.push_back(simple_row(
+      k, "Eligible warps per cycle low", m::kEligibleWarps, "warp", true, t::kLowEligibleWarps,
+      fmt::format("< {} per scheduler (kprof choice)", fmt_sig(t::kLowEligibleWarps)),
+      ">= 1 per scheduler, so an instruction can issue every cycle",
+      "Not enough schedulable work, ILP, or occupancy"));
+  rows.push_back(spill_row(k));
+  rows.push_back(stall_row(k, "long_scoreboard", "Long Scoreboard", "Global memory latency"));
+  rows.push_back(stall_row(k, "barrier", "Barrier", "Synchronization overhead"));
+  rows.push_back(simple_row(
+      k, "Branch efficiency < 100%", m::kBranchUniformPct, "%", true, t::kMinBranchEfficiencyPct,
+      fmt::format("< {}% (seed: < 100%; kprof allows 5 points for a bounds check in the last warp)",
+                  fmt_sig(t::kMinBranchEfficiencyPct)),
+      "100%: every branch is uniform across its warp", "Warp divergence"));
+  rows.push_back(divergence_row(k));
+  return rows;
+}
+
+}  // namespace kprof

@@ -1,0 +1,18 @@
+// The seed's secondary-signal table, evaluated row by row for one kernel.
+#pragma once
+
+#include <vector>
+
+#include "analysis/verdict.hpp"
+#include "ncu/metric_table.hpp"
+
+namespace kprof {
+
+/// Evaluates every row of the seed's "Secondary signals" table (uncoalesced loads and stores,
+/// L1 and L2 hit rates, shared-memory bank conflicts, issue slot utilization, eligible warps,
+/// register spills, long-scoreboard and barrier stalls, branch efficiency and divergent
+/// branches), in that order. Each row names its metrics, value, threshold (constants in
+/// analysis/thresholds.hpp) and ideal; a row whose metrics are missing says "not collected".
+std::vector<SignalRow> evaluate_signals(const KernelMetrics& k);
+
+}  // namespace kprof

@@ -1,0 +1,68 @@
+// Every threshold the classifier and the secondary signals use, with its source. They appear in
+// the reports next to the measured value. docs/CLASSIFICATION.md explains each decision.
+#pragma once
+
+namespace kprof::threshold {
+
+// ---- Primary classes (seed: "Bottleneck Classification" table) -------------------------------
+/// Seed: "Memory SOL > 60% and much higher than SM SOL" -> Memory-Bound (and the symmetric
+/// Compute-Bound row). Unit: % of peak (sm__throughput / gpu__compute_memory_throughput).
+inline constexpr double kBoundSolPct = 60.0;
+/// "Much higher" in the seed's table, made a number: at least this many percentage points
+/// above the other SOL. A documented kprof choice.
+inline constexpr double kMuchHigherPts = 20.0;
+/// Seed: "Both SM SOL and Memory SOL < 40%" -> Latency-Bound.
+inline constexpr double kLatencySolPct = 40.0;
+/// Occupancy-Bound, seed row "achieved occupancy far below theoretical": "far below" means
+/// achieved < this fraction of theoretical (kprof choice, decided by the lead).
+inline constexpr double kAchievedFractionOfTheoretical = 0.5;
+/// Occupancy-Bound also when theoretical occupancy itself is below this % (kprof choice, lead).
+inline constexpr double kLowTheoreticalOccupancyPct = 50.0;
+/// The Occupancy-Bound rules need the grid to fill at least this many waves per SM
+/// (launch__waves_per_multiprocessor); with fewer, more resident warps would not be used.
+inline constexpr double kMinWavesForOccupancy = 1.0;
+/// Latency-Bound cause "too few blocks": waves per SM below this (one full wave).
+inline constexpr double kFewWaves = 1.0;
+/// Latency-Bound cause "few eligible warps": smsp__warps_eligible.avg.per_cycle_active below
+/// this (a scheduler needs one eligible warp per cycle to issue every cycle; lead's decision).
+inline constexpr double kFewEligibleWarps = 1.0;
+/// Memory-Bound names the unit (DRAM, L1, L2) whose throughput equals memory SOL within this
+/// many percentage points, else the highest (lead's decision; ncu's memory SOL is their max
+/// over its memory units, and L2 also carries DRAM traffic).
+inline constexpr double kUnitMatchPts = 1.0;
+/// Latency-Bound lists this many leading stall reasons.
+inline constexpr int kTopStalls = 2;
+
+// ---- Secondary signals (seed: "Secondary signals" table) -------------------------------------
+/// Seed: "Global Load/Store Efficiency < 100%". kprof fires below 95%: bytes used per 32-byte
+/// sector (smsp__sass_average_data_bytes_per_sector_mem_global_op_{ld,st}.ratio / 32); the
+/// 5 points leave room for partial sectors at array ends. A 4-byte misalignment gives 80%.
+inline constexpr double kMinGlobalEfficiencyPct = 95.0;
+/// Bytes in one L1/L2 sector (ncu's "sector"), the denominator of efficiency.
+inline constexpr double kSectorBytes = 32.0;
+/// Seed: "L1/L2 hit rate too low" (no number). kprof choice: L1 below 20%.
+inline constexpr double kLowL1HitPct = 20.0;
+/// Seed: "L1/L2 hit rate too low" (no number). kprof choice: L2 below 50%.
+inline constexpr double kLowL2HitPct = 50.0;
+/// Seed: "bank conflicts high". kprof choice: conflicts above 10% of shared wavefronts
+/// (l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum / l1tex__data_pipe_lsu_wavefronts_mem_shared.sum).
+inline constexpr double kHighBankConflictPct = 10.0;
+/// Seed: "Issue slot utilization < 50%" (smsp__issue_active.avg.pct_of_peak_sustained_active).
+inline constexpr double kLowIssueSlotPct = 50.0;
+/// Seed: "Eligible warps per cycle low". kprof: below 1 per scheduler (as kFewEligibleWarps).
+inline constexpr double kLowEligibleWarps = kFewEligibleWarps;
+/// Seed: "Register spill > 0": local-memory sectors (loads + stores) above 0.
+inline constexpr double kSpillSectors = 0.0;
+/// Seed: "Stall Long Scoreboard high" / "Stall Barrier high" (no number). kprof choice: the
+/// reason takes at least 30% of the warp cycles between two issued instructions
+/// (smsp__average_warp_latency_per_inst_issued.ratio), the share ncu's own rule quotes.
+inline constexpr double kHighStallSharePct = 30.0;
+/// Seed: "Branch efficiency < 100%". kprof fires below 95%
+/// (smsp__sass_average_branch_targets_threads_uniform.pct): one bounds check in a partial last
+/// warp should not fire.
+inline constexpr double kMinBranchEfficiencyPct = 95.0;
+/// Seed: "divergent branches high" (no number). kprof choice: divergent branch targets above 5%
+/// of executed branch instructions.
+inline constexpr double kHighDivergentBranchPct = 5.0;
+
+}  // namespace kprof::threshold
