@@ -3,7 +3,7 @@
 // y[i] = 2 * x[i] + 1, but the whole array is walked by ONE block of 256 threads (8 warps on
 // one of the H200's 132 SMs, grid-stride loop). Each load waits ~hundreds of cycles for DRAM
 // and 8 warps cannot cover that: both SM SOL and memory SOL stay near 0-1%, waves per SM
-// ~0.01, and the stall reasons are dominated by long scoreboard (waiting on global loads).
+// ~0.001, and the stall reasons are dominated by long scoreboard (waiting on global loads).
 // The same shape as the `tiny` ncu fixture (one block of 128 threads).
 //
 // Build: nvcc -O3 -shared -Xcompiler -fPIC -arch=sm_90 -o latency_bound.so latency_bound.cu

@@ -3,8 +3,9 @@
 // Each thread moves one float4 (16 bytes in, 16 bytes out) and does 4 multiplies: 0.125 FLOP
 // per byte, far below the H200's ridge point (~67 TFLOP/s / 4.8 TB/s ~ 14 FLOP/byte), so DRAM
 // bandwidth is the limit: expect DRAM throughput (memory SOL) ~80-90% and SM SOL low.
-// Launch: ceil(N/4 / 256) blocks of 256 threads (64 Mi floats: 65536 blocks, hundreds of waves);
-// the first N % 4 threads also do the scalar tail. Unaligned pointers fall back to scalar loads.
+// Launch: ceil(N/4 / 256) blocks of 256 threads (64 Mi floats: 65536 blocks, ~62 waves of
+// 8 blocks x 132 SMs); the first N % 4 threads also do the scalar tail. Unaligned pointers fall
+// back to a scalar kernel.
 //
 // Build: nvcc -O3 -shared -Xcompiler -fPIC -arch=sm_90 -o memory_bound.so memory_bound.cu
 // Profile: kprof profile bench/kernels/memory_bound.cu --N=67108864
@@ -18,7 +19,7 @@ __global__ void scale_vec4(const float4* __restrict__ x4, float4* __restrict__ y
     const float4 v = x4[i];
     y4[i] = make_float4(2.f * v.x, 2.f * v.y, 2.f * v.z, 2.f * v.w);
   }
-  const int t = 4 * n4 + i;  // tail: at most 3 elements, done by threads 0..2
+  const long long t = 4LL * n4 + i;  // tail: at most 3 elements, done by threads 0..2
   if (t < N) y[t] = 2.f * x[t];
 }
 
