@@ -34,8 +34,10 @@ std::string mhz(const std::optional<unsigned>& v) { return v ? fmt::format("{} M
 
 std::string stream_label(const KernelNameStats& k, const std::optional<uint32_t>& def) {
   std::vector<std::string> parts;
-  for (uint32_t s : k.streams)
-    parts.push_back(def && s == *def ? "default" : fmt::format("other (CUPTI id {})", s));
+  for (uint32_t s : k.streams) {
+    if (!def) parts.push_back(fmt::format("CUPTI id {}", s));  // default stream unknown
+    else parts.push_back(s == *def ? "default" : fmt::format("other (CUPTI id {})", s));
+  }
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 

@@ -135,6 +135,13 @@ TEST(TimingReport, JsonCarriesStatisticsRulesAndSettings) {
   EXPECT_FALSE(j["findings"].empty());
 }
 
+TEST(TimingReport, StreamColumnNamesOtherStreamsAndUnknownDefault) {
+  TimingResult r = synthetic({0.010, 0.010}, {0.100, 0.100}, 12);
+  EXPECT_NE(timing_markdown(r).find("| other (CUPTI id 12) |"), std::string::npos);
+  r.kernel.default_stream.reset();
+  EXPECT_NE(timing_markdown(r).find("| CUPTI id 12 |"), std::string::npos);
+}
+
 TEST(TimingReport, JsonWritesMissingValuesAsNull) {
   TimingResult r;  // nothing measured
   r.call = summarize({});
