@@ -1,0 +1,141 @@
+#include "timing/device_ops.hpp"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <thread>
+
+#include "core/cuda.hpp"
+#include "core/dtype.hpp"
+#include "core/error.hpp"
+#include "core/text.hpp"
+
+namespace kprof {
+
+namespace {
+std::atomic<bool> g_gpu_left_busy{false};
+}
+
+OutputSnapshot::OutputSnapshot(const std::vector<BufferView>& buffers) {
+  for (const auto& b : buffers) {
+    if (!b.is_output || b.ptr == nullptr || b.count == 0) continue;
+    Copy c;
+    c.name = b.name;
+    c.dst = b.ptr;
+    c.bytes = b.count * dtype_size(b.dtype);
+    if (cudaMalloc(&c.saved, c.bytes) != cudaSuccess) {
+      cudaGetLastError();
+      note_ = fmt::format(
+          "outputs not restored between calls: no device memory for a {} copy of '{}' (an in-place "
+          "kernel sees its previous outputs as inputs)", fmt_bytes(static_cast<double>(c.bytes)), b.name);
+      for (auto& k : copies_) cudaFree(k.saved);
+      copies_.clear();
+      return;
+    }
+    copies_.push_back(c);
+    cuda_check(cudaMemcpy(c.saved, c.dst, c.bytes, cudaMemcpyDeviceToDevice),
+               "saving output '" + b.name + "' before timing");
+  }
+}
+
+OutputSnapshot::~OutputSnapshot() {
+  // cudaFree waits for the device: after a timed-out call it would hang on the running kernel.
+  if (gpu_left_busy()) return;
+  for (auto& c : copies_) cudaFree(c.saved);
+}
+
+void OutputSnapshot::restore(cudaStream_t stream) const {
+  for (const auto& c : copies_)
+    cuda_check(cudaMemcpyAsync(c.dst, c.saved, c.bytes, cudaMemcpyDeviceToDevice, stream),
+               "restoring output '" + c.name + "' between timed calls");
+}
+
+std::vector<std::string> OutputSnapshot::names() const {
+  std::vector<std::string> out;
+  for (const auto& c : copies_) out.push_back(c.name);
+  return out;
+}
+
+size_t OutputSnapshot::bytes() const {
+  size_t n = 0;
+  for (const auto& c : copies_) n += c.bytes;
+  return n;
+}
+
+L2Flusher::L2Flusher(size_t l2_bytes, bool enabled) {
+  if (!enabled || l2_bytes == 0) return;
+  bytes_ = 2 * l2_bytes;
+  if (cudaMalloc(&scratch_, bytes_) != cudaSuccess) {
+    cudaGetLastError();
+    scratch_ = nullptr;
+    throw check_failed(
+        fmt::format("cannot allocate the {} scratch buffer that flushes L2 between timed calls",
+                    fmt_bytes(static_cast<double>(bytes_))),
+        "free GPU memory, or pass --no-l2-flush (timings then include warm-L2 effects)");
+  }
+}
+
+L2Flusher::~L2Flusher() {
+  if (scratch_ && !gpu_left_busy()) cudaFree(scratch_);
+}
+
+void L2Flusher::flush(cudaStream_t stream) {
+  if (!scratch_) return;
+  cudaError_t rc = cudaCtxResetPersistingL2Cache();
+  if (rc != cudaSuccess) {
+    cudaGetLastError();
+    if (note_.empty())
+      note_ = std::string("cudaCtxResetPersistingL2Cache failed (") + cudaGetErrorName(rc) +
+              "): a persisting-L2 window set by the kernel may survive the flush";
+  }
+  // Alternate the byte so every flush really rewrites every line.
+  const int value = (count_++ & 1) ? 0x5a : 0xa5;
+  cuda_check(cudaMemsetAsync(scratch_, value, bytes_, stream), "flushing L2 between timed calls");
+}
+
+void wait_device_idle(int gpu, double limit_ms, const std::string& what) {
+  struct State {
+    std::atomic<bool> done{false};
+    cudaError_t rc = cudaSuccess;
+  };
+  auto st = std::make_shared<State>();
+  std::thread([st, gpu] {
+    cudaError_t rc = cudaSetDevice(gpu);
+    if (rc == cudaSuccess) rc = cudaDeviceSynchronize();
+    st->rc = rc;
+    st->done.store(true, std::memory_order_release);
+  }).detach();
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::duration<double, std::milli>(limit_ms);
+  while (!st->done.load(std::memory_order_acquire)) {
+    if (Clock::now() > deadline) {
+      g_gpu_left_busy = true;
+      throw check_failed(
+          fmt::format("{} did not finish within the per-call limit of {}: the kernel may hang "
+                      "(the GPU can still be running it)", what, fmt_duration_ms(limit_ms)),
+          "check the kernel for an endless loop or a deadlock; if it is just slow, raise the "
+          "per-call limit (--call-timeout SECONDS)");
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
+  }
+  if (st->rc != cudaSuccess)
+    throw check_failed(fmt::format("{} failed on the GPU: {}: {}", what, cudaGetErrorName(st->rc),
+                                   cudaGetErrorString(st->rc)),
+                       "run `kprof check` on the same dimensions (and compute-sanitizer) to find "
+                       "the faulting access");
+}
+
+bool gpu_left_busy() { return g_gpu_left_busy.load(); }
+
+void check_launch(const std::string& what) {
+  cudaError_t rc = cudaGetLastError();
+  if (rc == cudaSuccess) return;
+  throw check_failed(fmt::format("{}: kernel launch failed: {}: {}", what, cudaGetErrorName(rc),
+                                 cudaGetErrorString(rc)),
+                     "check the launch configuration in solve (grid/block sizes, shared memory); "
+                     "`kprof check` reports the same error on the first call");
+}
+
+}  // namespace kprof

@@ -1,0 +1,29 @@
+// Markdown and JSON renderings of a TimingResult (the "Execution time" section of
+// ncu_summary.md / profile.json and of `kprof run`'s comparison).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "timing/timing.hpp"
+
+namespace kprof {
+
+/// The conclusions a reader should act on, one sentence each, with the measured value and the
+/// rule's threshold: unstable call/kernel time (CV > kUnstableCv), launch or host overhead
+/// dominating (kernel < kOverheadKernelShare of the call), kernels outside the event-visible
+/// stream (kernels_exceed_call, other CUPTI streams). One "no finding" sentence when none fires.
+std::vector<std::string> timing_findings(const TimingResult& r);
+
+/// "## Execution time" Markdown: call time and kernel time side by side (median, mean, std dev,
+/// min, max, CV, calls), kernels per call, findings, method (warm-up, iterations, L2 flush,
+/// restore, per-call limit, SM clock) and notes. Durations with readable units (fmt_duration_ms).
+std::string timing_markdown(const TimingResult& r);
+
+/// The same content as JSON; durations in ms (keys end in _ms), clocks in MHz, ratios as
+/// fractions (cv 0.012 = 1.2%). Statistics without data are null.
+nlohmann::json timing_json(const TimingResult& r);
+
+}  // namespace kprof

@@ -1,0 +1,246 @@
+// The timing stage on a real GPU (src/timing/timing.hpp), driven through a small KernelInstance of
+// this file that launches kprof's test kernels (src/timing/testing_kernels.cu): a spin kernel of
+// known duration (%globaltimer) and an in-place x += 1. Skips without a GPU.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+#include <vector>
+
+#include "core/cuda.hpp"
+#include "core/error.hpp"
+#include "env/nvml.hpp"
+#include "gpu_guard.hpp"
+#include "timing/device_ops.hpp"
+#include "timing/testing_kernels.hpp"
+#include "timing/timing.hpp"
+#include "timing/timing_report.hpp"
+
+using namespace kprof;
+
+namespace {
+
+constexpr const char* kSpinName = "kprof::test_kernels::spin_kernel(unsigned long)";
+
+/// What one call() of the test instance launches.
+enum class Mode {
+  Spin,            ///< spin `ns` on the legacy default stream
+  SpinNonBlocking, ///< 1 us spin on the default stream + spin `ns` on a non-blocking stream
+  AddOne,          ///< x += 1 on the default stream (in place)
+  BadLaunch,       ///< spin with 2048 threads per block: invalid configuration
+};
+
+/// A KernelInstance over kprof's test kernels: one float buffer "x" (an output), seeded values.
+class TestInstance : public KernelInstance {
+ public:
+  TestInstance(Mode mode, uint64_t ns, size_t n = 1 << 16) : mode_(mode), ns_(ns), n_(n) {
+    cuda_check(cudaStreamCreateWithFlags(&side_, cudaStreamNonBlocking), "test stream");
+  }
+  ~TestInstance() override {
+    if (x_) cudaFree(x_);
+    cudaStreamDestroy(side_);
+  }
+  Implementation implementation() const override { return Implementation::CudaCpp; }
+  std::string signature() const override { return "solve(float* x, int n)"; }
+  void prepare(uint64_t seed) override {
+    if (!x_) cuda_check(cudaMalloc(reinterpret_cast<void**>(&x_), n_ * sizeof(float)), "test buffer");
+    host_ = initial(seed);
+    cuda_check(cudaMemcpy(x_, host_.data(), n_ * sizeof(float), cudaMemcpyHostToDevice), "test fill");
+  }
+  std::vector<BufferView> buffers() const override { return {{"x", DType::F32, n_, x_, true}}; }
+  std::vector<ScalarArg> scalars() const override { return {{"n", static_cast<double>(n_), true}}; }
+  void call() override {
+    switch (mode_) {
+      case Mode::Spin: test_kernels::launch_spin(ns_, cudaStreamLegacy); break;
+      case Mode::SpinNonBlocking:
+        test_kernels::launch_spin(1000, cudaStreamLegacy);
+        test_kernels::launch_spin(ns_, side_);
+        break;
+      case Mode::AddOne: test_kernels::launch_add_one(x_, n_, cudaStreamLegacy); break;
+      case Mode::BadLaunch: test_kernels::launch_spin(ns_, cudaStreamLegacy, 2048); break;
+    }
+  }
+  /// The values prepare(seed) writes.
+  std::vector<float> initial(uint64_t seed) const {
+    std::vector<float> v(n_);
+    for (size_t i = 0; i < n_; ++i) v[i] = static_cast<float>((i * 7 + seed) % 1000) * 0.25f;
+    return v;
+  }
+  std::vector<float> read_x() const {
+    std::vector<float> v(n_);
+    cuda_check(cudaMemcpy(v.data(), x_, n_ * sizeof(float), cudaMemcpyDeviceToHost), "test read");
+    return v;
+  }
+
+ private:
+  Mode mode_;
+  uint64_t ns_;
+  size_t n_;
+  float* x_ = nullptr;
+  cudaStream_t side_ = nullptr;
+  std::vector<float> host_;
+};
+
+TimingOptions quick(int iters = 20) {
+  TimingOptions o;
+  o.warmup_calls = 3;
+  o.iters = iters;
+  o.seed = 11;
+  return o;
+}
+
+}  // namespace
+
+TEST(GpuTiming, KernelTimeMatchesAKnownSpinAndCallTimeCoversIt) {
+  KPROF_REQUIRE_GPU();
+  select_gpu(0);
+  TestInstance k(Mode::Spin, 100000);  // 100 us
+  TimingResult r = measure_timing(k, quick(), 0);
+  ASSERT_TRUE(r.kernel.available) << r.kernel.note;
+  EXPECT_EQ(r.iters, 20);
+  EXPECT_EQ(r.warmup_calls, 3);
+  const auto& s = r.kernel.summary;
+  EXPECT_GE(s.sum.median, 0.099);  // %globaltimer may tick in ~1 us steps
+  EXPECT_LT(s.sum.median, 0.110) << "a 100 us spin measured as " << s.sum.median << " ms";
+  // Event resolution is about 0.5 us: the call includes the kernel.
+  EXPECT_GE(r.call.median, s.sum.median - 0.001);
+  ASSERT_EQ(s.kernels.size(), 1u);
+  EXPECT_EQ(s.kernels[0].name, kSpinName);
+  EXPECT_DOUBLE_EQ(s.kernels[0].launches_per_call, 1.0);
+  EXPECT_TRUE(r.kernel.default_stream.has_value());  // the marker memset was seen
+  EXPECT_TRUE(s.other_streams.empty());
+  EXPECT_EQ(r.kernel.outside_kernels, 0u);  // kprof's flush and restores are not kernels
+  EXPECT_EQ(s.calls_without_kernels, 0u);
+  EXPECT_FALSE(r.overhead_dominates);
+  EXPECT_FALSE(r.kernels_exceed_call);
+  EXPECT_GT(r.l2_flush_bytes, 0u);
+  EXPECT_EQ(r.l2_flush_bytes, 2 * gpu_l2_bytes(0));
+  if (Nvml::get()) EXPECT_TRUE(r.sm_clock.before.has_value());
+  std::string md = timing_markdown(r);
+  EXPECT_NE(md.find(kSpinName), std::string::npos);
+}
+
+TEST(GpuTiming, KernelOnANonBlockingStreamIsCountedByCupti) {
+  KPROF_REQUIRE_GPU();
+  select_gpu(0);
+  TestInstance k(Mode::SpinNonBlocking, 200000);  // 200 us on its own stream
+  TimingResult r = measure_timing(k, quick(10), 0);
+  ASSERT_TRUE(r.kernel.available) << r.kernel.note;
+  const auto& s = r.kernel.summary;
+  ASSERT_EQ(s.kernels.size(), 1u);
+  EXPECT_DOUBLE_EQ(s.kernels[0].launches_per_call, 2.0);
+  EXPECT_EQ(s.kernels[0].streams.size(), 2u);
+  EXPECT_EQ(s.other_streams.size(), 1u);
+  EXPECT_GE(s.busy.median, 0.200);
+  // The events on the default stream do not wait for the non-blocking stream.
+  EXPECT_LT(r.call.median, 0.200);
+  EXPECT_TRUE(r.kernels_exceed_call);
+  bool said = false;
+  for (const auto& f : timing_findings(r)) said |= f.find("other than the legacy default stream") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+TEST(GpuTiming, RestoreGivesAnInPlaceKernelTheSameInputEveryCall) {
+  KPROF_REQUIRE_GPU();
+  select_gpu(0);
+  TestInstance k(Mode::AddOne, 0);
+  TimingResult r = measure_timing(k, quick(5), 0);
+  EXPECT_EQ(r.restored, std::vector<std::string>{"x"});
+  // Every call started from the prepared values, so the buffer holds initial + 1 after the last.
+  std::vector<float> want = k.initial(11), got = k.read_x();
+  for (auto& v : want) v += 1.0f;
+  EXPECT_EQ(got, want);
+
+  // Without restore the same kernel drifts: one increment per call (3 warm-up + 2 x 5 timed).
+  TimingOptions o = quick(5);
+  o.restore_outputs = false;
+  TimingResult r2 = measure_timing(k, o, 0);
+  EXPECT_TRUE(r2.restored.empty());
+  std::vector<float> drift = k.initial(11), got2 = k.read_x();
+  for (auto& v : drift) v += static_cast<float>(r2.warmup_calls + 2 * r2.iters);
+  EXPECT_EQ(got2, drift);
+}
+
+TEST(GpuTiming, L2FlushMakesAnL2SizedKernelSlower) {
+  KPROF_REQUIRE_GPU();
+  select_gpu(0);
+  // A buffer of a third of the L2: with the flush it comes from DRAM, without it stays in L2 from the
+  // previous call (restore off, so no copy competes for L2).
+  const size_t n = gpu_l2_bytes(0) / 3 / sizeof(float);
+  TestInstance k(Mode::AddOne, 0, n);
+  TimingOptions o = quick(30);
+  o.restore_outputs = false;
+  TimingResult flushed = measure_timing(k, o, 0);
+  o.l2_flush = false;
+  TimingResult warm = measure_timing(k, o, 0);
+  ASSERT_TRUE(flushed.kernel.available && warm.kernel.available);
+  EXPECT_EQ(warm.l2_flush_bytes, 0u);
+  EXPECT_GT(flushed.kernel.summary.sum.median, 1.1 * warm.kernel.summary.sum.median)
+      << "flushed " << flushed.kernel.summary.sum.median << " ms vs warm L2 "
+      << warm.kernel.summary.sum.median << " ms";
+}
+
+TEST(GpuTiming, TimeBudgetStopsALongKernelEarly) {
+  KPROF_REQUIRE_GPU();
+  select_gpu(0);
+  TestInstance k(Mode::Spin, 20000000);  // 20 ms
+  TimingOptions o = quick(100);
+  o.warmup_calls = 1;
+  o.budget_ms = 200;
+  o.min_iters = 3;
+  o.kernel_time = false;
+  TimingResult r = measure_timing(k, o, 0);
+  EXPECT_TRUE(r.budget_hit);
+  EXPECT_GE(r.iters, 3);
+  EXPECT_LT(r.iters, 20);
+  EXPECT_FALSE(r.kernel.available);
+}
+
+TEST(GpuTiming, TimeBasedWarmupRunsAtLeastTheMinimum) {
+  KPROF_REQUIRE_GPU();
+  select_gpu(0);
+  TestInstance k(Mode::Spin, 10000000);  // 10 ms
+  TimingOptions o = quick(3);
+  o.warmup_calls.reset();
+  o.warmup_ms = 50;
+  o.kernel_time = false;
+  TimingResult r = measure_timing(k, o, 0);
+  // >= 50 ms after the first call at ~10 ms per call: at least 6 calls, and >= min_warmup_calls.
+  EXPECT_GE(r.warmup_calls, 6);
+  EXPECT_GE(r.warmup_ms, 50.0);
+}
+
+TEST(GpuTiming, LaunchErrorFailsClearly) {
+  KPROF_REQUIRE_GPU();
+  select_gpu(0);
+  TestInstance k(Mode::BadLaunch, 1000);
+  try {
+    measure_timing(k, quick(3), 0);
+    FAIL() << "an invalid launch configuration must fail";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::Failed);
+    EXPECT_NE(std::string(e.what()).find("kernel launch failed"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("warm-up call 1"), std::string::npos) << e.what();
+  }
+}
+
+TEST(GpuTiming, HungKernelHitsThePerCallLimit) {
+  KPROF_REQUIRE_GPU();
+  select_gpu(0);
+  TestInstance k(Mode::Spin, 2000000000ull);  // 2 s: "hangs" against a 100 ms limit
+  TimingOptions o = quick(3);
+  o.call_timeout_ms = 100;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    measure_timing(k, o, 0);
+    FAIL() << "a call past the per-call limit must fail";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::Failed);
+    EXPECT_NE(std::string(e.what()).find("did not finish within the per-call limit of 100 ms"),
+              std::string::npos) << e.what();
+  }
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(waited, 1.5) << "gave up after " << waited << " s, not after the 100 ms limit";
+  EXPECT_TRUE(gpu_left_busy());
+  cuda_check(cudaDeviceSynchronize(), "letting the 2 s spin finish before the next test");
+}

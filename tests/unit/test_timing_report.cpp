@@ -1,0 +1,172 @@
+// Timing rules applied to a whole TimingResult, option validation, and the Markdown/JSON
+// renderings (src/timing/timing.hpp, timing_report.hpp), on synthetic measurements.
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "timing/timing.hpp"
+#include "timing/timing_report.hpp"
+
+using namespace kprof;
+
+namespace {
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+bool any_contains(const std::vector<std::string>& v, const std::string& part) {
+  for (const auto& s : v)
+    if (contains(s, part)) return true;
+  return false;
+}
+
+/// A result with `calls` call times (ms) and, per call, one kernel of `kernel_ms` on `stream`
+/// (the default stream is 7).
+TimingResult synthetic(const std::vector<double>& calls, const std::vector<double>& kernel_ms,
+                       uint32_t stream = 7) {
+  TimingResult r;
+  r.call_ms = calls;
+  r.call = summarize(calls);
+  r.iters = static_cast<int>(calls.size());
+  r.warmup_calls = 5;
+  r.warmup_ms = 120;
+  r.l2_bytes = 50u << 20;
+  r.l2_flush_bytes = 100u << 20;
+  r.restored = {"C"};
+  Attribution a;
+  a.per_call.resize(kernel_ms.size());
+  for (size_t i = 0; i < kernel_ms.size(); ++i) {
+    uint64_t t0 = 1000000000ull * (i + 1);
+    a.per_call[i].push_back(KernelRecord{"vecAdd(float const*, float*, int)", t0,
+                                         t0 + static_cast<uint64_t>(kernel_ms[i] * 1e6), stream, 0});
+  }
+  r.kernel.available = true;
+  r.kernel.default_stream = 7u;
+  r.kernel.summary = summarize_kernels(a, r.kernel.default_stream);
+  r.sm_clock.before = 1980;
+  r.sm_clock.after = 1965;
+  r.sm_clock.min_seen = 1965;
+  r.sm_clock.max_seen = 1980;
+  r.sm_clock.max_mhz = 1980;
+  apply_rules(r);
+  return r;
+}
+
+}  // namespace
+
+TEST(TimingResultRules, TwoMicrosecondKernelInTwentyMicrosecondCall) {
+  TimingResult r = synthetic({0.020, 0.020, 0.021, 0.019}, {0.002, 0.002, 0.002, 0.002});
+  EXPECT_TRUE(r.overhead_dominates);
+  EXPECT_FALSE(r.kernels_exceed_call);
+  EXPECT_FALSE(r.call_unstable);
+  auto f = timing_findings(r);
+  EXPECT_TRUE(any_contains(f, "Launch or host overhead dominates"));
+  EXPECT_TRUE(any_contains(f, "10.0%"));  // 2 us of 20 us
+}
+
+TEST(TimingResultRules, KernelOnNonBlockingStreamExceedsCall) {
+  TimingResult r = synthetic({0.010, 0.010, 0.010}, {0.100, 0.100, 0.100}, /*stream=*/12);
+  EXPECT_TRUE(r.kernels_exceed_call);
+  EXPECT_FALSE(r.overhead_dominates);
+  auto f = timing_findings(r);
+  EXPECT_TRUE(any_contains(f, "exceeds the call time"));
+  EXPECT_TRUE(any_contains(f, "CUPTI ids 12"));
+}
+
+TEST(TimingResultRules, NoisyCallTimeIsUnstable) {
+  TimingResult r = synthetic({0.9, 1.0, 1.1, 1.0}, {0.95, 0.95, 0.95, 0.95});
+  EXPECT_TRUE(r.call_unstable);
+  EXPECT_FALSE(r.kernel_unstable);
+  EXPECT_TRUE(any_contains(timing_findings(r), "Call time is unstable"));
+}
+
+TEST(TimingResultRules, CleanMeasurementSaysSo) {
+  TimingResult r = synthetic({1.00, 1.01, 0.99}, {0.95, 0.95, 0.95});
+  auto f = timing_findings(r);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_TRUE(contains(f[0], "No timing issue"));
+}
+
+TEST(TimingResultRules, NoCuptiMeansNoKernelRules) {
+  TimingResult r = synthetic({0.020, 0.020}, {0.002, 0.002});
+  r.kernel = KernelTimeResult{};
+  r.kernel.note = "CUPTI cannot collect kernel records: test";
+  apply_rules(r);
+  EXPECT_FALSE(r.overhead_dominates);
+  EXPECT_FALSE(r.kernels_exceed_call);
+  std::string md = timing_markdown(r);
+  EXPECT_TRUE(contains(md, "Kernel time not available: CUPTI cannot collect kernel records: test"));
+  nlohmann::json j = timing_json(r);
+  EXPECT_FALSE(j["kernel_time"]["available"].get<bool>());
+  EXPECT_FALSE(j["kernel_time"].contains("sum_ms"));
+  EXPECT_NEAR(j["call_time_ms"]["median"].get<double>(), 0.020, 1e-12);
+}
+
+TEST(TimingReport, MarkdownShowsBothColumnsKernelsAndMethod) {
+  TimingResult r = synthetic({0.020, 0.022, 0.021}, {0.002, 0.002, 0.002});
+  r.notes.push_back("a note for the reader");
+  std::string md = timing_markdown(r);
+  EXPECT_TRUE(contains(md, "| Median | 21 us | 2 us |")) << md;
+  EXPECT_TRUE(contains(md, "Call time (CUDA events)"));
+  EXPECT_TRUE(contains(md, "Kernel time (CUPTI, sum per call)"));
+  EXPECT_TRUE(contains(md, "`vecAdd(float const*, float*, int)`"));
+  EXPECT_TRUE(contains(md, "| default |"));
+  EXPECT_TRUE(contains(md, "100.00 MiB written = 2 x 50.00 MiB L2")) << md;
+  EXPECT_TRUE(contains(md, "Outputs restored before every call: C"));
+  EXPECT_TRUE(contains(md, "1980 MHz before, 1965 MHz after"));
+  EXPECT_TRUE(contains(md, "- a note for the reader"));
+  EXPECT_TRUE(contains(md, "Launch or host overhead dominates"));
+}
+
+TEST(TimingReport, JsonCarriesStatisticsRulesAndSettings) {
+  TimingResult r = synthetic({0.020, 0.022, 0.021}, {0.002, 0.003, 0.002}, 12);
+  r.budget_hit = true;
+  nlohmann::json j = timing_json(r);
+  EXPECT_EQ(j["call_time_ms"]["n"].get<size_t>(), 3u);
+  EXPECT_NEAR(j["call_time_ms"]["median"].get<double>(), 0.021, 1e-12);
+  EXPECT_EQ(j["call_time_ms"]["per_call"].size(), 3u);
+  EXPECT_NEAR(j["kernel_time"]["sum_ms"]["median"].get<double>(), 0.002, 1e-9);
+  EXPECT_EQ(j["kernel_time"]["kernels"][0]["launches"].get<size_t>(), 3u);
+  EXPECT_FALSE(j["kernel_time"]["kernels"][0]["streams"][0]["default"].get<bool>());
+  EXPECT_EQ(j["kernel_time"]["other_streams"][0].get<uint32_t>(), 12u);
+  EXPECT_TRUE(j["rules"]["overhead_dominates"].get<bool>());
+  EXPECT_DOUBLE_EQ(j["rules"]["unstable_cv_threshold"].get<double>(), kUnstableCv);
+  EXPECT_TRUE(j["settings"]["budget_hit"].get<bool>());
+  EXPECT_EQ(j["settings"]["l2_flush_bytes"].get<size_t>(), 100u << 20);
+  EXPECT_EQ(j["sm_clock_mhz"]["max"].get<unsigned>(), 1980u);
+  EXPECT_FALSE(j["findings"].empty());
+}
+
+TEST(TimingReport, StreamColumnNamesOtherStreamsAndUnknownDefault) {
+  TimingResult r = synthetic({0.010, 0.010}, {0.100, 0.100}, 12);
+  EXPECT_NE(timing_markdown(r).find("| other (CUPTI id 12) |"), std::string::npos);
+  r.kernel.default_stream.reset();
+  EXPECT_NE(timing_markdown(r).find("| CUPTI id 12 |"), std::string::npos);
+}
+
+TEST(TimingReport, JsonWritesMissingValuesAsNull) {
+  TimingResult r;  // nothing measured
+  r.call = summarize({});
+  apply_rules(r);
+  nlohmann::json j = timing_json(r);
+  EXPECT_TRUE(j["call_time_ms"]["median"].is_null());
+  EXPECT_TRUE(j["sm_clock_mhz"]["before"].is_null());
+  EXPECT_NO_THROW((void)j.dump());
+}
+
+TEST(TimingOptionsValidate, RejectsOutOfRangeValuesWithTheFlag) {
+  TimingOptions o;
+  EXPECT_NO_THROW(validate(o));
+  auto expect_usage = [](TimingOptions bad, const std::string& flag) {
+    try {
+      validate(bad);
+      FAIL() << "expected an error mentioning " << flag;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::Usage);
+      EXPECT_NE(std::string(e.what()).find(flag), std::string::npos) << e.what();
+    }
+  };
+  TimingOptions a; a.iters = 0; expect_usage(a, "--iters");
+  TimingOptions b; b.warmup_calls = -1; expect_usage(b, "--warmup");
+  TimingOptions c; c.warmup_ms = -5; expect_usage(c, "--warmup-ms");
+  TimingOptions d; d.call_timeout_ms = 0; expect_usage(d, "per-call time limit");
+  TimingOptions e; e.warmup_calls = 0; EXPECT_NO_THROW(validate(e));  // --warmup 0 is allowed
+}
