@@ -1,0 +1,144 @@
+#include "pipeline/profile.hpp"
+
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "core/fs.hpp"
+#include "core/subprocess.hpp"
+#include "core/term.hpp"
+#include "core/text.hpp"
+#include "ncu/metrics.hpp"
+#include "report/ncu_report.hpp"
+#include "report/profile_report.hpp"
+#include "timing/timing_report.hpp"
+
+namespace kprof {
+namespace {
+
+int compute_capability(int gpu) {
+  int major = 0, minor = 0;
+  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, gpu);
+  cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, gpu);
+  return major * 10 + minor;
+}
+
+std::string execution_time_row(const TimingResult& t) {
+  std::string s = fmt::format("{} per call (median of {} CUDA-event timings, CV {:.1f}%{})",
+                              fmt_duration_ms(t.call.median), t.call.n, t.call.cv * 100,
+                              t.options.l2_flush ? ", L2 flushed" : ", warm L2");
+  if (t.kernel.available)
+    s += fmt::format("; {} of kernel time per call (CUPTI)", fmt_duration_ms(t.kernel.summary.sum.median));
+  return s;
+}
+
+std::vector<std::string> launched_kernel_names(const TimingResult& t) {
+  std::vector<std::string> names;
+  for (const auto& k : t.kernel.summary.kernels) names.push_back(k.name);
+  return names;
+}
+
+}  // namespace
+
+std::string self_executable() {
+  char buf[4096];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "kprof";
+  buf[n] = '\0';
+  return buf;
+}
+
+ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& s,
+                           const std::string& out_dir, std::vector<std::pair<std::string, std::string>> header) {
+  ProfileOutcome out;
+  make_dirs(out_dir);
+  if (s.show_progress) print_progress("timing: warm-up, then CUDA events per call and CUPTI kernel records");
+  TimingOptions topt = s.timing;
+  topt.seed = spec.seed;
+  out.timing = measure_timing(inst, topt, spec.gpu);
+  if (s.show_progress)
+    print_progress(fmt::format("timing: {} per call (median of {}), kernel time {}", fmt_duration_ms(out.timing.call.median),
+                               out.timing.call.n,
+                               out.timing.kernel.available ? fmt_duration_ms(out.timing.kernel.summary.sum.median)
+                                                           : std::string("not measured")));
+  header.push_back({"Execution time", execution_time_row(out.timing)});
+
+  NcuReportHeader nh;
+  nh.rows = header;
+  nh.timing_markdown = timing_markdown(out.timing);
+  nh.timing_json = timing_json(out.timing);
+
+  if (!s.run_ncu) {
+    out.ncu.failure = NcuFailure::None;
+    out.failure = "Nsight Compute was skipped (--no-ncu)";
+    out.hint = "run without --no-ncu for the metrics and the bottleneck";
+  } else {
+    NcuRunOptions no;
+    no.target = {self_executable(), "__runner"};
+    auto args = spec_to_args(spec);
+    no.target.insert(no.target.end(), args.begin(), args.end());
+    no.target.insert(no.target.end(), {"--warmup", std::to_string(std::max(3, out.timing.warmup_calls))});
+    no.metrics = ncu_metric_names(compute_capability(spec.gpu));
+    no.metric_set = s.metric_set;
+    no.report_base = join_path(out_dir, "profile");
+    no.timeout_s = s.ncu_timeout_s;
+    no.show_progress = s.show_progress;
+    if (s.show_progress)
+      print_progress(fmt::format("ncu: profiling one call ({} metrics, set '{}', --clock-control none)",
+                                 no.metrics.size(), s.metric_set));
+    out.ncu = run_ncu(no);
+    if (!out.ncu.ok()) {
+      out.failure = out.ncu.message;
+      out.hint = out.ncu.hint;
+      if (out.ncu.failure == NcuFailure::NoKernels) {
+        auto names = launched_kernel_names(out.timing);
+        out.failure += names.empty() ? "; CUPTI saw no kernel during the timed calls either"
+                                     : "; the kernels CUPTI saw during timing: " + fmt::format("{}", fmt::join(names, ", "));
+      }
+    } else {
+      out.analysis = analyze_ncu_csv(out.ncu.csv);
+      for (const auto& k : out.analysis->table.kernels)
+        for (const auto& m : missing_required_metrics(k))
+          if (std::find(out.missing_required.begin(), out.missing_required.end(), m) == out.missing_required.end())
+            out.missing_required.push_back(m);
+      if (out.analysis->table.kernels.empty()) {
+        out.failure = "the ncu report holds no kernel";
+      } else if (!out.missing_required.empty()) {
+        out.failure = "ncu returned required metrics missing or NaN: " + fmt::format("{}", fmt::join(out.missing_required, ", "));
+        out.hint = "this ncu version or GPU may not support them; `ncu --query-metrics` lists what it has";
+      } else {
+        out.classified = has_usable_metrics(*out.analysis);
+        if (!out.classified) out.failure = "no kernel had the Speed of Light metrics needed to classify it";
+      }
+      header.push_back({"ncu", fmt::format("{} replay passes, {:.1f} s; report {}", out.ncu.replay_passes,
+                                           out.ncu.wall_s, out.ncu.report_path)});
+      nh.rows = header;
+    }
+  }
+
+  if (out.classified) {
+    write_ncu_reports(out_dir, out.analysis->table, out.analysis->verdict, nh);
+    out.json = ncu_json(out.analysis->table, out.analysis->verdict, nh);
+  } else {
+    write_unclassified_reports(out_dir, nh, out.failure, out.hint, out.ncu.log,
+                               out.analysis ? &out.analysis->table : nullptr);
+    out.json = {{"ncu", nullptr}, {"timing", nh.timing_json}};
+  }
+  for (const auto& [k, v] : header) out.json["header"][k] = v;
+  out.json["classified"] = out.classified;
+  out.json["failure"] = out.failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(out.failure);
+  out.json["hint"] = out.hint;
+  out.json["ncu_run"] = {{"command", shell_join(out.ncu.command)},
+                         {"replay_passes", out.ncu.replay_passes},
+                         {"wall_s", out.ncu.wall_s},
+                         {"export_wall_s", out.ncu.export_wall_s},
+                         {"report", out.ncu.report_path},
+                         {"profiled_kernels", out.ncu.profiled}};
+  write_file_atomic(join_path(out_dir, "profile.json"), out.json.dump(2) + "\n");
+  return out;
+}
+
+}  // namespace kprof

@@ -1,0 +1,53 @@
+// The profiling flow shared by `kprof profile` and `kprof run`: timing (CUDA events + CUPTI),
+// then Nsight Compute on kprof's own runner, then the classification and the reports
+// (ncu_summary.md, ncu_details.md, profile.json, profile.ncu-rep).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/analyze.hpp"
+#include "ncu/runner.hpp"
+#include "pipeline/kernel_instance.hpp"
+#include "pipeline/kernel_spec.hpp"
+#include "timing/timing.hpp"
+
+namespace kprof {
+
+/// How to profile.
+struct ProfileSettings {
+  TimingOptions timing;
+  bool run_ncu = true;               ///< false: timing only (--no-ncu)
+  std::string metric_set = "kprof";  ///< --metrics
+  double ncu_timeout_s = 900;        ///< --ncu-timeout
+  bool show_progress = true;
+};
+
+/// What one profile produced.
+struct ProfileOutcome {
+  TimingResult timing;
+  NcuRunResult ncu;                       ///< the ncu run (failure set when it failed or was skipped)
+  std::optional<NcuAnalysis> analysis;    ///< parsed metrics and verdict, when ncu succeeded
+  std::vector<std::string> missing_required;  ///< required metrics missing or NaN (classification skipped)
+  bool classified = false;                ///< a verdict was produced
+  std::string failure;                    ///< one line when not classified ("" otherwise)
+  std::string hint;
+  nlohmann::json json;                    ///< profile.json as written
+};
+
+/// The path of the running kprof executable (/proc/self/exe), for ncu to start as the runner.
+std::string self_executable();
+
+/// Profiles `inst` (already loaded on the selected GPU) and writes DIR/ncu_summary.md,
+/// DIR/ncu_details.md, DIR/profile.json and DIR/profile.ncu-rep. `header` rows describe the
+/// kernel (pipeline/load.hpp kernel_header_rows). Timing is always written, even when ncu fails
+/// (then the summary says why and what to do, and no class is given). Throws Error when timing
+/// itself fails (a fault, a hang: exit 1) or for bad options (exit 2).
+ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& settings,
+                           const std::string& out_dir, std::vector<std::pair<std::string, std::string>> header);
+
+}  // namespace kprof

@@ -1,0 +1,28 @@
+#include "report/profile_report.hpp"
+
+#include "core/fs.hpp"
+#include "core/text.hpp"
+
+namespace kprof {
+
+std::string unclassified_summary(const NcuReportHeader& header, const std::string& failure, const std::string& hint) {
+  std::string md = "# " + (header.title.empty() ? std::string("ncu summary") : header.title) + "\n\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& [k, v] : header.rows) rows.push_back({k, v});
+  md += markdown_table({"Item", "Value"}, rows);
+  if (!header.timing_markdown.empty()) md += "\n" + header.timing_markdown + "\n";
+  md += "\n## Bottleneck\n\nNot classified: " + failure + ".\n";
+  if (!hint.empty()) md += "\nWhat to do: " + hint + ".\n";
+  md += "\nThe execution time above was measured before profiling and is valid on its own.\n";
+  return md;
+}
+
+void write_unclassified_reports(const std::string& dir, const NcuReportHeader& header, const std::string& failure,
+                                const std::string& hint, const std::string& ncu_log, const MetricTable* table) {
+  write_file_atomic(join_path(dir, "ncu_summary.md"), unclassified_summary(header, failure, hint));
+  std::string details = table ? render_ncu_details(*table, header) : "# ncu details\n\nNo metrics were collected.\n";
+  if (!ncu_log.empty()) details += "\n## ncu output\n\n```\n" + ncu_log + "\n```\n";
+  write_file_atomic(join_path(dir, "ncu_details.md"), details);
+}
+
+}  // namespace kprof
