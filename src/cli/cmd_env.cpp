@@ -1,13 +1,67 @@
-// kprof env: placeholder until its stage lands (owner: see docs/ARCHITECTURE.md).
+// kprof env: is this machine ready to check and profile kernels? Writes env_check.md + .json.
+#include <cstdio>
+#include <memory>
+
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "core/fs.hpp"
+#include "core/term.hpp"
+#include "env/env_check.hpp"
+#include "env/env_report.hpp"
+#include "env/readiness.hpp"
 
 namespace kprof {
+namespace {
+
+struct EnvCli {
+  std::string output = "profile_out/env_check.md";
+  int gpu = 0;
+  bool json = false;
+  double timeout_s = 60;
+};
+
+int run_env(const EnvCli& o) {
+  std::string md = o.output;
+  // A folder (existing, or written with a trailing '/') gets env_check.md inside it.
+  if (!md.empty() && (md.back() == '/' || path_exists(md + "/."))) md = join_path(md, "env_check.md");
+  EnvOptions opts;
+  opts.gpu = o.gpu;
+  opts.timeout_s = o.timeout_s;
+  EnvReport report = assess_env(collect_env(opts));
+  write_env_reports(report, md);
+  if (o.json) {
+    std::fputs((env_json(report).dump(2) + "\n").c_str(), stdout);
+  } else {
+    std::fputs(env_summary(report, color_enabled(stdout)).c_str(), stdout);
+    std::fputs(("Report: " + md + " and " + json_path_for(md) + "\n").c_str(), stdout);
+  }
+  std::fflush(stdout);
+  const CudaVersions& v = report.facts.gpu.versions;
+  if (v.error.empty() && (o.gpu < 0 || o.gpu >= v.device_count)) {
+    print_error(report.facts.gpu.error, "pick --gpu 0.." + std::to_string(v.device_count - 1));
+    return static_cast<int>(ExitCode::Usage);
+  }
+  return static_cast<int>(report.ready ? ExitCode::Ok : ExitCode::Failed);
+}
+
+}  // namespace
 
 void register_env(CLI::App& app, CommandAction& action) {
-  auto* sub = app.add_subcommand("env", "(not yet available)");
-  sub->allow_extras();
-  sub->callback([&action] { action = [] () -> int { throw usage_error("kprof env is not available yet"); }; });
+  auto o = std::make_shared<EnvCli>();
+  auto* sub = app.add_subcommand("env", "Check that this machine is ready (GPU, driver, ncu counters, nvcc, Python packages)");
+  sub->footer(
+      "Checks the machine before checking or profiling a kernel: the GPU, CUDA runtime and driver, NVML clocks,\n"
+      "nvcc, ncu (and whether it may read performance counters), compute-sanitizer, the Python kprof embeds\n"
+      "with PyTorch / Triton / CuTe DSL, the CUTLASS headers, CUDA_* variables. Writes env_check.md and\n"
+      "env_check.json. Exit 0 ready, 1 not ready (each failed item says why and what to do), 2 bad options.");
+  sub->add_option("-o,--output", o->output, "Markdown report path; env_check.json is written next to it")
+      ->capture_default_str();
+  sub->add_option("--gpu", o->gpu, "CUDA device index to check")->capture_default_str()->check(CLI::Range(0, 4095));
+  sub->add_flag("--json", o->json, "Print the JSON report on stdout instead of the summary");
+  sub->add_option("--timeout", o->timeout_s, "Time limit of each probe in seconds (tools, ncu, Python imports)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  sub->callback([&action, o] { action = [o] { return run_env(*o); }; });
 }
 
 }  // namespace kprof

@@ -20,5 +20,6 @@ void register_build(CLI::App& app, CommandAction& action);    ///< kprof build  
 void register_analyze(CLI::App& app, CommandAction& action);  ///< kprof analyze  (cmd_analyze.cpp)
 void register_run(CLI::App& app, CommandAction& action);      ///< kprof run      (cmd_run.cpp)
 void register_runner(CLI::App& app, CommandAction& action);   ///< kprof __runner (hidden; what ncu profiles)
+void register_probe(CLI::App& app, CommandAction& action);    ///< kprof __probe  (hidden; env's ncu counter probe)
 
 }  // namespace kprof

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   register_analyze(app, action);
   register_run(app, action);
   register_runner(app, action);
+  register_probe(app, action);
 
   try {
     app.parse(argc, argv);

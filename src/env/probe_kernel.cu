@@ -1,0 +1,37 @@
+#include "env/probe_kernel.hpp"
+
+#include <cuda_runtime.h>
+
+#include "core/cuda.hpp"
+#include "core/error.hpp"
+
+namespace kprof {
+namespace {
+
+__global__ void kprof_probe_kernel(unsigned* out) {
+  unsigned v = threadIdx.x * 2u + 1u;
+  for (int i = 0; i < 64; ++i) v = v * 1664525u + 1013904223u;  // a little work to count cycles
+  if (threadIdx.x == 0) out[0] = 42u;
+  out[1 + threadIdx.x] = v;
+}
+
+}  // namespace
+
+void run_probe_kernel(int gpu) {
+  select_gpu(gpu);
+  unsigned* d = nullptr;
+  cuda_check(cudaMalloc(&d, 33 * sizeof(unsigned)), "cudaMalloc for the probe kernel");
+  kprof_probe_kernel<<<1, 32>>>(d);
+  cudaError_t launch = cudaGetLastError();
+  if (launch != cudaSuccess) {
+    cudaFree(d);
+    cuda_check(launch, "launching kprof's probe kernel");
+  }
+  unsigned first = 0;
+  cudaError_t rc = cudaMemcpy(&first, d, sizeof first, cudaMemcpyDeviceToHost);
+  cudaFree(d);
+  cuda_check(rc, "running kprof's probe kernel");
+  if (first != 42u) throw check_failed("kprof's probe kernel ran but wrote " + std::to_string(first) + " instead of 42");
+}
+
+}  // namespace kprof

@@ -1,0 +1,58 @@
+// The Python kprof embeds, and the packages it needs, probed in ONE subprocess of that Python
+// (a short script printing one JSON line per item) with a time limit: importing torch takes
+// seconds and must never hang `kprof env`.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace kprof {
+
+/// The interpreter kprof embeds: $KPROF_PYTHON when set, else the one it was built with
+/// (compile definition KPROF_PYTHON_EXECUTABLE).
+std::string python_executable();
+
+/// One Python package as the probe saw it.
+struct PyPackage {
+  bool probed = false;      ///< the probe reached this package (false: it stopped earlier)
+  bool importable = false;  ///< `import <module>` worked
+  std::string version;      ///< package version ("2.8.0"), "" when unknown
+  std::string error;        ///< the import error, one line ("ModuleNotFoundError: No module named 'torch'")
+};
+
+/// PyTorch extras.
+struct TorchInfo : PyPackage {
+  std::string cuda_build;        ///< torch.version.cuda ("12.8"); "" for a CPU-only build
+  bool cuda_available = false;   ///< torch.cuda.is_available()
+  std::string device;            ///< torch.cuda.get_device_name(0) when available
+};
+
+/// What the one probe subprocess reported.
+struct PythonInfo {
+  std::string path;          ///< the interpreter probed
+  bool ran = false;          ///< it started and printed its first line
+  std::string error;         ///< why the probe failed or stopped early ("timed out after 60 s ...")
+  std::string version;       ///< "3.11.7"
+  TorchInfo torch;           ///< import torch
+  PyPackage triton;          ///< import triton
+  PyPackage cute_dsl;        ///< import cutlass.cute (version of nvidia-cutlass-dsl)
+  PyPackage nsight_python;   ///< import nsight (version of nsight-python); reported, not required
+  /// site-packages/cutlass_library/source of the `nvidia-cutlass` pip package (it ships the
+  /// CUTLASS C++ headers under include/), "" when not installed.
+  std::string cutlass_pip_source;
+  std::string cutlass_pip_version;  ///< version of nvidia-cutlass, "" when not installed
+};
+
+/// The probe script (Python 3.8+): prints lines "KPROF_PROBE {json}", one per item, flushed, so a
+/// probe stopped by its time limit still reports what it reached.
+const std::string& python_probe_script();
+
+/// Parses the probe's stdout (other lines, such as import warnings, are ignored).
+/// Items missing from the output keep probed == false.
+PythonInfo parse_python_probe(const std::string& out);
+
+/// Runs the probe with `python` (default python_executable()) for at most `timeout_s` seconds.
+/// Never throws; a missing interpreter, a crash or the time limit land in `error`.
+PythonInfo probe_python(double timeout_s, const std::string& python = "");
+
+}  // namespace kprof

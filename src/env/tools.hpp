@@ -1,0 +1,74 @@
+// The CUDA command-line tools kprof drives: where they are, which version, and whether ncu can
+// read the GPU's performance counters.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/subprocess.hpp"
+
+namespace kprof {
+
+/// Finds `name` (nvcc, ncu, compute-sanitizer): first on PATH, then in $CUDA_HOME/bin,
+/// $CUDA_PATH/bin, the toolkit kprof was built with (KPROF_CUDA_BIN_DIR), /usr/local/cuda/bin,
+/// and for ncu /opt/nvidia/nsight-compute/<newest>/, for compute-sanitizer
+/// /usr/local/cuda/compute-sanitizer/. Returns the full path or "" when absent.
+std::string find_tool(const std::string& name);
+
+/// find_tool("nvcc").
+std::string nvcc_path();
+
+/// find_tool("ncu").
+std::string ncu_path();
+
+/// A tool found (or not) and its `--version`.
+struct ToolInfo {
+  std::string name;      ///< "nvcc", "ncu", "compute-sanitizer"
+  std::string path;      ///< full path, "" when not found
+  std::string version;   ///< "13.0.88", "2025.3.1.0"; "" when unknown
+  std::string error;     ///< why it is unusable ("not found on PATH ...", "timed out after 60 s")
+  bool ok() const { return !path.empty() && error.empty(); }
+};
+
+/// Extracts the version from a tool's `--version` output: nvcc's "release 13.0, V13.0.88" gives
+/// "13.0.88"; ncu's / compute-sanitizer's "Version 2025.3.1.0 (build ...)" gives "2025.3.1.0".
+/// "" when neither form is present.
+std::string parse_tool_version(const std::string& output);
+
+/// Finds `name` and runs `<path> --version` with a limit of `timeout_s` seconds (a hanging tool
+/// is killed and reported as such). Never throws.
+ToolInfo probe_tool(const std::string& name, double timeout_s);
+
+/// Whether ncu could read a performance counter (the one-metric probe under ncu).
+struct NcuCounters {
+  bool checked = false;          ///< the probe ran (false: no ncu, or no GPU to run it on)
+  bool readable = false;         ///< sm__cycles_elapsed.avg came back as a number
+  double cycles = 0;             ///< its value (cycles) when readable
+  bool permission_denied = false;  ///< ERR_NVGPUCTRPERM
+  bool no_kernels = false;       ///< ncu said "No kernels were profiled"
+  std::string error;             ///< one line: what went wrong ("" when readable)
+  std::string fix;               ///< one line: what to do about it
+  std::string command;           ///< the ncu command line that ran (copy-pasteable)
+};
+
+/// True when ncu's output is the "no permission to access NVIDIA GPU Performance Counters"
+/// error (ERR_NVGPUCTRPERM).
+bool is_counter_permission_error(const std::string& ncu_output);
+
+/// NVIDIA's documented fix for ERR_NVGPUCTRPERM, one line (https://developer.nvidia.com/ERR_NVGPUCTRPERM):
+/// run as root / with CAP_SYS_ADMIN, or set NVreg_RestrictProfilingToAdminUsers=0 and reload.
+std::string counter_permission_fix();
+
+/// Reads the result of the one-metric probe from ncu's output (text or --csv form) and exit state.
+NcuCounters parse_ncu_probe(const ProcessResult& result);
+
+/// The probe: `ncu --clock-control none --metrics sm__cycles_elapsed.avg --target-processes all
+/// <target...>` with a limit of `timeout_s` seconds. `target` is the program ncu launches,
+/// normally {self_exe_path(), "__probe", "--gpu", N}. Never throws.
+NcuCounters probe_ncu_counters(const std::string& ncu, const std::vector<std::string>& target,
+                               double timeout_s);
+
+/// The running executable's path (readlink /proc/self/exe), "" when unknown.
+std::string self_exe_path();
+
+}  // namespace kprof
