@@ -1,0 +1,134 @@
+// The Python source of kprof's helper module `_kprof`, run once when the interpreter starts
+// (interpreter.cpp). Kept in Python because tracebacks and import machinery are Python's.
+#include <string>
+
+namespace kprof {
+
+/// Source of `_kprof`: load_by_path(path, role, stem), describe(exc, tb, user_file, verbose),
+/// type_name(obj), DeviceArray(ptr, count, typestr).
+extern const char* const kKprofHelpersSource;
+
+const char* const kKprofHelpersSource = R"PY(
+import importlib.machinery
+import importlib.util
+import linecache
+import os
+import sys
+import traceback
+
+
+class _SourceLoader(importlib.machinery.SourceFileLoader):
+    """Compiles the source on every load: no stale .pyc is read and none is written next to
+    the user's file (a file rewritten within the same second would otherwise run stale)."""
+
+    def get_code(self, fullname):
+        path = self.get_filename(fullname)
+        return self.source_to_code(self.get_data(path), path)
+
+
+_loaded = [0]
+
+
+def load_by_path(path, role, stem):
+    """Runs the file at `path` as a new module with a unique name, registered in sys.modules
+    before it runs (Triton and dataclasses look it up there); its folder goes first on sys.path
+    so its sibling modules import."""
+    _loaded[0] += 1
+    safe = "".join(c if (c.isalnum() or c == "_") else "_" for c in stem)
+    name = "kprof_%s_%s_%d" % (role, safe, _loaded[0])
+    folder = os.path.dirname(path)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    linecache.checkcache(path)
+    importlib.invalidate_caches()
+    loader = _SourceLoader(name, path)
+    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    return module
+
+
+def _real(path):
+    try:
+        return os.path.realpath(path)
+    except Exception:
+        return path or ""
+
+
+def describe(exc, tb, user_file, verbose):
+    """One line: '<file>:<line> in <function>: <Type>: <message>  ->  `<source line>`'.
+    The frame is the innermost one in user_file, else the innermost one in user_file's folder
+    outside site-packages, else none. A SyntaxError names its own file and line."""
+    user = _real(user_file) if user_file else ""
+    user_dir = os.path.dirname(user) if user else ""
+
+    def show(filename):
+        real = _real(filename)
+        if user_dir and os.path.dirname(real) == user_dir:
+            return os.path.basename(real)
+        return filename
+
+    kind = type(exc).__name__
+    where = ""
+    text = ""
+    if isinstance(exc, SyntaxError) and getattr(exc, "filename", None):
+        message = exc.msg or ""
+        where = "%s:%s" % (show(exc.filename), exc.lineno)
+        text = (exc.text or "").strip()
+    else:
+        try:
+            message = str(exc)
+        except Exception:
+            message = "<the message could not be printed>"
+        frames = traceback.extract_tb(tb) if tb is not None else []
+        pick = None
+        for frame in reversed(frames):
+            if user and _real(frame.filename) == user:
+                pick = frame
+                break
+        if pick is None and user_dir:
+            for frame in reversed(frames):
+                real = _real(frame.filename)
+                if real.startswith(user_dir + os.sep) and "site-packages" not in real:
+                    pick = frame
+                    break
+        if pick is not None:
+            where = "%s:%s in %s" % (show(pick.filename), pick.lineno, pick.name)
+            text = (pick.line or "").strip()
+    head = kind + (": " + message if message else "")
+    out = (where + ": " + head) if where else head
+    if text:
+        out += "  ->  `" + text + "`"
+    if verbose:
+        out += "\n" + "".join(traceback.format_exception(type(exc), exc, tb)).rstrip()
+    return out
+
+
+def type_name(obj):
+    """'int', 'list', 'torch.Tensor', 'numpy.ndarray': for messages."""
+    t = type(obj)
+    module = getattr(t, "__module__", None)
+    if module in (None, "builtins"):
+        return t.__qualname__
+    return module + "." + t.__qualname__
+
+
+class DeviceArray:
+    """A 1-D __cuda_array_interface__ (version 3) over device memory kprof owns."""
+
+    def __init__(self, ptr, count, typestr):
+        self.__cuda_array_interface__ = {
+            "version": 3,
+            "shape": (count,),
+            "typestr": typestr,
+            "data": (ptr, False),
+            "strides": None,
+        }
+)PY";
+
+}  // namespace kprof

@@ -1,0 +1,60 @@
+// The embedded Python interpreter: started lazily, once per process, only when a step needs it
+// (a cuda-cpp `profile` never starts Python), and never finalized (PyTorch does not survive
+// finalization; process exit cleans up).
+//
+// After start-up the GIL is released: every public function of src/python acquires it itself, so
+// kernels and references may be called from any thread (the pipeline's watchdog worker). Start
+// Python on the main thread when you can (call ensure_python() early): Python treats the thread
+// that started it as its main thread (signal.signal() only works there).
+//
+// print() in ref.py and kernel modules goes to stderr (sys.stdout is sys.stderr), so kprof's
+// stdout stays machine-readable.
+//
+// This header does not include pybind11; src/python/py_internal.hpp is the pybind11-level API
+// the other files of src/python share.
+#pragma once
+
+#include <string>
+
+namespace kprof {
+
+/// The Python executable whose installation the embedded interpreter uses: $KPROF_PYTHON when
+/// set (a path, or a name looked up on PATH), else the interpreter kprof was built against
+/// (compile definition KPROF_PYTHON_EXECUTABLE). A virtual environment's bin/python works: its
+/// pyvenv.cfg is found next to it and its site-packages are used, exactly as that interpreter
+/// would. Throws Error (exit 2) when $KPROF_PYTHON names no existing file.
+std::string python_executable();
+
+/// "" when `executable` can serve as kprof's embedded Python as far as can be told without
+/// starting it; else why not: a virtual environment (pyvenv.cfg next to bin/ or in it) whose
+/// `version` / `version_info` major.minor differs from the Python kprof was built against.
+std::string python_version_mismatch(const std::string& executable);
+
+/// Starts the embedded interpreter if it is not running yet (thread-safe; at most one start per
+/// process; a failed start is remembered and rethrown). Returns with the GIL released.
+/// Throws Error (exit 1) when Python cannot start (message from PyStatus, hint on KPROF_PYTHON),
+/// (exit 2) when $KPROF_PYTHON is wrong or names a virtual environment of another Python version.
+void ensure_python();
+
+/// True once ensure_python() succeeded. Never starts Python.
+bool python_started();
+
+/// "3.11.7": sys.version of the embedded interpreter (starts it).
+std::string python_version();
+
+/// sys.prefix of the embedded interpreter (a virtual environment's folder when one is used).
+std::string python_prefix();
+
+/// Records the CUDA device PyTorch must use: before torch code runs on a thread (setup,
+/// run_kernel, reference) kprof calls torch.cuda.set_device(gpu) on that thread, once, so torch
+/// and kprof's own CUDA runtime share the primary context of the same GPU. Does not start Python
+/// or import torch. Without a call, the device current in kprof's CUDA runtime on the calling
+/// thread (cudaGetDevice) is used.
+void python_select_gpu(int gpu);
+
+/// "" when `import torch` works in the embedded Python and torch.cuda.is_available(); else why
+/// not, in one line ("PyTorch cannot be imported ...: ModuleNotFoundError: No module named
+/// 'torch'"). Starts Python and imports torch (once per process, ~5 s with CUDA). Never throws.
+std::string torch_unavailable_reason();
+
+}  // namespace kprof

@@ -1,0 +1,62 @@
+// ref.py: the user's Python reference, `reference(**kwargs)`, run in kprof's embedded Python on
+// PyTorch tensors that view kprof's device buffers (no copy). See docs/REFERENCE.md.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "buffers/host_array.hpp"
+#include "pipeline/kernel_instance.hpp"
+
+namespace kprof {
+
+/// A loaded ref.py. Cheap to copy (shares the module). Thread-safe: every call takes the GIL.
+class ReferenceModule {
+ public:
+  /// Loads `path` by file path (starts Python if needed; does not import torch unless ref.py does).
+  /// Reads module-level `atol` / `rtol` when present.
+  /// Throws Error (exit 2): missing file, not .py, an exception or syntax error while importing
+  /// (the Python error with its file:line), no `reference` or `reference` not callable, `atol` /
+  /// `rtol` that is not a finite number >= 0 (bool is rejected).
+  static ReferenceModule load(const std::string& path);
+
+  /// The path given to load().
+  const std::string& path() const { return path_; }
+
+  /// Module-level `atol` (absolute tolerance, same unit as the outputs), when ref.py sets it.
+  std::optional<double> atol() const { return atol_; }
+
+  /// Module-level `rtol` (relative tolerance, a fraction: 1e-3 = 0.1 %), when ref.py sets it.
+  std::optional<double> rtol() const { return rtol_; }
+
+  /// Runs reference(**kwargs) and returns its outputs as host arrays, one per output buffer
+  /// (BufferView::is_output), in `buffers` order, each named after its buffer and in the dtype of
+  /// the tensor the reference produced (float64/32/16, bfloat16, int/uint 8..64).
+  ///
+  /// kwargs: every buffer as a 1-D CUDA tensor of its dtype over `ptr` (no copy: data_ptr() ==
+  /// ptr; the caller owns the memory and gives the reference its own copies), every scalar (int
+  /// as int, float as float), then whatever `kernel->extend_reference_kwargs` adds (Python
+  /// kernels: the exact non-tensor values setup() returned).
+  ///
+  /// Outputs: reference returns None -> the output tensors it was given, modified in place; one
+  /// tensor -> the single output (error if the kernel has several); a dict -> output name ->
+  /// tensor; a tuple/list -> the outputs in order. Each output is flattened and must have as
+  /// many elements as its buffer. GPU work is synchronised before the copy to the host.
+  ///
+  /// Throws Error (exit 2): an exception inside reference (the Python error line), a return value
+  /// of the wrong structure, a missing output, an element-count mismatch (both counts), an
+  /// unsupported dtype. (exit 1): torch missing, a GPU fault while copying.
+  std::vector<HostArray> call(const std::vector<BufferView>& buffers, const std::vector<ScalarArg>& scalars,
+                              const KernelInstance* kernel = nullptr) const;
+
+ private:
+  struct State;
+  std::shared_ptr<State> state_;
+  std::string path_;
+  std::optional<double> atol_;
+  std::optional<double> rtol_;
+};
+
+}  // namespace kprof

@@ -1,0 +1,6 @@
+# atol must be a number.
+atol = "tight"
+
+
+def reference(**kwargs):
+    return None
