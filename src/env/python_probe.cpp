@@ -9,12 +9,6 @@
 
 namespace kprof {
 
-std::string python_executable() {
-  const char* over = std::getenv("KPROF_PYTHON");
-  if (over && *over) return over;
-  return KPROF_PYTHON_EXECUTABLE;
-}
-
 const std::string& python_probe_script() {
   static const std::string script = R"PY(
 import json, sys

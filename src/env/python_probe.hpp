@@ -6,11 +6,11 @@
 #include <optional>
 #include <string>
 
+#include "python/interpreter.hpp"
+
 namespace kprof {
 
-/// The interpreter kprof embeds: $KPROF_PYTHON when set, else the one it was built with
-/// (compile definition KPROF_PYTHON_EXECUTABLE).
-std::string python_executable();
+// python_executable() (the interpreter kprof embeds) comes from python/interpreter.hpp.
 
 /// One Python package as the probe saw it.
 struct PyPackage {

@@ -5,13 +5,36 @@
 #include "core/cuda.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "core/fs.hpp"
+#include "core/term.hpp"
+#include "kernel/build.hpp"
+#include "kernel/library.hpp"
 #include "kernel/so_kernel.hpp"
+#include "python/interpreter.hpp"
+#include "python/py_kernel.hpp"
 
 namespace kprof {
 
 std::unique_ptr<KernelInstance> load_kernel(const KernelSpec& spec, double extra_copies) {
   Implementation impl = spec_implementation(spec);
-  if (is_python_impl(impl)) throw usage_error("Python kernels are not wired yet");
+  if (is_python_impl(impl)) {
+    ensure_python();
+    python_select_gpu(spec.gpu);
+    return load_py_kernel(spec.kernel, impl, spec.dims);
+  }
+  if (spec.build) {
+    std::string so = spec.so_path.empty() ? default_so_path(spec.kernel) : spec.so_path;
+    if (needs_rebuild(spec.kernel, so)) {
+      BuildOptions b;
+      b.source = spec.kernel;
+      b.impl = impl;
+      b.arch = spec.arch;
+      b.gpu = spec.gpu;
+      b.output = so;
+      print_progress("building " + so + " (--build: missing or older than " + spec.kernel + ")");
+      build_kernel(b);
+    }
+  }
   SoKernelOptions o;
   o.kernel_path = spec.kernel;
   o.so_path = spec.so_path;

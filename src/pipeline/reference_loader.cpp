@@ -1,0 +1,49 @@
+#include "pipeline/reference_loader.hpp"
+
+#include "python/interpreter.hpp"
+#include "python/reference.hpp"
+
+namespace kprof {
+namespace {
+
+/// ref.py in the embedded Python as a ReferenceRunner.
+class PyReferenceRunner final : public ReferenceRunner {
+ public:
+  PyReferenceRunner(ReferenceModule mod, int gpu) : mod_(std::move(mod)), gpu_(gpu) {}
+  std::optional<double> atol() const override { return mod_.atol(); }
+  std::optional<double> rtol() const override { return mod_.rtol(); }
+  std::string origin() const override { return mod_.path(); }
+  std::vector<HostArray> run(const std::vector<RefTensorArg>& tensors, const std::vector<ScalarArg>& scalars,
+                             const KernelInstance& inst, const std::vector<std::string>& output_names) override {
+    (void)output_names;  // ReferenceModule returns the outputs in is_output order, which is this order
+    std::vector<BufferView> views;
+    views.reserve(tensors.size());
+    for (const auto& t : tensors) views.push_back({t.name, t.dtype, t.count, t.device_ptr, t.is_output});
+    python_select_gpu(gpu_);
+    return mod_.call(views, scalars, &inst);
+  }
+
+ private:
+  ReferenceModule mod_;
+  int gpu_;
+};
+
+}  // namespace
+
+std::unique_ptr<ReferenceRunner> load_reference(const std::string& path, int gpu) {
+  ensure_python();
+  python_select_gpu(gpu);
+  return std::make_unique<PyReferenceRunner>(ReferenceModule::load(path), gpu);
+}
+
+BackgroundReference::BackgroundReference(const std::string& path, int gpu) {
+  ensure_python();  // on the calling (main) thread: Python treats its starting thread as main
+  future_ = std::async(std::launch::async, [path, gpu] { return load_reference(path, gpu); });
+}
+
+ReferenceRunner& BackgroundReference::get() {
+  if (!ref_) ref_ = future_.get();
+  return *ref_;
+}
+
+}  // namespace kprof
