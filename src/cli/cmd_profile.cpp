@@ -1,13 +1,81 @@
-// kprof profile: placeholder until its stage lands (owner: see docs/ARCHITECTURE.md).
+// kprof profile: execution time (CUDA events + CUPTI), Nsight Compute metrics and the bottleneck
+// of one kernel (the seed's "NCU Profiling" and "Bottleneck Classification").
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "analysis/analyze.hpp"
 #include "cli/commands.hpp"
+#include "cli/profile_settings.hpp"
+#include "core/cuda.hpp"
 #include "core/error.hpp"
+#include "core/fs.hpp"
+#include "core/term.hpp"
+#include "pipeline/load.hpp"
+#include "report/ncu_report.hpp"
+#include "timing/timing.hpp"
 
 namespace kprof {
 
+ProfileSettings make_profile_settings(const KernelCliOptions& k, const ProfileCliOptions& p) {
+  ProfileSettings s;
+  if (p.warmup >= 0) s.timing.warmup_calls = p.warmup;
+  s.timing.warmup_ms = p.warmup_ms;
+  s.timing.iters = p.iters;
+  s.timing.l2_flush = !p.no_l2_flush;
+  s.timing.call_timeout_ms = k.spec.timeout_s * 1000.0;
+  validate(s.timing);
+  s.run_ncu = !p.no_ncu;
+  s.metric_set = p.metrics;
+  s.ncu_timeout_s = p.ncu_timeout_s;
+  return s;
+}
+
+namespace {
+
+struct ProfileCmd {
+  KernelCliOptions k;
+  ProfileCliOptions p;
+};
+
+int run_profile_command(ProfileCmd& c) {
+  KernelSpec spec = spec_for(c.k, c.k.kernels.at(0));
+  spec_implementation(spec);
+  ProfileSettings settings = make_profile_settings(c.k, c.p);
+  select_gpu(spec.gpu);
+  auto inst = load_kernel(spec, /*extra_copies=*/2.0);
+  inst->prepare(spec.seed);
+  auto out = run_profile(*inst, spec, settings, c.k.output_dir, kernel_header_rows(spec, *inst));
+  if (out.classified) {
+    std::fputs(verdict_text(out.analysis->verdict).c_str(), stdout);
+  } else {
+    std::printf("%s %s\n", styled("not classified:", Style::Warn).c_str(), out.failure.c_str());
+    if (!out.hint.empty()) std::printf("  hint: %s\n", out.hint.c_str());
+  }
+  std::printf("reports: %s/ncu_summary.md, ncu_details.md, profile.json%s\n", c.k.output_dir.c_str(),
+              out.ncu.report_path.empty() ? "" : ", profile.ncu-rep");
+  if (!settings.run_ncu) return 0;
+  return out.classified ? 0 : 1;
+}
+
+}  // namespace
+
 void register_profile(CLI::App& app, CommandAction& action) {
-  auto* sub = app.add_subcommand("profile", "(not yet available)");
-  sub->allow_extras();
-  sub->callback([&action] { action = [] () -> int { throw usage_error("kprof profile is not available yet"); }; });
+  auto c = std::make_shared<ProfileCmd>();
+  auto* sub = app.add_subcommand(
+      "profile",
+      "Time a kernel and find what bounds it. Execution time: CUDA events around each call after warm-up\n"
+      "(L2 flushed, outputs restored between calls) and CUPTI kernel records. Then Nsight Compute on one\n"
+      "call (kprof re-runs itself under ncu with --clock-control none) and the classification: Memory-,\n"
+      "Compute-, Latency-, Occupancy-Bound or Mixed, with the metric, value and threshold behind it.\n"
+      "Writes OUTPUT_DIR/ncu_summary.md, ncu_details.md, profile.json and profile.ncu-rep.\n"
+      "Exit 0 classified (or timing only with --no-ncu), 1 ncu could not measure, 2 usage/input error.");
+  add_kernel_options(sub, c->k, /*several=*/false, /*with_ref=*/false, /*with_output=*/true);
+  add_profile_options(sub, c->p);
+  sub->callback([sub, c, &action] {
+    finish_kernel_options(sub, c->k);
+    action = [c] { return run_profile_command(*c); };
+  });
 }
 
 }  // namespace kprof

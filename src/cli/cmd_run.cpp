@@ -1,13 +1,74 @@
-// kprof run: placeholder until its stage lands (owner: see docs/ARCHITECTURE.md).
+// kprof run: the seed's whole workflow (env -> check -> profile -> classification) for one kernel
+// or several versions of it, compared in DIR/comparison.md.
+#include <fmt/format.h>
+
+#include <cstdio>
+
 #include "cli/commands.hpp"
+#include "cli/profile_settings.hpp"
 #include "core/error.hpp"
+#include "core/fs.hpp"
+#include "core/term.hpp"
+#include "core/text.hpp"
+#include "pipeline/run_flow.hpp"
 
 namespace kprof {
+namespace {
+
+struct RunCmd {
+  KernelCliOptions k;
+  ProfileCliOptions p;
+  double env_timeout_s = 60;
+};
+
+int run_run_command(RunCmd& c) {
+  RunRequest req;
+  for (const auto& path : c.k.kernels) req.versions.push_back(spec_for(c.k, path));
+  req.ref = c.k.ref;
+  req.check.seed = c.k.spec.seed;
+  req.check.trials = c.k.trials;
+  req.check.timeout_s = c.k.spec.timeout_s;
+  if (c.k.atol >= 0) req.check.atol = c.k.atol;
+  if (c.k.rtol >= 0) req.check.rtol = c.k.rtol;
+  req.profile = make_profile_settings(c.k, c.p);
+  req.output_dir = c.k.output_dir;
+  req.env_timeout_s = c.env_timeout_s;
+  RunOutcome out = run_workflow(req);
+  if (!out.env_ready) return 1;
+  std::printf("\n%s\n", styled("Summary", Style::Bold).c_str());
+  std::vector<std::vector<std::string>> rows;
+  for (size_t i = 0; i < out.rows.size(); ++i) {
+    const auto& r = out.rows[i];
+    const auto& cmp = out.comparison[i];
+    rows.push_back({r.name + (cmp.fastest ? " *" : ""), r.correct ? "PASS" : "FAIL",
+                    r.time_ms ? fmt_duration_ms(*r.time_ms) : "n/a",
+                    cmp.speedup ? fmt::format("{:.2f}x", *cmp.speedup) : "n/a", cmp.verdict, r.cls});
+  }
+  std::fputs(markdown_table({"version", "correct", "median", "speedup", "vs first", "class"}, rows).c_str(), stdout);
+  std::printf("(* fastest correct version)  report: %s\n", join_path(c.k.output_dir, "comparison.md").c_str());
+  return out.exit_code;
+}
+
+}  // namespace
 
 void register_run(CLI::App& app, CommandAction& action) {
-  auto* sub = app.add_subcommand("run", "(not yet available)");
-  sub->allow_extras();
-  sub->callback([&action] { action = [] () -> int { throw usage_error("kprof run is not available yet"); }; });
+  auto c = std::make_shared<RunCmd>();
+  auto* sub = app.add_subcommand(
+      "run",
+      "The whole workflow for one kernel or several versions of it, in one process: environment check\n"
+      "(stops if a required item fails), correctness against ref.py, then for each correct version timing,\n"
+      "Nsight Compute and the classification, then a comparison. Same dimensions, seed, buffer sizes and GPU\n"
+      "for every version. Writes OUTPUT_DIR/env_check.md, OUTPUT_DIR/<version>/{correctness.md,\n"
+      "ncu_summary.md, ncu_details.md, profile.json, profile.ncu-rep} and OUTPUT_DIR/comparison.md/.json.\n"
+      "Exit 0 when every version is correct and classified, 1 otherwise, 2 usage/input error.");
+  add_kernel_options(sub, c->k, /*several=*/true, /*with_ref=*/true, /*with_output=*/true);
+  add_profile_options(sub, c->p);
+  sub->add_option("--env-timeout", c->env_timeout_s, "Seconds each environment probe may take")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  sub->callback([sub, c, &action] {
+    finish_kernel_options(sub, c->k);
+    action = [c] { return run_run_command(*c); };
+  });
 }
 
 }  // namespace kprof

@@ -1,10 +1,27 @@
 // kprof: check, time and profile one GPU kernel. See README.md.
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/term.hpp"
+#include "pipeline/guarded_call.hpp"
+
+namespace {
+
+/// Leaves through _Exit when a kernel hung or the CUDA context was lost: the normal teardown would
+/// wait for the stuck work (kprof must never hang).
+int finish(int code) {
+  if (kprof::hard_exit_requested()) {
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(code);
+  }
+  return code;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace kprof;
@@ -47,13 +64,13 @@ int main(int argc, char** argv) {
   }
   if (!action) return static_cast<int>(ExitCode::Usage);
   try {
-    return action();
+    return finish(action());
   } catch (const Error& e) {
     print_error(e.what(), e.hint());
-    return static_cast<int>(e.code());
+    return finish(static_cast<int>(e.code()));
   } catch (const std::exception& e) {
     print_error(std::string("internal error: ") + e.what(),
                 "this is a kprof bug; please report it with the command line you ran");
-    return static_cast<int>(ExitCode::Failed);
+    return finish(static_cast<int>(ExitCode::Failed));
   }
 }

@@ -2,7 +2,6 @@
 
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 
@@ -11,6 +10,7 @@
 #include "core/subprocess.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
+#include "env/tools.hpp"
 #include "ncu/metrics.hpp"
 #include "report/ncu_report.hpp"
 #include "report/profile_report.hpp"
@@ -43,14 +43,6 @@ std::vector<std::string> launched_kernel_names(const TimingResult& t) {
 
 }  // namespace
 
-std::string self_executable() {
-  char buf[4096];
-  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return "kprof";
-  buf[n] = '\0';
-  return buf;
-}
-
 ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& s,
                            const std::string& out_dir, std::vector<std::pair<std::string, std::string>> header) {
   ProfileOutcome out;
@@ -77,7 +69,7 @@ ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const P
     out.hint = "run without --no-ncu for the metrics and the bottleneck";
   } else {
     NcuRunOptions no;
-    no.target = {self_executable(), "__runner"};
+    no.target = {self_exe_path(), "__runner"};
     auto args = spec_to_args(spec);
     no.target.insert(no.target.end(), args.begin(), args.end());
     no.target.insert(no.target.end(), {"--warmup", std::to_string(std::max(3, out.timing.warmup_calls))});

@@ -39,9 +39,6 @@ struct ProfileOutcome {
   nlohmann::json json;                    ///< profile.json as written
 };
 
-/// The path of the running kprof executable (/proc/self/exe), for ncu to start as the runner.
-std::string self_executable();
-
 /// Profiles `inst` (already loaded on the selected GPU) and writes DIR/ncu_summary.md,
 /// DIR/ncu_details.md, DIR/profile.json and DIR/profile.ncu-rep. `header` rows describe the
 /// kernel (pipeline/load.hpp kernel_header_rows). Timing is always written, even when ncu fails

@@ -1,5 +1,7 @@
 #include "timing/device_ops.hpp"
 
+#include "pipeline/guarded_call.hpp"
+
 #include <fmt/format.h>
 
 #include <atomic>
@@ -15,7 +17,6 @@
 namespace kprof {
 
 namespace {
-std::atomic<bool> g_gpu_left_busy{false};
 }
 
 OutputSnapshot::OutputSnapshot(const std::vector<BufferView>& buffers) {
@@ -96,38 +97,17 @@ void L2Flusher::flush(cudaStream_t stream) {
 }
 
 void wait_device_idle(int gpu, double limit_ms, const std::string& what) {
-  struct State {
-    std::atomic<bool> done{false};
-    cudaError_t rc = cudaSuccess;
-  };
-  auto st = std::make_shared<State>();
-  std::thread([st, gpu] {
-    cudaError_t rc = cudaSetDevice(gpu);
-    if (rc == cudaSuccess) rc = cudaDeviceSynchronize();
-    st->rc = rc;
-    st->done.store(true, std::memory_order_release);
-  }).detach();
-  using Clock = std::chrono::steady_clock;
-  const auto deadline = Clock::now() + std::chrono::duration<double, std::milli>(limit_ms);
-  while (!st->done.load(std::memory_order_acquire)) {
-    if (Clock::now() > deadline) {
-      g_gpu_left_busy = true;
-      throw check_failed(
-          fmt::format("{} did not finish within the per-call limit of {}: the kernel may hang "
-                      "(the GPU can still be running it)", what, fmt_duration_ms(limit_ms)),
-          "check the kernel for an endless loop or a deadlock; if it is just slow, raise the "
-          "per-call limit (--call-timeout SECONDS)");
-    }
-    std::this_thread::sleep_for(std::chrono::microseconds(20));
+  (void)gpu;  // guarded_sync synchronises the caller's current device, which is `gpu`
+  if (auto f = guarded_sync(limit_ms / 1000.0, what)) {
+    if (f->kind == FaultKind::Timeout)
+      throw check_failed(fmt::format("{} did not finish within the per-call limit of {}: the kernel may hang "
+                                     "(the GPU can still be running it)", what, fmt_duration_ms(limit_ms)),
+                         "check the kernel for an endless loop or a deadlock; if it is just slow, raise --timeout");
+    throw check_failed(f->message, f->hint);
   }
-  if (st->rc != cudaSuccess)
-    throw check_failed(fmt::format("{} failed on the GPU: {}: {}", what, cudaGetErrorName(st->rc),
-                                   cudaGetErrorString(st->rc)),
-                       "run `kprof check` on the same dimensions (and compute-sanitizer) to find "
-                       "the faulting access");
 }
 
-bool gpu_left_busy() { return g_gpu_left_busy.load(); }
+bool gpu_left_busy() { return hard_exit_requested(); }
 
 void check_launch(const std::string& what) {
   cudaError_t rc = cudaGetLastError();

@@ -1,0 +1,171 @@
+#include "pipeline/run_flow.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+
+#include "analysis/derived.hpp"
+#include "core/cuda.hpp"
+#include "core/error.hpp"
+#include "core/fs.hpp"
+#include "core/term.hpp"
+#include "core/text.hpp"
+#include "env/env_check.hpp"
+#include "env/env_report.hpp"
+#include "env/readiness.hpp"
+#include "pipeline/guarded_call.hpp"
+#include "pipeline/load.hpp"
+#include "pipeline/reference_loader.hpp"
+#include "report/correctness_report.hpp"
+
+namespace kprof {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// "[v1] check: PASS (2.3 s)".
+void step_line(const std::string& version, const std::string& step, const std::string& what, Clock::time_point t0) {
+  double s = std::chrono::duration<double>(Clock::now() - t0).count();
+  print_progress(fmt::format("[{}] {}: {} ({:.1f} s)", version, step, what, s));
+}
+
+void fill_ncu_columns(VersionRow& row, const ProfileOutcome& p) {
+  if (!p.classified) {
+    row.cls = "not classified: " + p.failure;
+    return;
+  }
+  const auto& v = p.analysis->verdict;
+  row.cls = bottleneck_name(v.cls());
+  if (v.leading < 0) return;
+  const auto& k = p.analysis->table.kernels[static_cast<size_t>(v.leading)];
+  auto sol = read_sol(k);
+  row.sm_sol = sol.sm;
+  row.mem_sol = sol.mem;
+  row.achieved_occupancy = k.number("sm__warps_active.avg.pct_of_peak_sustained_active");
+  auto stalls = ranked_stalls(k);
+  if (!stalls.empty()) row.leading_stall = fmt::format("{} ({:.0f}%)", stalls[0].reason, stalls[0].share_pct);
+}
+
+std::string first_failure(const CheckResult& r) {
+  if (r.fault) return r.fault->message;
+  for (const auto& t : r.trials) {
+    for (const auto& o : t.outputs)
+      if (!o.pass) return o.name + ": " + o.reason;
+    for (const auto& g : t.guards) return "write " + std::string(g.before ? "before" : "past") + " buffer " + g.buffer;
+    for (const auto& m : t.modified_inputs)
+      if (m.fails) return "const input " + m.name + " modified";
+  }
+  return "failed";
+}
+
+}  // namespace
+
+std::vector<std::string> version_folder_names(const std::vector<KernelSpec>& versions) {
+  std::vector<std::string> names;
+  std::map<std::string, int> seen;
+  for (const auto& v : versions) {
+    std::string stem = file_stem(v.kernel);
+    int n = ++seen[stem];
+    names.push_back(n == 1 ? stem : fmt::format("{}-{}", stem, n));
+  }
+  return names;
+}
+
+RunOutcome run_workflow(const RunRequest& req) {
+  RunOutcome out;
+  if (req.versions.empty()) throw usage_error("kprof run needs at least one kernel file");
+  const KernelSpec& first = req.versions.front();
+  for (const auto& v : req.versions) spec_implementation(v);
+  make_dirs(req.output_dir);
+
+  // 1. Environment, once; stop before any kernel runs when a required item fails.
+  auto t_env = Clock::now();
+  EnvOptions eo;
+  eo.gpu = first.gpu;
+  eo.timeout_s = req.env_timeout_s;
+  EnvReport env = assess_env(collect_env(eo));
+  write_env_reports(env, join_path(req.output_dir, "env_check.md"));
+  out.env_ready = env.ready;
+  step_line("env", "environment", env.ready ? "ready" : "NOT ready", t_env);
+  if (!env.ready) {
+    for (const auto& b : env.blockers) print_error(b);
+    print_error("a required environment item failed: no kernel was run",
+                "see " + join_path(req.output_dir, "env_check.md") + " for each item and its fix");
+    out.exit_code = 1;
+    return out;
+  }
+
+  select_gpu(first.gpu);
+  BackgroundReference reference(req.ref, first.gpu);
+  auto names = version_folder_names(req.versions);
+  std::vector<std::pair<std::string, std::string>> header;
+  std::vector<std::pair<std::optional<double>, std::optional<double>>> spreads;  // call, kernel std (ms)
+  for (size_t i = 0; i < req.versions.size(); ++i) {
+    const KernelSpec& spec = req.versions[i];
+    VersionRow row;
+    row.name = names[i];
+    row.kernel = spec.kernel;
+    row.folder = join_path(req.output_dir, names[i]);
+    auto t0 = Clock::now();
+    auto inst = load_kernel(spec, /*extra_copies=*/3.0);
+    auto kheader = kernel_header_rows(spec, *inst);
+    if (header.empty()) {
+      header = {{"GPU", kheader[3].second}, {"Dimensions", kheader[4].second}, {"Seed", std::to_string(spec.seed)},
+                {"Reference", req.ref}};
+      for (const auto& b : inst->buffers())
+        header.push_back({"Buffer " + b.name, fmt::format("{} x {}", dtype_name(b.dtype), b.count)});
+    }
+    CheckResult cr = run_check(*inst, [&]() -> ReferenceRunner& { return reference.get(); }, req.check);
+    auto cheader = kheader;
+    cheader.insert(cheader.begin() + 3, {"Reference", req.ref});
+    write_correctness_reports(row.folder, cr, cheader);
+    row.correct = cr.pass;
+    row.correctness = cr.pass ? "PASS" : "FAIL: " + first_failure(cr);
+    step_line(row.name, "check", cr.pass ? "PASS" : row.correctness, t0);
+    if (!cr.pass || hard_exit_requested()) {
+      row.cls = "not profiled (correctness failed)";
+      out.rows.push_back(row);
+      spreads.resize(out.rows.size());
+      out.exit_code = 1;
+      if (hard_exit_requested()) break;  // the CUDA context is gone: nothing more can run
+      continue;
+    }
+    auto t1 = Clock::now();
+    ProfileSettings ps = req.profile;
+    inst->prepare(spec.seed);
+    ProfileOutcome p = run_profile(*inst, spec, ps, row.folder, kheader);
+    row.profiled = true;
+    row.call_ms = p.timing.call.median;
+    spreads.resize(out.rows.size() + 1);
+    spreads.back().first = p.timing.call.stddev;
+    if (p.timing.kernel.available) {
+      row.kernel_ms = p.timing.kernel.summary.sum.median;
+      spreads.back().second = p.timing.kernel.summary.sum.stddev;
+    }
+    fill_ncu_columns(row, p);
+    if (!p.classified && ps.run_ncu) out.exit_code = 1;
+    step_line(row.name, "profile", row.cls, t1);
+    out.rows.push_back(row);
+  }
+  // Compare on GPU kernel time when every profiled version has it, else on call time.
+  bool all_kernel = true;
+  for (const auto& r : out.rows)
+    if (r.profiled && !r.kernel_ms) all_kernel = false;
+  std::string basis = all_kernel ? "kernel time per call (CUPTI), median over the timed calls"
+                                 : "call time (CUDA events), median over the timed calls";
+  for (size_t i = 0; i < out.rows.size(); ++i) {
+    auto& r = out.rows[i];
+    if (!r.profiled) continue;
+    r.time_ms = all_kernel ? r.kernel_ms : r.call_ms;
+    r.spread_ms = all_kernel ? spreads[i].second : spreads[i].first;
+  }
+  out.comparison = compare_versions(out.rows);
+  write_file_atomic(join_path(req.output_dir, "comparison.md"), comparison_markdown(out.rows, out.comparison, header, basis));
+  write_file_atomic(join_path(req.output_dir, "comparison.json"),
+                    comparison_json(out.rows, out.comparison, header, basis).dump(2) + "\n");
+  return out;
+}
+
+}  // namespace kprof

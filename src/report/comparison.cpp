@@ -1,0 +1,92 @@
+#include "report/comparison.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "core/text.hpp"
+
+namespace kprof {
+namespace {
+
+std::string opt_pct(const std::optional<double>& v) { return v ? fmt::format("{:.1f}%", *v) : "n/a"; }
+std::string opt_ms(const std::optional<double>& v) { return v ? fmt_duration_ms(*v) : "n/a"; }
+
+}  // namespace
+
+std::vector<RowComparison> compare_versions(const std::vector<VersionRow>& rows) {
+  std::vector<RowComparison> out(rows.size());
+  int base = -1;
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].time_ms) { base = static_cast<int>(i); break; }
+  int fastest = -1;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    auto& c = out[i];
+    const auto& r = rows[i];
+    if (!r.time_ms || base < 0) { c.verdict = "n/a"; continue; }
+    if (r.correct && (fastest < 0 || *r.time_ms < *rows[static_cast<size_t>(fastest)].time_ms))
+      fastest = static_cast<int>(i);
+    const auto& b = rows[static_cast<size_t>(base)];
+    c.speedup = *b.time_ms / *r.time_ms;
+    if (static_cast<int>(i) == base) { c.verdict = "baseline"; continue; }
+    double noise = std::max(b.spread_ms.value_or(0.0), r.spread_ms.value_or(0.0));
+    double diff = *r.time_ms - *b.time_ms;
+    if (std::fabs(diff) <= noise) c.verdict = "same (within noise)";
+    else c.verdict = diff < 0 ? "faster" : "slower";
+  }
+  if (fastest >= 0) out[static_cast<size_t>(fastest)].fastest = true;
+  return out;
+}
+
+std::string comparison_markdown(const std::vector<VersionRow>& rows, const std::vector<RowComparison>& cmp,
+                                const std::vector<std::pair<std::string, std::string>>& header,
+                                const std::string& basis) {
+  std::string md = "# Comparison of kernel versions\n\n";
+  std::vector<std::vector<std::string>> h;
+  for (const auto& [k, v] : header) h.push_back({k, v});
+  h.push_back({"Time compared", basis});
+  md += markdown_table({"Item", "Value"}, h);
+  std::vector<std::vector<std::string>> t;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    const auto& c = cmp[i];
+    t.push_back({(c.fastest ? "**" + r.name + "** (fastest)" : r.name), r.correctness,
+                 r.time_ms ? fmt::format("{} ± {}", fmt_duration_ms(*r.time_ms), opt_ms(r.spread_ms)) : "n/a",
+                 c.speedup ? fmt::format("{:.2f}x", *c.speedup) : "n/a", c.verdict, r.cls, opt_pct(r.sm_sol),
+                 opt_pct(r.mem_sol), opt_pct(r.achieved_occupancy), r.leading_stall.empty() ? "n/a" : r.leading_stall,
+                 opt_ms(r.call_ms), opt_ms(r.kernel_ms)});
+  }
+  md += "\n" + markdown_table({"Version", "Correctness", "Median time ± std", "Speedup vs first", "vs first",
+                               "Class", "SM SOL", "Memory SOL", "Achieved occupancy", "Leading stall",
+                               "Call time (events)", "Kernel time (CUPTI)"},
+                              t);
+  md += "\n\"same (within noise)\": the difference of medians is at most the larger of the two versions' "
+        "standard deviations over their timed calls. Versions that fail correctness are not profiled. "
+        "Each version's folder holds its correctness.md, ncu_summary.md, ncu_details.md, profile.json and "
+        "profile.ncu-rep.\n";
+  return md;
+}
+
+nlohmann::json comparison_json(const std::vector<VersionRow>& rows, const std::vector<RowComparison>& cmp,
+                               const std::vector<std::pair<std::string, std::string>>& header,
+                               const std::string& basis) {
+  auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+  nlohmann::json j;
+  for (const auto& [k, v] : header) j["header"][k] = v;
+  j["time_basis"] = basis;
+  j["versions"] = nlohmann::json::array();
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    const auto& c = cmp[i];
+    j["versions"].push_back({{"name", r.name}, {"kernel", r.kernel}, {"folder", r.folder}, {"correct", r.correct},
+                             {"correctness", r.correctness}, {"profiled", r.profiled}, {"time_ms", opt(r.time_ms)},
+                             {"spread_ms", opt(r.spread_ms)}, {"call_ms", opt(r.call_ms)},
+                             {"kernel_ms", opt(r.kernel_ms)}, {"speedup_vs_first", opt(c.speedup)},
+                             {"vs_first", c.verdict}, {"fastest", c.fastest}, {"class", r.cls},
+                             {"sm_sol_pct", opt(r.sm_sol)}, {"memory_sol_pct", opt(r.mem_sol)},
+                             {"achieved_occupancy_pct", opt(r.achieved_occupancy)}, {"leading_stall", r.leading_stall}});
+  }
+  return j;
+}
+
+}  // namespace kprof
