@@ -36,8 +36,12 @@ scenario() {
 
 if want build; then
   if [ -f .deps/cutlass.tar.xz ] && [ ! -d .deps/cutlass ]; then tar -C .deps -xJf .deps/cutlass.tar.xz; fi
-  if [ -d .dsl1 ] && ls .dsl2/dsl.part.* >/dev/null 2>&1; then
-    mkdir -p /tmp/dsl-site && cat .dsl1/dsl.part.* .dsl2/dsl.part.* | xz -d | tar -C /tmp/dsl-site -xf - \
+  # CuTe DSL wheels travel in two halves (.dsl1, .dsl2: one device call each, 64 MiB limit);
+  # the first half waits in /tmp/dsl-parts on the (still warm) machine for the second.
+  mkdir -p /tmp/dsl-parts
+  for d in .dsl1 .dsl2; do [ -d $d ] && cp $d/dsl.part.* /tmp/dsl-parts/ 2>/dev/null; done
+  if [ ! -d /tmp/dsl-site ] && [ -f /tmp/dsl-parts/dsl.part.00 ] && [ -f /tmp/dsl-parts/dsl.part.01 ]; then
+    mkdir -p /tmp/dsl-site && cat /tmp/dsl-parts/dsl.part.* | xz -d | tar -C /tmp/dsl-site -xf - \
       && echo "CuTe DSL unpacked to /tmp/dsl-site"
   fi
   t0=$(date +%s)
@@ -48,7 +52,7 @@ if want build; then
   printf '%s\tbuild\t%s\t0\t%s\n' "$([ $rc = 0 ] && echo PASS || echo FAIL)" "$rc" "$(( $(date +%s) - t0 ))" >> "$SUMMARY"
   [ $rc = 0 ] || { tail -n 40 "$OUT/build.log"; exit 1; }
 fi
-[ -d /tmp/dsl-site ] && export PYTHONPATH=/tmp/dsl-site/nvidia_cutlass_dsl/python_packages:/tmp/dsl-site${PYTHONPATH:+:$PYTHONPATH}
+[ -d /tmp/dsl-site ] && export PYTHONPATH=/tmp/dsl-site/nvidia_cutlass_dsl/dsl_packages:/tmp/dsl-site${PYTHONPATH:+:$PYTHONPATH}
 [ -d "$root/.deps/cutlass" ] && export CUTLASS_PATH="$root/.deps/cutlass"
 
 if want unit; then

@@ -1,0 +1,98 @@
+# End-to-end scenarios of the GPU suite, sourced by tests/gpu/run.sh (uses: want, scenario, $K, $W, $OUT).
+# Each: scenario NAME EXPECTED_EXIT_CODE 'egrep pattern on the output' -- command...
+E=examples
+B=bench/kernels
+VREF=$E/cuda/vector_add/ref.py
+
+build_so() {  # kprof build for every .cu given, 8 at a time
+  printf '%s\n' "$@" | xargs -P 8 -I{} sh -c "'$K' build '{}' > '$W/build_\$(basename {} .cu).log' 2>&1 || echo 'build failed: {}'"
+}
+
+if want env; then
+  scenario env 0 'H200' -- "$K" env -o "$OUT/env/env_check.md"
+  cp "$OUT/env/env_check.md" "$OUT/env_check.md" 2>/dev/null
+  scenario env-json 0 '"ready": true' -- "$K" env -o "$W/envj/env_check.md" --json
+  scenario clocks-dry-run 0 'would' -- "$K" clocks --lock --dry-run
+  scenario env-bad-option 2 '' -- "$K" env --gpu -3
+fi
+
+if want check; then
+  build_so $E/cuda/vector_add/vector_add.cu $E/cuda/softmax/softmax.cu $E/cuda/matmul/matmul.cu \
+           $E/broken/*.cu $E/softmax_versions/v*.cu $B/*.cu
+  for n in 1000 1048576 1000003; do
+    scenario check-vadd-$n 0 'PASS' -- "$K" check $E/cuda/vector_add/vector_add.cu --ref $VREF --N=$n -o "$W/vadd$n"
+  done
+  t0=$(date +%s.%N)
+  scenario check-vadd-64Mi 0 'PASS' -- "$K" check $E/cuda/vector_add/vector_add.cu --ref $VREF --N=67108864 -o "$W/vadd64"
+  echo "wall time of kprof check on the 64 Mi vector add: $(echo "$(date +%s.%N) - $t0" | bc) s" | tee "$OUT/check_walltime.txt"
+  for nd in "333 1000" "1024 1024" "7 4097"; do set -- $nd
+    scenario check-softmax-$1x$2 0 'PASS' -- "$K" check $E/cuda/softmax/softmax.cu --ref $E/cuda/softmax/ref.py \
+      --N=$1 --D=$2 --size input=N*D --size output=N*D -o "$W/sm$1"
+  done
+  for mkn in "100 77 130" "256 256 256" "1000 700 500"; do set -- $mkn
+    scenario check-matmul-$1x$2x$3 0 'PASS' -- "$K" check $E/cuda/matmul/matmul.cu --ref $E/cuda/matmul/ref.py \
+      --M=$1 --K=$2 --N=$3 --size A=M*K --size B=K*N --size C=M*N -o "$W/mm$1"
+  done
+  scenario broken-wrong 1 'outside atol' -- "$K" check $E/broken/wrong_result.cu --ref $VREF --N=100000 -o "$W/b1"
+  scenario broken-unwritten 1 'never written' -- "$K" check $E/broken/unwritten.cu --ref $VREF --N=100000 -o "$W/b2"
+  scenario broken-overflow 1 'past the end' -- "$K" check $E/broken/overflow.cu --ref $VREF --N=100000 -o "$W/b3"
+  scenario broken-launch 1 'cudaErrorInvalidConfiguration' -- "$K" check $E/broken/bad_launch.cu --ref $VREF --N=100000 -o "$W/b4"
+  scenario broken-modifies 1 "input 'A' modified" -- "$K" check $E/broken/modifies_input.cu --ref $VREF --N=100000 -o "$W/b5"
+  scenario broken-hang 1 'did not finish' -- timeout 60 "$K" check $E/broken/hang.cu --ref $VREF --N=1000 --timeout 5 -o "$W/b6"
+  scenario broken-illegal 1 'cudaErrorIllegalAddress|illegal' -- "$K" check $E/broken/illegal_address.cu --ref $VREF --N=1000 -o "$W/b7"
+  scenario broken-ref-raises 2 'ZeroDivisionError' -- "$K" check $E/cuda/vector_add/vector_add.cu --ref $E/broken/ref_raises.py --N=1000 -o "$W/b8"
+  scenario broken-ref-missing 2 'reference' -- "$K" check $E/cuda/vector_add/vector_add.cu --ref $E/broken/ref_no_reference.py --N=1000 -o "$W/b9"
+  scenario missing-dim 2 'missing dimension' -- "$K" check $E/cuda/vector_add/vector_add.cu --ref $VREF -o "$W/b10"
+  scenario missing-so 2 'nvcc' -- "$K" check $E/broken/wrong_result.cu --so /nonexistent.so --ref $VREF --N=10 -o "$W/b11"
+  for f in $B/memory_bound $B/compute_bound $B/latency_bound $B/occupancy_bound; do
+    scenario check-$(basename $f) 0 'PASS' -- "$K" check $f.cu --ref ${f}_ref.py --N=1048576 -o "$W/$(basename $f)"
+  done
+fi
+
+if want py; then
+  T=$E/triton
+  scenario triton-vadd 0 'PASS' -- "$K" check $T/vector_add/vector_add.py --ref $T/vector_add/ref.py --N=1000003 -o "$W/tv"
+  scenario triton-softmax 0 'PASS' -- "$K" check $T/softmax/softmax.py --ref $T/softmax/ref.py --N=4096 --D=1000 -o "$W/ts"
+  scenario triton-matmul 0 'PASS' -- "$K" check $T/matmul/matmul.py --ref $T/matmul/ref.py --M=1000 --N=1000 --K=1000 -o "$W/tm"
+  scenario triton-masked-ok 0 'PASS' -- "$K" check $T/masked_bug/masked_bug.py --ref $T/vector_add/ref.py --N=1048576 -o "$W/tmb1"
+  scenario triton-masked-bug 1 'never written|outside' -- "$K" check $T/masked_bug/masked_bug.py --ref $T/vector_add/ref.py --N=1000000 -o "$W/tmb2"
+  scenario triton-bad-setup 2 'setup' -- "$K" check $T/bad_setup/bad_setup.py --ref $T/vector_add/ref.py --N=4096 -o "$W/tbs"
+  scenario triton-matmul-profile 0 'Bound|Mixed' -- "$K" profile $T/matmul/matmul.py --M=4096 --N=4096 --K=4096 -o "$OUT/triton_matmul"
+  if python3 -c 'import cutlass.cute' 2>/dev/null; then
+    C=$E/cute_dsl/elementwise_add
+    scenario cute-dsl-check 0 'PASS' -- "$K" check $C/elementwise_add.py --implementation cute-dsl --ref $C/ref.py --M=1000 --N=1000 -o "$W/cd1"
+    scenario cute-dsl-profile 0 'Bound|Mixed' -- "$K" profile $C/elementwise_add.py --implementation cute-dsl --M=4096 --N=4096 -o "$W/cd2"
+  else
+    printf 'SKIP\tcute-dsl (cutlass.cute not importable: carry .dsl1/.dsl2)\t-\t-\t-\n' >> "$SUMMARY"
+  fi
+fi
+
+if want cutlass; then
+  G=$E/cutlass/gemm
+  scenario cutlass-build 0 'nvcc' -- "$K" build $G/gemm.cu --implementation cutlass
+  scenario cutlass-check-4096 0 'PASS' -- "$K" check $G/gemm.cu --implementation cutlass --ref $G/ref.py --M=4096 --N=4096 --K=4096 --size A=M*K --size B=K*N --size C=M*N -o "$W/cg1"
+  scenario cutlass-check-ragged 0 'PASS' -- "$K" check $G/gemm.cu --implementation cutlass --ref $G/ref.py --M=1000 --N=1001 --K=999 --size A=M*K --size B=K*N --size C=M*N -o "$W/cg2"
+  scenario cutlass-profile 0 'Bound|Mixed' -- "$K" profile $G/gemm.cu --implementation cutlass --M=4096 --N=4096 --K=4096 --size A=M*K --size B=K*N --size C=M*N -o "$OUT/cutlass_gemm"
+fi
+
+if want profile; then
+  scenario profile-vadd-64Mi 0 'Memory-Bound' -- "$K" profile $E/cuda/vector_add/vector_add.cu --N=67108864 -o "$OUT/vadd"
+  scenario profile-memory 0 'Memory-Bound' -- "$K" profile $B/memory_bound.cu --N=67108864 -o "$W/p_mem"
+  scenario profile-compute 0 'Compute-Bound' -- "$K" profile $B/compute_bound.cu --N=4194304 -o "$W/p_cmp"
+  scenario profile-latency 0 'Latency-Bound' -- "$K" profile $B/latency_bound.cu --N=1048576 -o "$W/p_lat"
+  scenario profile-occupancy 0 'Occupancy-Bound' -- "$K" profile $B/occupancy_bound.cu --N=67108864 -o "$W/p_occ"
+  for p in p_mem p_cmp p_lat p_occ; do grep -m1 -A3 '^## Bottleneck' "$W/$p/ncu_summary.md" > "$OUT/class_$p.txt" 2>/dev/null; done
+fi
+
+if want analyze; then
+  scenario analyze-rep 0 'Memory-Bound' -- "$K" analyze "$OUT/vadd/profile.ncu-rep" -o "$W/an1"
+  ncu --clock-control none --csv --page raw --profile-from-start off "$K" __runner $E/cuda/vector_add/vector_add.cu --N=16777216 \
+    > "$OUT/vadd_basic.raw.csv" 2> "$W/basic.err"
+  scenario analyze-basic 0 'missing|not collected' -- "$K" analyze "$OUT/vadd_basic.raw.csv" -o "$W/an2"
+fi
+
+if want run; then
+  S=$E/softmax_versions
+  scenario run-softmax 0 'fastest' -- "$K" run $S/v0.cu $S/v1.cu $S/v2.cu --ref $S/ref.py --N=4096 --D=1024 \
+    --size input=N*D --size output=N*D -o "$OUT/run_softmax"
+fi
