@@ -113,9 +113,14 @@ void classify_compute(Verdict& v, const KernelMetrics& k, const SolReading& s) {
   if (roof.fp32_peak_pct)
     v.evidence.push_back({"FP32 FLOP rate", thread_inst_rate_metric("ffma") + " (and fadd, fmul) / " + m::kFfmaPeak,
                           pct(*roof.fp32_peak_pct) + " of FP32 peak", "context (ncu's roofline)", true});
-  v.summary = fmt::format("Compute-Bound{}: SM SOL {} > {}% and {} points above memory SOL {}",
-                          v.limiter.empty() ? "" : " on the " + v.limiter, pct(*s.sm),
-                          num(t::kBoundSolPct), num(*s.sm - *s.mem), pct(*s.mem));
+  bool lead = *s.sm - *s.mem >= t::kMuchHigherPts;
+  v.summary = lead ? fmt::format("Compute-Bound{}: SM SOL {} > {}% and {} points above memory SOL {}",
+                                 v.limiter.empty() ? "" : " on the " + v.limiter, pct(*s.sm),
+                                 num(t::kBoundSolPct), num(*s.sm - *s.mem), pct(*s.mem))
+                   : fmt::format("Compute-Bound on the {}: it is {} busy (>= {}%), SM SOL {} > {}% and above "
+                                 "memory SOL {}",
+                                 v.limiter, pipes.empty() ? "n/a" : pct(pipes.front().pct), num(t::kSaturatedPipePct),
+                                 pct(*s.sm), num(t::kBoundSolPct), pct(*s.mem));
   add_section(v, "Compute Workload Analysis");
   add_section(v, "Instruction Statistics");
 }
@@ -270,11 +275,20 @@ Verdict classify_kernel(const KernelMetrics& k) {
     v.not_concluded.push_back(std::string("ncu's own memory SOL (") + m::kMemSol +
                               "): used the highest of DRAM, L1 and L2 throughput instead");
   double sm = *s.sm, mem = *s.mem;
+  auto pipes = pipe_utilizations(k);
+  bool pipe_saturated = !pipes.empty() && pipes.front().pct >= t::kSaturatedPipePct;
+  bool no_unit_near_peak = sm <= t::kBoundSolPct && mem <= t::kBoundSolPct;
   if (mem > t::kBoundSolPct && mem - sm >= t::kMuchHigherPts) {
     classify_memory(v, s);
-  } else if (sm > t::kBoundSolPct && sm - mem >= t::kMuchHigherPts) {
+  } else if (sm > t::kBoundSolPct && (sm - mem >= t::kMuchHigherPts || (sm > mem && pipe_saturated))) {
+    if (sm - mem < t::kMuchHigherPts)
+      v.evidence.push_back({fmt::format("A pipe is saturated ({} pipe)", pipes.front().name), pipes.front().metric,
+                            pct(pipes.front().pct),
+                            fmt::format(">= {}% with SM SOL > {}% and above memory SOL (kprof rule)",
+                                        num(t::kSaturatedPipePct), num(t::kBoundSolPct)),
+                            true});
     classify_compute(v, k, s);
-  } else if (check_occupancy(v, k)) {
+  } else if (no_unit_near_peak && check_occupancy(v, k)) {
     // class set by check_occupancy
   } else if (sm < t::kLatencySolPct && mem < t::kLatencySolPct) {
     classify_latency(v, k, s);

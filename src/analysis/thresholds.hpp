@@ -11,12 +11,22 @@ inline constexpr double kBoundSolPct = 60.0;
 /// "Much higher" in the seed's table, made a number: at least this many percentage points
 /// above the other SOL. A documented kprof choice.
 inline constexpr double kMuchHigherPts = 20.0;
+/// Compute-Bound also when SM SOL > kBoundSolPct, SM SOL is above memory SOL (without the
+/// "much higher" lead) and one pipe (sm__pipe_*_cycles_active / sm__inst_executed_pipe_*,
+/// % of peak over active cycles) is at least this busy: that pipe is saturated, so it, not the
+/// memory system, sets the time (ncu's Compute Workload Analysis reads a pipe this busy as the
+/// limiter). A kprof rule, added after a CUTLASS tensor-core GEMM on the H200 (2026-11-29: SM SOL
+/// 76.8%, memory SOL 58.1%, tensor pipe 80.4%, theoretical occupancy 12.5% by design) was
+/// otherwise called Occupancy-Bound.
+inline constexpr double kSaturatedPipePct = 60.0;
 /// Seed: "Both SM SOL and Memory SOL < 40%" -> Latency-Bound.
 inline constexpr double kLatencySolPct = 40.0;
 /// Occupancy-Bound, seed row "achieved occupancy far below theoretical": "far below" means
 /// achieved < this fraction of theoretical (kprof choice, decided by the lead).
 inline constexpr double kAchievedFractionOfTheoretical = 0.5;
 /// Occupancy-Bound also when theoretical occupancy itself is below this % (kprof choice, lead).
+/// Occupancy is only blamed when neither SOL exceeds kBoundSolPct: with a unit near its peak,
+/// more warps would not help (kernels like tensor-core GEMMs run at low occupancy by design).
 inline constexpr double kLowTheoreticalOccupancyPct = 50.0;
 /// The Occupancy-Bound rules need the grid to fill at least this many waves per SM
 /// (launch__waves_per_multiprocessor); with fewer, more resident warps would not be used.

@@ -101,6 +101,17 @@ std::string fmt_bytes(double bytes) {
   return fmt::format("{:.2f} {}", bytes, units[u]);
 }
 
+std::string display_kernel_name(const std::string& full, size_t max_len) {
+  std::string s = trim(full);
+  if (starts_with(s, "void ")) s = s.substr(5);
+  size_t paren = s.find('(');
+  size_t angle = s.find('<');
+  if (angle != std::string::npos && (paren == std::string::npos || angle < paren)) s = s.substr(0, angle) + "<...>";
+  else if (paren != std::string::npos) s = s.substr(0, paren);
+  if (s.size() > max_len) s = s.substr(0, max_len > 3 ? max_len - 3 : 0) + "...";
+  return s;
+}
+
 std::string now_string() {
   std::time_t t = std::time(nullptr);
   std::tm tm{};

@@ -37,6 +37,11 @@ std::string fmt_duration_ms(double ms);
 /// Formats a byte count with binary units: "512 B", "4.00 KiB", "256 MiB", "1.50 GiB".
 std::string fmt_bytes(double bytes);
 
+/// A kernel name short enough for a heading or a table cell: drops a leading "void ", the
+/// parameter list and template arguments ("void Kernel<Gemm<...>>(Params)" -> "Kernel<...>"),
+/// and cuts what remains to `max_len` characters with "...". Full names stay in details and JSON.
+std::string display_kernel_name(const std::string& name, size_t max_len = 60);
+
 /// The current local time as "YYYY-MM-DD HH:MM:SS TZ".
 std::string now_string();
 

@@ -1,5 +1,7 @@
 #include "kernel/so_kernel.hpp"
 
+#include <cuda_runtime_api.h>
+
 #include "buffers/device_buffers.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
@@ -57,6 +59,10 @@ SoKernel::SoKernel(const SoKernelOptions& opts)
                       "use --implementation cuda-cpp (or cutlass) for a .cu file");
   std::string hint = build_hint(opts.kernel_path, plan_.so_path, build_arch_for_hints(), impl_);
   lib_ = KernelLibrary::open(plan_.so_path, hint);
+  // cudaError_t is an int-sized enum: read the library's own runtime error through its symbol.
+  void* own = lib_->symbol("cudaGetLastError");
+  if (own && own != reinterpret_cast<void*>(&::cudaGetLastError))
+    lib_get_last_error_ = reinterpret_cast<int (*)()>(own);
   double so_time = file_mtime(plan_.so_path), cu_time = file_mtime(opts.kernel_path);
   if (so_time >= 0 && cu_time > so_time)
     print_warning(plan_.so_path + " is older than " + opts.kernel_path + " (it may miss your latest edits); rebuild: " +
@@ -83,6 +89,8 @@ void SoKernel::call() {
   for (size_t b = 0; b < specs.size(); ++b) ffi_->set_pointer(specs[b].param_index, bufs_->data(b));
   ffi_->call(lib_->solve());
 }
+
+int SoKernel::take_launch_error() { return lib_get_last_error_ ? lib_get_last_error_() : 0; }
 
 std::vector<GuardViolation> SoKernel::check_guards() const {
   return bufs_ ? bufs_->check_guards() : std::vector<GuardViolation>{};

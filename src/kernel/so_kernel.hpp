@@ -69,6 +69,10 @@ class SoKernel final : public KernelInstance {
   /// Throws Error (exit 2) when called before prepare().
   void call() override;
 
+  /// The library's own cudaGetLastError() (dlsym in the .so: its static cudart), when it has one
+  /// other than kprof's. 0 when none.
+  int take_launch_error() override;
+
   std::vector<GuardViolation> check_guards() const override;
   void reset_guards() override;
   bool has_guards() const override { return true; }
@@ -86,6 +90,7 @@ class SoKernel final : public KernelInstance {
   double extra_copies_;
   SoKernelPlan plan_;
   std::unique_ptr<KernelLibrary> lib_;
+  int (*lib_get_last_error_)() = nullptr;  ///< the .so's own cudaGetLastError, if distinct from kprof's
   std::unique_ptr<FfiCall> ffi_;
   std::unique_ptr<DeviceBuffers> bufs_;
 };

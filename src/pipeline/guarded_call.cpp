@@ -124,6 +124,8 @@ std::optional<KernelFault> guarded_call(KernelInstance& inst, double timeout_s) 
       cudaGetLastError();  // clear a stale error of this thread
       inst.call();
       sh->launch_error = cudaGetLastError();
+      int own = inst.take_launch_error();  // the kernel library's own runtime (static cudart in the .so)
+      if (sh->launch_error == cudaSuccess && own != 0) sh->launch_error = static_cast<cudaError_t>(own);
       sh->phase = kSyncing;
       if (sh->launch_error == cudaSuccess) sh->sync_error = cudaDeviceSynchronize();
       sh->phase = kDone;

@@ -24,6 +24,9 @@ struct BufferView {
   size_t count = 0;
   void* ptr = nullptr;
   bool is_output = false;  ///< written by the kernel (compared against the reference)
+  /// The tensor's shape for a Python kernel (setup() may return 2-D tensors: the reference sees
+  /// its copies in that shape); empty = flat 1-D of `count` (solve()'s pointers).
+  std::vector<int64_t> shape;
 };
 
 /// A scalar argument (a dimension such as N, or a float parameter such as alpha).
@@ -67,6 +70,13 @@ class KernelInstance {
   /// when the host call returns; GPU work may still be running. Throws Error when the host call
   /// itself fails (a Python exception: exit 2 with the Python error line).
   virtual void call() = 0;
+
+  /// The launch error the kernel's OWN CUDA runtime recorded for the calling thread (and clears
+  /// it), as a cudaError_t value; 0 when none or unknown. An nvcc-built .so links its own static
+  /// cudart, so an invalid launch configuration inside solve() is invisible to kprof's
+  /// cudaGetLastError(): it must be read through the library's cudaGetLastError. Called on the
+  /// thread that made the call, right after it.
+  virtual int take_launch_error() { return 0; }
 
   /// Writes into guard zones since the last prepare()/reset_guards(); empty when the
   /// implementation does not own its buffers (Python kernels) or nothing was hit.

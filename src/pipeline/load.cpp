@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 #include "core/cuda.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
@@ -17,6 +19,7 @@ namespace kprof {
 
 std::unique_ptr<KernelInstance> load_kernel(const KernelSpec& spec, double extra_copies) {
   Implementation impl = spec_implementation(spec);
+  gpu_description(spec.gpu);  // cache it while the GPU is healthy
   if (is_python_impl(impl)) {
     ensure_python();
     python_select_gpu(spec.gpu);
@@ -46,14 +49,20 @@ std::unique_ptr<KernelInstance> load_kernel(const KernelSpec& spec, double extra
   return load_so_kernel(o);
 }
 
+std::string gpu_description(int gpu) {
+  static std::map<int, std::string> cache;  // filled before any kernel runs: no CUDA call after a fault
+  auto it = cache.find(gpu);
+  if (it != cache.end()) return it->second;
+  return cache[gpu] = fmt::format("{} ({}), device {}", gpu_name(gpu), gpu_arch(gpu), gpu);
+}
+
 std::vector<std::pair<std::string, std::string>> kernel_header_rows(const KernelSpec& spec,
                                                                     const KernelInstance& inst) {
-  int dev = spec.gpu;
   std::vector<std::pair<std::string, std::string>> rows = {
       {"Kernel", spec.kernel},
       {"Implementation", implementation_name(inst.implementation())},
       {"Signature", inst.signature()},
-      {"GPU", fmt::format("{} ({}), device {}", gpu_name(dev), gpu_arch(dev), dev)},
+      {"GPU", gpu_description(spec.gpu)},
       {"Dimensions", spec.dims.to_string().empty() ? "(none)" : spec.dims.to_string()},
       {"Seed", std::to_string(spec.seed)},
   };

@@ -17,6 +17,10 @@ namespace kprof {
 /// module), (exit 1) for build failures and CUDA errors.
 std::unique_ptr<KernelInstance> load_kernel(const KernelSpec& spec, double extra_copies);
 
+/// "NVIDIA H200 (sm_90), device 0", read once per process and cached, so reports written after a
+/// kernel fault need no CUDA call. load_kernel() fills the cache.
+std::string gpu_description(int gpu);
+
 /// Report header rows describing a loaded kernel: file, implementation, signature, GPU, dims,
 /// seed, and one row per buffer (dtype, elements, role).
 std::vector<std::pair<std::string, std::string>> kernel_header_rows(const KernelSpec& spec,

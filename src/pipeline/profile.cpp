@@ -72,7 +72,7 @@ ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const P
     no.target = {self_exe_path(), "__runner"};
     auto args = spec_to_args(spec);
     no.target.insert(no.target.end(), args.begin(), args.end());
-    no.target.insert(no.target.end(), {"--warmup", std::to_string(std::max(3, out.timing.warmup_calls))});
+    no.target.insert(no.target.end(), {"--warmup", std::to_string(std::clamp(out.timing.warmup_calls, 3, 20))});
     no.metrics = ncu_metric_names(compute_capability(spec.gpu));
     no.metric_set = s.metric_set;
     no.report_base = join_path(out_dir, "profile");

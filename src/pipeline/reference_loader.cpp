@@ -1,5 +1,7 @@
 #include "pipeline/reference_loader.hpp"
 
+#include <thread>
+
 #include "python/interpreter.hpp"
 #include "python/reference.hpp"
 
@@ -18,7 +20,7 @@ class PyReferenceRunner final : public ReferenceRunner {
     (void)output_names;  // ReferenceModule returns the outputs in is_output order, which is this order
     std::vector<BufferView> views;
     views.reserve(tensors.size());
-    for (const auto& t : tensors) views.push_back({t.name, t.dtype, t.count, t.device_ptr, t.is_output});
+    for (const auto& t : tensors) views.push_back({t.name, t.dtype, t.count, t.device_ptr, t.is_output, t.shape});
     python_select_gpu(gpu_);
     return mod_.call(views, scalars, &inst);
   }
@@ -38,7 +40,17 @@ std::unique_ptr<ReferenceRunner> load_reference(const std::string& path, int gpu
 
 BackgroundReference::BackgroundReference(const std::string& path, int gpu) {
   ensure_python();  // on the calling (main) thread: Python treats its starting thread as main
-  future_ = std::async(std::launch::async, [path, gpu] { return load_reference(path, gpu); });
+  // A detached thread, not std::async: the future of std::async blocks in its destructor, so a
+  // kernel fault that hangs the GPU (and with it PyTorch's CUDA start) would hang kprof on exit.
+  auto promise = std::make_shared<std::promise<std::unique_ptr<ReferenceRunner>>>();
+  future_ = promise->get_future();
+  std::thread([promise, path, gpu] {
+    try {
+      promise->set_value(load_reference(path, gpu));
+    } catch (...) {
+      promise->set_exception(std::current_exception());
+    }
+  }).detach();
 }
 
 ReferenceRunner& BackgroundReference::get() {

@@ -183,6 +183,7 @@ class PyKernel final : public KernelInstance {
         b.count = v.attr("numel")().cast<size_t>();
         b.ptr = reinterpret_cast<void*>(v.attr("data_ptr")().cast<uintptr_t>());
         b.is_output = role == "output";
+        for (auto d : v.attr("shape")) b.shape.push_back(d.cast<int64_t>());
         buffers_.push_back(b);
         params_.push_back(name + ": " + dtype_name(b.dtype) + "[" + std::to_string(b.count) + "]" +
                           (b.is_output ? " (output)" : ""));

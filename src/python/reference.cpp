@@ -126,6 +126,11 @@ std::vector<HostArray> ReferenceModule::call(const std::vector<BufferView>& buff
     torch_use_selected_device();
     for (const BufferView& b : buffers) {
       py::object t = device_tensor(b.ptr, b.count, b.dtype);
+      if (b.shape.size() > 1) {  // a Python kernel's 2-D (or more) tensor: same shape for the reference
+        py::tuple shape(b.shape.size());
+        for (size_t d = 0; d < b.shape.size(); ++d) shape[d] = py::int_(b.shape[d]);
+        t = t.attr("view")(shape);
+      }
       kwargs[py::str(b.name)] = t;
       if (b.is_output) {
         outputs.push_back(&b);
@@ -142,8 +147,8 @@ std::vector<HostArray> ReferenceModule::call(const std::vector<BufferView>& buff
       ret = state_->fn(**kwargs);
     } catch (const py::error_already_set& e) {
       throw_python_error(e, file, "reference raised an exception",
-                         "fix " + path_ + "; reference(**kwargs) gets the kernel's buffers as 1-D CUDA "
-                         "tensors and its scalars by name (docs/REFERENCE.md)");
+                         "fix " + path_ + "; reference(**kwargs) gets the kernel's buffers as CUDA tensors "
+                         "(1-D for solve(); a Python kernel's shapes) and its scalars by name (docs/REFERENCE.md)");
     }
     std::vector<py::object> results = collect_outputs(ret, outputs, given);
     torch_synchronize("the reference's GPU work failed");

@@ -151,7 +151,7 @@ std::string header_block(const NcuReportHeader& header, const std::string& fallb
 
 std::string leading_name(const CallVerdict& call) {
   if (call.leading < 0) return "no kernel";
-  return call.kernels[static_cast<size_t>(call.leading)].kernel;
+  return display_kernel_name(call.kernels[static_cast<size_t>(call.leading)].kernel);
 }
 
 }  // namespace
@@ -219,7 +219,7 @@ std::string render_ncu_summary(const MetricTable& table, const CallVerdict& call
     out += fmt::format("Sections follow for the {} launches with the most GPU time; ncu_details.md "
                        "and the JSON cover all {}.\n\n", shown.size(), table.kernels.size());
   for (size_t i : shown)
-    out += heading(2, fmt::format("Kernel ID {}: {}", table.kernels[i].id, table.kernels[i].short_name())) +
+    out += heading(2, fmt::format("Kernel ID {}: {}", table.kernels[i].id, display_kernel_name(table.kernels[i].name))) +
            kernel_sections(table.kernels[i], call.kernels[i], 3);
   out += heading(2, "Bottleneck");
   if (call.leading >= 0) {

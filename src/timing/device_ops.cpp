@@ -109,8 +109,9 @@ void wait_device_idle(int gpu, double limit_ms, const std::string& what) {
 
 bool gpu_left_busy() { return hard_exit_requested(); }
 
-void check_launch(const std::string& what) {
+void check_launch(const std::string& what, int kernel_runtime_error) {
   cudaError_t rc = cudaGetLastError();
+  if (rc == cudaSuccess) rc = static_cast<cudaError_t>(kernel_runtime_error);
   if (rc == cudaSuccess) return;
   throw check_failed(fmt::format("{}: kernel launch failed: {}: {}", what, cudaGetErrorName(rc),
                                  cudaGetErrorString(rc)),

@@ -90,6 +90,8 @@ bool gpu_left_busy();
 
 /// Throws Error (exit 1) naming `what` when cudaGetLastError() reports a launch error (e.g.
 /// cudaErrorInvalidConfiguration from a block of 2048 threads), which otherwise fails silently.
-void check_launch(const std::string& what);
+/// `kernel_runtime_error` is what the kernel's own runtime recorded
+/// (KernelInstance::take_launch_error(): a .so carries its own static cudart).
+void check_launch(const std::string& what, int kernel_runtime_error = 0);
 
 }  // namespace kprof

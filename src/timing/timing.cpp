@@ -60,7 +60,7 @@ class Driver {
   /// The host call plus its launch check (inside the timed window).
   void call(const std::string& what) {
     k_.call();
-    check_launch(what);
+    check_launch(what, k_.take_launch_error());
   }
 
   /// Waits (bounded) until the call's GPU work, on any stream, is done.

@@ -118,7 +118,7 @@ std::string timing_markdown(const TimingResult& r) {
     double total = 0;
     for (const auto& kn : k.summary.kernels) total += kn.total_ms;
     for (const auto& kn : k.summary.kernels)
-      krows.push_back({"`" + kn.name + "`", fmt_sig(kn.launches_per_call, 4), dur(kn.launch_ms.median),
+      krows.push_back({"`" + display_kernel_name(kn.name) + "`", fmt_sig(kn.launches_per_call, 4), dur(kn.launch_ms.median),
                        dur(kn.launch_ms.min), dur(kn.launch_ms.max), dur(kn.per_call_ms_median),
                        pct(total > 0 ? kn.total_ms / total : NAN), stream_label(kn, k.default_stream)});
     md += "\n### Kernels per call (CUPTI)\n\n";

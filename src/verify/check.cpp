@@ -36,7 +36,7 @@ std::optional<KernelFault> first_call(KernelInstance& inst, const CheckOptions& 
   ref_args.clear();
   for (const auto& v : views) {
     copies.push_back(DeviceArray::copy_of(v.ptr, v.count * dtype_size(v.dtype), "the reference's copy of " + v.name));
-    ref_args.push_back({v.name, v.dtype, v.count, copies.back().get(), v.is_output});
+    ref_args.push_back({v.name, v.dtype, v.count, copies.back().get(), v.is_output, v.shape});
   }
   inst.reset_guards();
   if (auto f = guarded_call(inst, o.timeout_s)) return f;

@@ -18,6 +18,7 @@ struct RefTensorArg {
   size_t count = 0;
   void* device_ptr = nullptr;
   bool is_output = false;
+  std::vector<int64_t> shape;  ///< BufferView::shape (empty: flat)
 };
 
 /// A loaded reference.

@@ -20,17 +20,19 @@ K="$root/build-gpu/kprof"
 W="$OUT/work"          # scratch: reports, built .so files
 mkdir -p "$W"
 
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
 # scenario NAME EXPECTED_RC PATTERN -- command...   (PATTERN: egrep on stdout+stderr, '' = none)
 scenario() {
   local name=$1 want_rc=$2 pattern=$3; shift 4
   local log="$W/$name.log" t0 t1 rc status
-  t0=$(date +%s.%N)
+  t0=$(now)
   "$@" > "$log" 2>&1; rc=$?
-  t1=$(date +%s.%N)
   status=PASS
   [ "$rc" = "$want_rc" ] || status=FAIL
   if [ -n "$pattern" ] && ! grep -Eq -- "$pattern" "$log"; then status=FAIL; fi
-  printf '%s\t%s\t%s\t%s\t%.1f\n' "$status" "$name" "$rc" "$want_rc" "$(echo "$t1 - $t0" | bc)" >> "$SUMMARY"
+  printf '%s\t%s\t%s\t%s\t%s\n' "$status" "$name" "$rc" "$want_rc" "$(elapsed "$t0")" >> "$SUMMARY"
   if [ $status = FAIL ]; then echo "---- FAIL $name (rc=$rc, want $want_rc, pattern '$pattern')"; tail -n 15 "$log"; fi
 }
 
@@ -66,6 +68,7 @@ source "$root/tests/gpu/scenarios.sh"
 
 echo
 echo "== kprof GPU suite: $(date -u '+%Y-%m-%d %H:%M UTC') on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
-column -t -s $'\t' "$SUMMARY"
+awk -F'\t' 'BEGIN { printf "%-6s %-58s %-4s %-5s %s\n", "result", "scenario", "exit", "want", "seconds" }
+             { printf "%-6s %-58s %-4s %-5s %s\n", $1, $2, $3, $4, $5 }' "$SUMMARY"
 echo "passed: $(grep -c '^PASS' "$SUMMARY")  failed: $(grep -c '^FAIL' "$SUMMARY")"
 cp "$SUMMARY" "$OUT/summary.txt"

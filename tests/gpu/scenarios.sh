@@ -4,8 +4,12 @@ E=examples
 B=bench/kernels
 VREF=$E/cuda/vector_add/ref.py
 
-build_so() {  # kprof build for every .cu given, 8 at a time
-  printf '%s\n' "$@" | xargs -P 8 -I{} sh -c "'$K' build '{}' > '$W/build_\$(basename {} .cu).log' 2>&1 || echo 'build failed: {}'"
+build_so() {  # kprof build for every .cu given, in parallel
+  local f
+  for f in "$@"; do
+    ( "$K" build "$f" > "$W/build_$(basename "$f" .cu).log" 2>&1 || echo "build failed: $f" ) &
+  done
+  wait
 }
 
 if want env; then
@@ -22,9 +26,9 @@ if want check; then
   for n in 1000 1048576 1000003; do
     scenario check-vadd-$n 0 'PASS' -- "$K" check $E/cuda/vector_add/vector_add.cu --ref $VREF --N=$n -o "$W/vadd$n"
   done
-  t0=$(date +%s.%N)
+  t0=$(now)
   scenario check-vadd-64Mi 0 'PASS' -- "$K" check $E/cuda/vector_add/vector_add.cu --ref $VREF --N=67108864 -o "$W/vadd64"
-  echo "wall time of kprof check on the 64 Mi vector add: $(echo "$(date +%s.%N) - $t0" | bc) s" | tee "$OUT/check_walltime.txt"
+  echo "wall time of kprof check on the 64 Mi vector add: $(elapsed "$t0") s" | tee "$OUT/check_walltime.txt"
   for nd in "333 1000" "1024 1024" "7 4097"; do set -- $nd
     scenario check-softmax-$1x$2 0 'PASS' -- "$K" check $E/cuda/softmax/softmax.cu --ref $E/cuda/softmax/ref.py \
       --N=$1 --D=$2 --size input=N*D --size output=N*D -o "$W/sm$1"

@@ -172,6 +172,21 @@ TEST(ClassifySynthetic, ThresholdsAreStrictAsTheSeedStates) {
   EXPECT_EQ(classify_kernel(synthetic(40, 10)).cls, Bottleneck::Mixed);          // 40 is not < 40
 }
 
+TEST(ClassifySynthetic, SaturatedPipeMakesComputeBoundWithoutTheLead) {
+  // Shape of a CUTLASS tensor-core GEMM measured on the H200: SM 76.8%, memory 58.1%, tensor pipe
+  // 80.4%, theoretical occupancy 12.5% (registers and shared memory), 3.9 waves.
+  KernelMetrics k = synthetic(76.8, 58.1, 12.5, 12.5, 512, 1);
+  k.set(m::kPipeTensor, 80.4, "%");
+  k.set(m::kPipeFma, 1.7, "%");
+  Verdict v = classify_kernel(k);
+  EXPECT_EQ(v.cls, Bottleneck::ComputeBound);
+  EXPECT_NE(v.limiter.find("ensor"), std::string::npos) << v.limiter;
+  // Without a busy pipe the same SOLs are Mixed: occupancy is not blamed with SM SOL above 60%.
+  KernelMetrics idle = synthetic(76.8, 58.1, 12.5, 12.5, 512, 1);
+  idle.set(m::kPipeTensor, 30, "%");
+  EXPECT_EQ(classify_kernel(idle).cls, Bottleneck::Mixed);
+}
+
 TEST(ClassifySynthetic, LowTheoreticalOccupancyNamesItsLimiter) {
   Verdict v = classify_kernel(synthetic(30, 35, /*theoretical*/ 25, /*achieved*/ 24, 132 * 2 * 8, /*reg*/ 2));
   EXPECT_EQ(v.cls, Bottleneck::OccupancyBound);

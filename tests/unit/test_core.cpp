@@ -119,6 +119,13 @@ TEST(DType, HalfAndBfloat16RoundTrip) {
   EXPECT_TRUE(std::isnan(bf16_bits_to_float(float_to_bf16_bits(NAN))));
 }
 
+TEST(DisplayKernelName, ShortensTemplatesAndParameters) {
+  EXPECT_EQ(display_kernel_name("void Kernel<Gemm<MmaMultistage<GemmShape<128, 256, 64>>>>(Params)"), "Kernel<...>");
+  EXPECT_EQ(display_kernel_name("k_copy(const float4 *, float4 *, int)"), "k_copy");
+  EXPECT_EQ(display_kernel_name("matmul_kernel"), "matmul_kernel");
+  EXPECT_EQ(display_kernel_name(std::string(100, 'a'), 10), "aaaaaaa...");
+}
+
 TEST(Implementation, DefaultsAndMismatches) {
   EXPECT_EQ(resolve_implementation("", "k.py"), Implementation::Triton);
   EXPECT_EQ(resolve_implementation("", "k.cu"), Implementation::CudaCpp);
