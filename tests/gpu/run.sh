@@ -7,8 +7,12 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
-OUT=${OUT:-$root/gpu_out}
-mkdir -p "$OUT"
+# The device tool returns at most 8 files from $OUT: everything is written under a scratch folder
+# and packed into $OUT/results.tgz at the end (plus summary.txt and build.log beside it).
+RESULTS=${OUT:-$root/gpu_out}
+OUT=/tmp/kprof_gpu_out
+rm -rf "$OUT"
+mkdir -p "$OUT" "$RESULTS"
 stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=(build unit env check py cutlass profile analyze run bench)
 want() { local s; for s in "${stages[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
@@ -71,4 +75,6 @@ echo "== kprof GPU suite: $(date -u '+%Y-%m-%d %H:%M UTC') on $(nvidia-smi --que
 awk -F'\t' 'BEGIN { printf "%-6s %-58s %-4s %-5s %s\n", "result", "scenario", "exit", "want", "seconds" }
              { printf "%-6s %-58s %-4s %-5s %s\n", $1, $2, $3, $4, $5 }' "$SUMMARY"
 echo "passed: $(grep -c '^PASS' "$SUMMARY")  failed: $(grep -c '^FAIL' "$SUMMARY")"
-cp "$SUMMARY" "$OUT/summary.txt"
+cp "$SUMMARY" "$RESULTS/summary.txt"
+cp "$OUT/build.log" "$RESULTS/" 2>/dev/null
+tar -C "$OUT" -czf "$RESULTS/results.tgz" --exclude='*.so' . && echo "results: $RESULTS/results.tgz"

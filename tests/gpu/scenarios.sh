@@ -81,11 +81,6 @@ fi
 
 if want profile; then
   scenario profile-vadd-64Mi 0 'Memory-Bound' -- "$K" profile $E/cuda/vector_add/vector_add.cu --N=67108864 -o "$OUT/vadd"
-  scenario profile-memory 0 'Memory-Bound' -- "$K" profile $B/memory_bound.cu --N=67108864 -o "$W/p_mem"
-  scenario profile-compute 0 'Compute-Bound' -- "$K" profile $B/compute_bound.cu --N=4194304 -o "$W/p_cmp"
-  scenario profile-latency 0 'Latency-Bound' -- "$K" profile $B/latency_bound.cu --N=1048576 -o "$W/p_lat"
-  scenario profile-occupancy 0 'Occupancy-Bound' -- "$K" profile $B/occupancy_bound.cu --N=67108864 -o "$W/p_occ"
-  for p in p_mem p_cmp p_lat p_occ; do grep -m1 -A3 '^## Bottleneck' "$W/$p/ncu_summary.md" > "$OUT/class_$p.txt" 2>/dev/null; done
 fi
 
 if want analyze; then
@@ -99,4 +94,12 @@ if want run; then
   S=$E/softmax_versions
   scenario run-softmax 0 'fastest' -- "$K" run $S/v0.cu $S/v1.cu $S/v2.cu --ref $S/ref.py --N=4096 --D=1024 \
     --size input=N*D --size output=N*D -o "$OUT/run_softmax"
+fi
+
+if want bench; then
+  scenario bench-timing 0 'Occupancy-Bound' -- python3 bench/bench_timing.py "$K" "$W/bench" 3
+  cp "$W/bench/bench.md" "$OUT/bench.md" 2>/dev/null
+  for c in Memory-Bound Compute-Bound Latency-Bound Occupancy-Bound; do
+    scenario "bench-class-$c" 0 "\\| $c \\| $c \\|" -- cat "$W/bench/bench.md"
+  done
 fi
