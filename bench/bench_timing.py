@@ -40,7 +40,7 @@ def profile(kernel, n, out):
 
 
 def ncu_duration_us(j):
-    ks = (j.get("ncu") or {}).get("kernels") or []
+    ks = j.get("kernels") or []
     tot = 0.0
     for k in ks:
         v = k.get("gpu_time_ns")
@@ -85,7 +85,7 @@ for name, n, expected in BOUND:
     out = os.path.join(OUT, f"bound_{name}")
     j, wall, rc = profile(f"bench/kernels/{name}.cu", n, out)
     walls.append((name, wall, j))
-    ks = (j.get("ncu") or {}).get("kernels") or []
+    ks = j.get("kernels") or []
     verdict = ks[0]["verdict"] if ks else {}
     cls = verdict.get("class", "not classified: " + str(j.get("failure")))
     lines.append(f"| {name} | {n} | {expected} | {cls} | {verdict.get('summary', '')} |")

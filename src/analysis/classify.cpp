@@ -117,8 +117,8 @@ void classify_compute(Verdict& v, const KernelMetrics& k, const SolReading& s) {
   v.summary = lead ? fmt::format("Compute-Bound{}: SM SOL {} > {}% and {} points above memory SOL {}",
                                  v.limiter.empty() ? "" : " on the " + v.limiter, pct(*s.sm),
                                  num(t::kBoundSolPct), num(*s.sm - *s.mem), pct(*s.mem))
-                   : fmt::format("Compute-Bound on the {}: it is {} busy (>= {}%), SM SOL {} > {}% and above "
-                                 "memory SOL {}",
+                   : fmt::format("Compute-Bound on the {}: it is {} busy (>= {}%), SM SOL {} > {}% and memory "
+                                 "SOL {} is not",
                                  v.limiter, pipes.empty() ? "n/a" : pct(pipes.front().pct), num(t::kSaturatedPipePct),
                                  pct(*s.sm), num(t::kBoundSolPct), pct(*s.mem));
   add_section(v, "Compute Workload Analysis");
@@ -280,11 +280,11 @@ Verdict classify_kernel(const KernelMetrics& k) {
   bool no_unit_near_peak = sm <= t::kBoundSolPct && mem <= t::kBoundSolPct;
   if (mem > t::kBoundSolPct && mem - sm >= t::kMuchHigherPts) {
     classify_memory(v, s);
-  } else if (sm > t::kBoundSolPct && (sm - mem >= t::kMuchHigherPts || (sm > mem && pipe_saturated))) {
+  } else if (sm > t::kBoundSolPct && (sm - mem >= t::kMuchHigherPts || (mem <= t::kBoundSolPct && pipe_saturated))) {
     if (sm - mem < t::kMuchHigherPts)
       v.evidence.push_back({fmt::format("A pipe is saturated ({} pipe)", pipes.front().name), pipes.front().metric,
                             pct(pipes.front().pct),
-                            fmt::format(">= {}% with SM SOL > {}% and above memory SOL (kprof rule)",
+                            fmt::format(">= {}% with SM SOL > {}% >= memory SOL (kprof rule)",
                                         num(t::kSaturatedPipePct), num(t::kBoundSolPct)),
                             true});
     classify_compute(v, k, s);

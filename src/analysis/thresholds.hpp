@@ -11,7 +11,7 @@ inline constexpr double kBoundSolPct = 60.0;
 /// "Much higher" in the seed's table, made a number: at least this many percentage points
 /// above the other SOL. A documented kprof choice.
 inline constexpr double kMuchHigherPts = 20.0;
-/// Compute-Bound also when SM SOL > kBoundSolPct, SM SOL is above memory SOL (without the
+/// Compute-Bound also when SM SOL > kBoundSolPct while memory SOL is not (without the
 /// "much higher" lead) and one pipe (sm__pipe_*_cycles_active / sm__inst_executed_pipe_*,
 /// % of peak over active cycles) is at least this busy: that pipe is saturated, so it, not the
 /// memory system, sets the time (ncu's Compute Workload Analysis reads a pipe this busy as the

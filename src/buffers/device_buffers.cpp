@@ -43,7 +43,7 @@ struct DeviceBuffers::Region {
   char* base = nullptr;
   size_t payload = 0;
   ~Region() {
-    if (base) cudaFree(base);
+    device_free(base);
   }
   char* data() const { return base + kGuardBytes; }
   char* after() const { return base + kGuardBytes + payload; }

@@ -39,7 +39,7 @@ int run_check_command(KernelCliOptions& o) {
   std::fputs(correctness_console(r).c_str(), stdout);
   std::printf("%s  (report: %s)\n", styled(r.pass ? "PASS" : "FAIL", r.pass ? Style::Ok : Style::Fail).c_str(),
               join_path(o.output_dir, "correctness.md").c_str());
-  return r.pass ? 0 : 1;
+  return exit_now_if_stuck(r.pass ? 0 : 1);  // a hung kernel: leave before any destructor waits for it
 }
 
 }  // namespace

@@ -12,14 +12,7 @@ namespace {
 
 /// Leaves through _Exit when a kernel hung or the CUDA context was lost: the normal teardown would
 /// wait for the stuck work (kprof must never hang).
-int finish(int code) {
-  if (kprof::hard_exit_requested()) {
-    std::fflush(stdout);
-    std::fflush(stderr);
-    std::_Exit(code);
-  }
-  return code;
-}
+int finish(int code) { return kprof::exit_now_if_stuck(code); }
 
 }  // namespace
 

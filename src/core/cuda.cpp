@@ -1,8 +1,30 @@
 #include "core/cuda.hpp"
 
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+
 #include "core/error.hpp"
 
 namespace kprof {
+namespace {
+std::atomic<bool> g_hard_exit{false};
+}  // namespace
+
+bool hard_exit_requested() { return g_hard_exit.load(); }
+
+void request_hard_exit() { g_hard_exit = true; }
+
+int exit_now_if_stuck(int code) {
+  if (!hard_exit_requested()) return code;
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::_Exit(code);
+}
+
+void device_free(void* p) {
+  if (p && !hard_exit_requested()) cudaFree(p);
+}
 
 void cuda_check(cudaError_t rc, const std::string& what) {
   if (rc == cudaSuccess) return;

@@ -31,4 +31,19 @@ std::string gpu_name(int index);
 /// L2 cache size in bytes (cudaDevAttrL2CacheSize).
 size_t gpu_l2_bytes(int index);
 
+/// True once a kernel hung or the CUDA context was lost: no further CUDA work may be waited for.
+/// cudaFree synchronises the device, so kprof's destructors skip it (device_free), and main()
+/// leaves through _Exit once the reports are written.
+bool hard_exit_requested();
+
+/// Marks that the process must leave through _Exit (see hard_exit_requested).
+void request_hard_exit();
+
+/// When hard_exit_requested(): flushes stdout/stderr and ends the process with `code` at once
+/// (std::_Exit: no destructor may wait for the stuck GPU). Otherwise returns `code`.
+int exit_now_if_stuck(int code);
+
+/// cudaFree(p), unless hard_exit_requested() (then the memory is left to process teardown).
+void device_free(void* p);
+
 }  // namespace kprof

@@ -1,5 +1,6 @@
 #include "pipeline/guarded_call.hpp"
 
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
@@ -10,10 +11,10 @@
 #include <memory>
 #include <thread>
 
+#include "pipeline/launch_watch.hpp"
+
 namespace kprof {
 namespace {
-
-std::atomic<bool> g_hard_exit{false};
 
 bool is_sticky(cudaError_t e) {
   switch (e) {
@@ -114,6 +115,7 @@ std::string fault_kind_name(FaultKind kind) {
 }
 
 std::optional<KernelFault> guarded_call(KernelInstance& inst, double timeout_s) {
+  LaunchWatch watch;  // sees launch errors of any CUDA runtime in the process (a .so has its own)
   auto sh = std::make_shared<Shared>();
   std::string what = is_python_impl(inst.implementation()) ? "run_kernel()" : "solve()";
   int dev = 0;
@@ -135,7 +137,23 @@ std::optional<KernelFault> guarded_call(KernelInstance& inst, double timeout_s) 
   });
   std::future<void> done = task.get_future();
   std::thread(std::move(task)).detach();
-  return wait_worker(sh, done, timeout_s, what);
+  auto fault = wait_worker(sh, done, timeout_s, what);
+  if (fault && fault->kind == FaultKind::Timeout) return fault;
+  if (auto failed = watch.failure()) {
+    if (!fault || fault->kind != FaultKind::LaunchError) {
+      KernelFault f;
+      f.kind = FaultKind::LaunchError;
+      f.cuda_error = failed->code_name;
+      f.message = fmt::format("launching {}'s kernel{} failed: {} returned {}{}", what,
+                              failed->kernel.empty() ? "" : " " + failed->kernel, failed->api, failed->code_name,
+                              failed->driver ? "" : std::string(" (") + cudaGetErrorString(static_cast<cudaError_t>(failed->code)) + ")");
+      f.hint = failed->driver && failed->code == CUDA_ERROR_INVALID_VALUE
+                   ? hint_for(cudaErrorInvalidConfiguration)
+                   : hint_for(failed->driver ? cudaErrorUnknown : static_cast<cudaError_t>(failed->code));
+      return f;
+    }
+  }
+  return fault;
 }
 
 std::optional<KernelFault> guarded_sync(double timeout_s, const std::string& what) {
@@ -152,9 +170,5 @@ std::optional<KernelFault> guarded_sync(double timeout_s, const std::string& wha
   std::thread(std::move(task)).detach();
   return wait_worker(sh, done, timeout_s, what);
 }
-
-bool hard_exit_requested() { return g_hard_exit.load(); }
-
-void request_hard_exit() { g_hard_exit = true; }
 
 }  // namespace kprof

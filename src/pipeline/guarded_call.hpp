@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "core/cuda.hpp"
 #include "pipeline/kernel_instance.hpp"
 
 namespace kprof {
@@ -40,11 +41,6 @@ std::optional<KernelFault> guarded_call(KernelInstance& inst, double timeout_s);
 /// Synchronises the device with a time limit (same fault reporting as guarded_call).
 std::optional<KernelFault> guarded_sync(double timeout_s, const std::string& what);
 
-/// True once a guarded call timed out or lost the context: main() must exit without the normal
-/// teardown (which would wait for the stuck work).
-bool hard_exit_requested();
-
-/// Marks that the process must leave through _Exit (see hard_exit_requested).
-void request_hard_exit();
+/// hard_exit_requested() / request_hard_exit() live in core/cuda.hpp.
 
 }  // namespace kprof

@@ -31,7 +31,7 @@ OutputSnapshot::OutputSnapshot(const std::vector<BufferView>& buffers) {
       note_ = fmt::format(
           "outputs not restored between calls: no device memory for a {} copy of '{}' (an in-place "
           "kernel sees its previous outputs as inputs)", fmt_bytes(static_cast<double>(c.bytes)), b.name);
-      for (auto& k : copies_) cudaFree(k.saved);
+      for (auto& k : copies_) device_free(k.saved);
       copies_.clear();
       return;
     }
@@ -44,7 +44,7 @@ OutputSnapshot::OutputSnapshot(const std::vector<BufferView>& buffers) {
 OutputSnapshot::~OutputSnapshot() {
   // cudaFree waits for the device: after a timed-out call it would hang on the running kernel.
   if (gpu_left_busy()) return;
-  for (auto& c : copies_) cudaFree(c.saved);
+  for (auto& c : copies_) device_free(c.saved);
 }
 
 void OutputSnapshot::restore(cudaStream_t stream) const {
@@ -79,7 +79,7 @@ L2Flusher::L2Flusher(size_t l2_bytes, bool enabled) {
 }
 
 L2Flusher::~L2Flusher() {
-  if (scratch_ && !gpu_left_busy()) cudaFree(scratch_);
+  device_free(scratch_);
 }
 
 void L2Flusher::flush(cudaStream_t stream) {

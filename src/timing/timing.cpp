@@ -181,7 +181,7 @@ void phase_kernel_time(Driver& d, TimingResult& r) {
   cuda_check(cudaMalloc(&marker, kMarkerBytes), "allocating kprof's stream marker");
   struct FreeUnlessBusy {
     void operator()(void* p) const {
-      if (!gpu_left_busy()) cudaFree(p);
+      device_free(p);
     }
   };
   std::unique_ptr<void, FreeUnlessBusy> marker_guard(marker);

@@ -23,14 +23,14 @@ DeviceArray::DeviceArray(size_t bytes, const std::string& what) : bytes_(bytes) 
 }
 
 DeviceArray::~DeviceArray() {
-  if (ptr_) cudaFree(ptr_);
+  device_free(ptr_);
 }
 
 DeviceArray::DeviceArray(DeviceArray&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(o.bytes_) {}
 
 DeviceArray& DeviceArray::operator=(DeviceArray&& o) noexcept {
   if (this != &o) {
-    if (ptr_) cudaFree(ptr_);
+    device_free(ptr_);
     ptr_ = std::exchange(o.ptr_, nullptr);
     bytes_ = o.bytes_;
   }

@@ -42,14 +42,6 @@ scenario() {
 
 if want build; then
   if [ -f .deps/cutlass.tar.xz ] && [ ! -d .deps/cutlass ]; then tar -C .deps -xJf .deps/cutlass.tar.xz; fi
-  # CuTe DSL wheels travel in two halves (.dsl1, .dsl2: one device call each, 64 MiB limit);
-  # the first half waits in /tmp/dsl-parts on the (still warm) machine for the second.
-  mkdir -p /tmp/dsl-parts
-  for d in .dsl1 .dsl2; do [ -d $d ] && cp $d/dsl.part.* /tmp/dsl-parts/ 2>/dev/null; done
-  if [ ! -d /tmp/dsl-site ] && [ -f /tmp/dsl-parts/dsl.part.00 ] && [ -f /tmp/dsl-parts/dsl.part.01 ]; then
-    mkdir -p /tmp/dsl-site && cat /tmp/dsl-parts/dsl.part.* | xz -d | tar -C /tmp/dsl-site -xf - \
-      && echo "CuTe DSL unpacked to /tmp/dsl-site"
-  fi
   t0=$(date +%s)
   { cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKPROF_DEPS_DIR="$root/.deps" \
         -DPython3_EXECUTABLE="$(command -v python3)" -DCMAKE_CUDA_ARCHITECTURES="90" &&
@@ -57,6 +49,14 @@ if want build; then
   rc=$?
   printf '%s\tbuild\t%s\t0\t%s\n' "$([ $rc = 0 ] && echo PASS || echo FAIL)" "$rc" "$(( $(date +%s) - t0 ))" >> "$SUMMARY"
   [ $rc = 0 ] || { tail -n 40 "$OUT/build.log"; exit 1; }
+fi
+# CuTe DSL wheels travel in two halves (.dsl1, .dsl2: one device call each, 64 MiB limit);
+# the first half waits in /tmp/dsl-parts on the (still warm) machine for the second.
+mkdir -p /tmp/dsl-parts
+for d in .dsl1 .dsl2; do [ -d $d ] && cp $d/dsl.part.* /tmp/dsl-parts/ 2>/dev/null; done
+if [ ! -d /tmp/dsl-site ] && [ -f /tmp/dsl-parts/dsl.part.00 ] && [ -f /tmp/dsl-parts/dsl.part.01 ]; then
+  mkdir -p /tmp/dsl-site && cat /tmp/dsl-parts/dsl.part.* | xz -d | tar -C /tmp/dsl-site -xf - \
+    && echo "CuTe DSL unpacked to /tmp/dsl-site"
 fi
 [ -d /tmp/dsl-site ] && export PYTHONPATH=/tmp/dsl-site/nvidia_cutlass_dsl/dsl_packages:/tmp/dsl-site${PYTHONPATH:+:$PYTHONPATH}
 [ -d "$root/.deps/cutlass" ] && export CUTLASS_PATH="$root/.deps/cutlass"

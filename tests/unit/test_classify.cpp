@@ -185,6 +185,11 @@ TEST(ClassifySynthetic, SaturatedPipeMakesComputeBoundWithoutTheLead) {
   KernelMetrics idle = synthetic(76.8, 58.1, 12.5, 12.5, 512, 1);
   idle.set(m::kPipeTensor, 30, "%");
   EXPECT_EQ(classify_kernel(idle).cls, Bottleneck::Mixed);
+  // Both SOLs above 60% (a shared-memory softmax on the H200: SM 64.4%, memory 60.6%): both units
+  // are busy, so Mixed even with a busy pipe.
+  KernelMetrics both = synthetic(64.4, 60.6);
+  both.set(m::kPipeAlu, 70, "%");
+  EXPECT_EQ(classify_kernel(both).cls, Bottleneck::Mixed);
 }
 
 TEST(ClassifySynthetic, LowTheoreticalOccupancyNamesItsLimiter) {
