@@ -22,6 +22,7 @@ import time
 
 KPROF, OUT = sys.argv[1], sys.argv[2]
 REPEATS = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+ONLY_A = len(sys.argv) > 4 and sys.argv[4] == "--only-a"   # part (a) alone (a short GPU call)
 VADD = "examples/cuda/vector_add/vector_add.cu"
 BOUND = [("memory_bound", 67108864, "Memory-Bound"), ("compute_bound", 4194304, "Compute-Bound"),
          ("latency_bound", 1048576, "Latency-Bound"), ("occupancy_bound", 67108864, "Occupancy-Bound")]
@@ -75,6 +76,8 @@ for n, label, target in [(1024, "1 Ki", "within 1 us"), (1048576, "1 Mi", "-"), 
         rel = (100.0 * diff / ncu) if diff is not None and ncu else None
         lines.append(f"| {label} | {rep + 1} | {fmt(call)} | {fmt(kern)} | {fmt(ncu)} | {fmt(diff)} | "
                      f"{fmt(rel, 1)}% | {target} |")
+if ONLY_A:
+    BOUND = []
 lines.append("")
 lines.append("(b) the class kprof gives kernels written to be bound one way")
 lines.append("")

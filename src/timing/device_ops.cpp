@@ -1,6 +1,7 @@
 #include "timing/device_ops.hpp"
 
 #include "pipeline/guarded_call.hpp"
+#include "timing/l2_flush.hpp"
 
 #include <fmt/format.h>
 
@@ -76,6 +77,7 @@ L2Flusher::L2Flusher(size_t l2_bytes, bool enabled) {
                     fmt_bytes(static_cast<double>(bytes_))),
         "free GPU memory, or pass --no-l2-flush (timings then include warm-L2 effects)");
   }
+  cuda_check(cudaMemset(scratch_, 0x5a, bytes_), "initialising the L2-flush scratch buffer");
 }
 
 L2Flusher::~L2Flusher() {
@@ -91,9 +93,10 @@ void L2Flusher::flush(cudaStream_t stream) {
       note_ = std::string("cudaCtxResetPersistingL2Cache failed (") + cudaGetErrorName(rc) +
               "): a persisting-L2 window set by the kernel may survive the flush";
   }
-  // Alternate the byte so every flush really rewrites every line.
-  const int value = (count_++ & 1) ? 0x5a : 0xa5;
-  cuda_check(cudaMemsetAsync(scratch_, value, bytes_, stream), "flushing L2 between timed calls");
+  // Read, not write: the L2 must end up holding clean lines, or the timed kernel pays for writing
+  // the flush's dirty lines back to DRAM (timing/l2_flush.cu).
+  ++count_;
+  cuda_check(launch_l2_read_flush(scratch_, bytes_, stream), "flushing L2 between timed calls");
 }
 
 void wait_device_idle(int gpu, double limit_ms, const std::string& what) {

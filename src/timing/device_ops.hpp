@@ -60,11 +60,12 @@ class L2Flusher {
   L2Flusher(const L2Flusher&) = delete;
   L2Flusher& operator=(const L2Flusher&) = delete;
 
-  /// Resets persisting L2 lines and enqueues the scratch write on `stream` (no-op when disabled).
-  /// Throws Error (exit 1) when the memset cannot be enqueued.
+  /// Resets persisting L2 lines and enqueues a read of the whole scratch buffer on `stream`
+  /// (timing/l2_flush.hpp; no-op when disabled): L2 then holds clean scratch lines only.
+  /// Throws Error (exit 1) when the flush kernel cannot be launched.
   void flush(cudaStream_t stream);
 
-  /// Bytes written per flush (0 when disabled).
+  /// Bytes read per flush (0 when disabled).
   size_t bytes() const { return bytes_; }
   /// Non-empty when cudaCtxResetPersistingL2Cache failed once (the flush still runs).
   const std::string& note() const { return note_; }

@@ -136,7 +136,7 @@ std::string timing_markdown(const TimingResult& r) {
   md += fmt::format("- Timed calls: {} per pass ({} requested{}; time budget {}).\n", r.iters, o.iters,
                     r.budget_hit ? ", stopped by the time budget" : "", fmt_duration_ms(o.budget_ms));
   md += r.l2_flush_bytes
-            ? fmt::format("- L2: flushed before every call ({} written = 2 x {} L2; persisting lines reset).\n",
+            ? fmt::format("- L2: flushed before every call (a read of {} = 2 x {} L2, which leaves only clean lines; persisting lines reset).\n",
                           fmt_bytes(static_cast<double>(r.l2_flush_bytes)), fmt_bytes(static_cast<double>(r.l2_bytes)))
             : std::string("- L2: not flushed between calls (warm-L2 timings).\n");
   md += r.restored.empty() ? std::string("- Outputs: not restored between calls.\n")

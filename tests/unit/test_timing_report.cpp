@@ -109,7 +109,7 @@ TEST(TimingReport, MarkdownShowsBothColumnsKernelsAndMethod) {
   EXPECT_TRUE(contains(md, "Kernel time (CUPTI, sum per call)"));
   EXPECT_TRUE(contains(md, "`vecAdd`"));
   EXPECT_TRUE(contains(md, "| default |"));
-  EXPECT_TRUE(contains(md, "100.00 MiB written = 2 x 50.00 MiB L2")) << md;
+  EXPECT_TRUE(contains(md, "a read of 100.00 MiB = 2 x 50.00 MiB L2")) << md;
   EXPECT_TRUE(contains(md, "Outputs restored before every call: C"));
   EXPECT_TRUE(contains(md, "1980 MHz before, 1965 MHz after"));
   EXPECT_TRUE(contains(md, "- a note for the reader"));

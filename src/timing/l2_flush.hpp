@@ -1,0 +1,14 @@
+// The kernel behind L2Flusher (timing/device_ops.hpp).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace kprof {
+
+/// Enqueues on `stream` a kernel that reads all `bytes` of device buffer `scratch` (which should be
+/// at least twice the L2 size), leaving L2 full of clean lines of it. Returns the launch error.
+cudaError_t launch_l2_read_flush(const void* scratch, size_t bytes, cudaStream_t stream);
+
+}  // namespace kprof
