@@ -65,9 +65,8 @@ int run_analyze(const AnalyzeOptions& o) {
 
 void register_analyze(CLI::App& app, CommandAction& action) {
   auto opts = std::make_shared<AnalyzeOptions>();
-  auto* sub = app.add_subcommand(
-      "analyze",
-      "Bottleneck verdict for an existing Nsight Compute report, without a GPU.\n"
+  auto* sub = app.add_subcommand("analyze", "Bottleneck verdict for an existing ncu report (.ncu-rep or raw CSV), no GPU needed");
+  sub->footer("Bottleneck verdict for an existing Nsight Compute report, without a GPU.\n"
       "REPORT is a .ncu-rep (read through `ncu --import REPORT --csv --page raw --print-units base`;\n"
       "needs ncu on PATH) or a CSV exported with `--page raw` (with or without --print-units base).\n"
       "Writes DIR/ncu_summary.md and DIR/ncu_details.md and prints the verdict per kernel.\n"

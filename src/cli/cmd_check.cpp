@@ -46,9 +46,8 @@ int run_check_command(KernelCliOptions& o) {
 
 void register_check(CLI::App& app, CommandAction& action) {
   auto opts = std::make_shared<KernelCliOptions>();
-  auto* sub = app.add_subcommand(
-      "check",
-      "Check a kernel's outputs against a Python reference (ref.py defining reference(**kwargs)).\n"
+  auto* sub = app.add_subcommand("check", "Check a kernel's outputs against ref.py (correctness.md)");
+  sub->footer("Check a kernel's outputs against a Python reference (ref.py defining reference(**kwargs)).\n"
       "The first call into fresh seeded buffers is compared element-wise (|k - r| <= atol + rtol*|r|);\n"
       "also finds never-written elements, writes past a buffer, modified const inputs and kernel faults.\n"
       "Writes OUTPUT_DIR/correctness.md and correctness.json. Exit 0 pass, 1 fail, 2 usage/input error.");

@@ -44,8 +44,10 @@ void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool w
   if (with_output)
     sub->add_option("--output-dir,-o", o.output_dir, "Folder for the reports")->capture_default_str();
   sub->allow_extras();
-  sub->footer("Dimensions: every --NAME=VALUE that is not an option above is a dimension passed to the kernel, "
-              "e.g. --N=1024 --D=512 (integers), --alpha=0.5 (float scalars).");
+  std::string before = sub->get_footer();
+  sub->footer((before.empty() ? std::string() : before + "\n\n") + "Dimensions: every --NAME=VALUE that is not an option above is a dimension passed to the kernel, "
+              "e.g. --N=1024 --D=512 (integers), --alpha=0.5 (float scalars).\nExit codes: 0 success, 1 the checked "
+              "thing failed, 2 usage or input error.");
 }
 
 void add_profile_options(CLI::App* sub, ProfileCliOptions& o) {

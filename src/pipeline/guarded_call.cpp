@@ -11,7 +11,9 @@
 #include <memory>
 #include <thread>
 
+#include "core/text.hpp"
 #include "pipeline/launch_watch.hpp"
+#include "timing/attribution.hpp"
 
 namespace kprof {
 namespace {
@@ -145,11 +147,16 @@ std::optional<KernelFault> guarded_call(KernelInstance& inst, double timeout_s) 
       f.kind = FaultKind::LaunchError;
       f.cuda_error = failed->code_name;
       f.message = fmt::format("launching {}'s kernel{} failed: {} returned {}{}", what,
-                              failed->kernel.empty() ? "" : " " + failed->kernel, failed->api, failed->code_name,
+                              failed->kernel.empty() ? "" : " " + display_kernel_name(demangle(failed->kernel)),
+                              failed->api, failed->code_name,
                               failed->driver ? "" : std::string(" (") + cudaGetErrorString(static_cast<cudaError_t>(failed->code)) + ")");
-      f.hint = failed->driver && failed->code == CUDA_ERROR_INVALID_VALUE
-                   ? hint_for(cudaErrorInvalidConfiguration)
-                   : hint_for(failed->driver ? cudaErrorUnknown : static_cast<cudaError_t>(failed->code));
+      // A launch rejected as an invalid argument/value is a bad configuration (block > 1024 threads,
+      // grid or shared memory out of range): the runtime reports cudaErrorInvalidValue for it.
+      bool bad_config = failed->driver ? failed->code == CUDA_ERROR_INVALID_VALUE
+                                       : (failed->code == cudaErrorInvalidValue ||
+                                          failed->code == cudaErrorInvalidConfiguration);
+      f.hint = bad_config ? hint_for(cudaErrorInvalidConfiguration)
+                          : hint_for(failed->driver ? cudaErrorUnknown : static_cast<cudaError_t>(failed->code));
       return f;
     }
   }

@@ -17,9 +17,6 @@
 
 namespace kprof {
 
-namespace {
-}
-
 OutputSnapshot::OutputSnapshot(const std::vector<BufferView>& buffers) {
   for (const auto& b : buffers) {
     if (!b.is_output || b.ptr == nullptr || b.count == 0) continue;

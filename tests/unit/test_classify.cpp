@@ -162,6 +162,24 @@ TEST(ClassifyFixtures, BasicSetExportIsClassifiedAndNamesWhatItLacks) {
   EXPECT_TRUE(has(v.not_concluded, m::kLdBytesPerSector));
 }
 
+TEST(ClassifyFixtures, RealBasicSetExportFromTheH200NamesWhatItLacks) {
+  // `ncu --clock-control none --csv --page raw` (ncu's default "basic" set) of kprof's runner on
+  // the 16 Mi-element vector add, captured on the H200 on 2026-11-29 (==PROF== lines included).
+  Verdict v = classify_kernel(fixture_kernel("vadd16Mi.basic.raw.csv"));
+  EXPECT_EQ(v.cls, Bottleneck::MemoryBound);
+  EXPECT_EQ(v.limiter, "DRAM");
+  size_t not_collected = 0;
+  for (const auto& s : v.signals) not_collected += s.state == SignalState::NotCollected;
+  EXPECT_EQ(not_collected, v.signals.size());  // the basic set has none of the secondary metrics
+  auto has = [&](const std::vector<std::string>& list, const std::string& needle) {
+    for (const auto& s : list)
+      if (s.find(needle) != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(has(v.missing_metrics, m::kEligibleWarps));
+  EXPECT_TRUE(has(v.not_concluded, "Stall Long Scoreboard high"));
+}
+
 TEST(ClassifySynthetic, ThresholdsAreStrictAsTheSeedStates) {
   EXPECT_EQ(classify_kernel(synthetic(10, 60)).cls, Bottleneck::Mixed);          // 60 is not > 60
   EXPECT_EQ(classify_kernel(synthetic(41, 61)).cls, Bottleneck::MemoryBound);    // 20 points: much higher
