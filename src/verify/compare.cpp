@@ -2,11 +2,56 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <thread>
 
 #include "core/error.hpp"
 
 namespace kprof {
+namespace {
+
+/// Runs fn(chunk, begin, end) over [0, n) split into contiguous chunks, one thread per chunk
+/// (at most the hardware's, and about one chunk per 4 Mi elements). Returns the chunk count.
+template <typename Fn>
+size_t parallel_chunks(size_t n, Fn&& fn) {
+  size_t hw = std::max(1u, std::thread::hardware_concurrency());
+  size_t chunks = std::max<size_t>(1, std::min(hw, n / (size_t{4} << 20) + 1));
+  size_t step = (n + chunks - 1) / chunks;
+  std::vector<std::thread> threads;
+  for (size_t c = 1; c < chunks; ++c)
+    threads.emplace_back([&, c] { fn(c, std::min(n, c * step), std::min(n, (c + 1) * step)); });
+  fn(0, 0, std::min(n, step));
+  for (auto& t : threads) t.join();
+  return chunks;
+}
+
+/// Calls f(loader) with a loader reading element i of a `t` array as double: typed loops, not a
+/// switch per element.
+template <typename F>
+void with_loader(DType t, F&& f) {
+  switch (t) {
+    case DType::F32: f([](const uint8_t* p, size_t i) { float v; std::memcpy(&v, p + 4 * i, 4); return double(v); }); break;
+    case DType::F64: f([](const uint8_t* p, size_t i) { double v; std::memcpy(&v, p + 8 * i, 8); return v; }); break;
+    default: f([t](const uint8_t* p, size_t i) { return dtype_load(p, i, t); }); break;
+  }
+}
+
+/// True when element i of `a` and `b` (same dtype, element size `n`) are bit-identical.
+inline bool same_bits(const uint8_t* a, const uint8_t* b, size_t i, size_t n) {
+  return std::memcmp(a + i * n, b + i * n, n) == 0;
+}
+
+/// Statistics of one chunk of compare_output, merged in chunk order.
+struct Partial {
+  double sum_abs = 0, sum_rel = 0, max_abs = 0, ref_max_abs = 0;
+  size_t n_abs = 0, n_rel = 0, max_abs_index = 0, nonfinite = 0, never_written = 0, mismatches = 0;
+  std::vector<Mismatch> first_mismatches;
+  std::vector<size_t> first_never_written;
+};
+
+}  // namespace
 
 Tolerance default_tolerance(DType dtype) {
   switch (dtype) {
@@ -36,34 +81,60 @@ OutputComparison compare_output(const HostArray& kernel, const HostArray& refere
   c.dtype = kernel.dtype;
   c.count = kernel.count;
   c.tol = tol;
+  std::vector<Partial> parts(std::max(1u, std::thread::hardware_concurrency()));
+  const uint8_t* kb = kernel.bytes.data();
+  const uint8_t* rb = reference.bytes.data();
+  size_t used = 0;
+  with_loader(kernel.dtype, [&](auto kload) {
+    with_loader(reference.dtype, [&](auto rload) {
+      used = parallel_chunks(kernel.count, [&](size_t chunk, size_t begin, size_t end) {
+        Partial& p = parts[chunk];
+        for (size_t i = begin; i < end; ++i) {
+          double k = kload(kb, i), r = rload(rb, i);
+          bool unwritten = !never_written.empty() && never_written[i];
+          if (std::isfinite(r)) p.ref_max_abs = std::max(p.ref_max_abs, std::fabs(r));
+          if (std::isfinite(k) && std::isfinite(r)) {
+            double d = std::fabs(k - r);
+            p.sum_abs += d;
+            ++p.n_abs;
+            if (d > p.max_abs) { p.max_abs = d; p.max_abs_index = i; }
+            if (std::fabs(r) > tol.atol) { p.sum_rel += d / std::fabs(r); ++p.n_rel; }
+          } else if (!std::isfinite(k) && std::isfinite(r)) {
+            ++p.nonfinite;
+          }
+          if (unwritten) {
+            ++p.never_written;
+            if (p.first_never_written.size() < kMaxListed) p.first_never_written.push_back(i);
+          }
+          if (unwritten || !element_matches(k, r, tol)) {
+            ++p.mismatches;
+            if (p.first_mismatches.size() < kMaxListed) p.first_mismatches.push_back({i, k, r});
+          }
+        }
+      });
+    });
+  });
   double sum_abs = 0, sum_rel = 0;
   size_t n_abs = 0, n_rel = 0;
-  for (size_t i = 0; i < kernel.count; ++i) {
-    double k = kernel.at(i), r = reference.at(i);
-    bool unwritten = !never_written.empty() && never_written[i];
-    if (std::isfinite(r)) c.ref_max_abs = std::max(c.ref_max_abs, std::fabs(r));
-    if (std::isfinite(k) && std::isfinite(r)) {
-      double d = std::fabs(k - r);
-      sum_abs += d;
-      ++n_abs;
-      if (d > c.max_abs) { c.max_abs = d; c.max_abs_index = i; }
-      if (std::fabs(r) > tol.atol) { sum_rel += d / std::fabs(r); ++n_rel; }
-    } else if (!std::isfinite(k) && std::isfinite(r)) {
-      ++c.nonfinite;
-    }
-    bool ok = element_matches(k, r, tol) && !unwritten;
-    if (unwritten) {
-      ++c.never_written;
+  for (size_t q = 0; q < used; ++q) {  // chunk order = index order
+    const Partial& p = parts[q];
+    sum_abs += p.sum_abs;
+    sum_rel += p.sum_rel;
+    n_abs += p.n_abs;
+    n_rel += p.n_rel;
+    if (p.max_abs > c.max_abs) { c.max_abs = p.max_abs; c.max_abs_index = p.max_abs_index; }
+    c.ref_max_abs = std::max(c.ref_max_abs, p.ref_max_abs);
+    c.nonfinite += p.nonfinite;
+    c.never_written += p.never_written;
+    c.mismatches += p.mismatches;
+    for (const auto& m : p.first_mismatches)
+      if (c.first_mismatches.size() < kMaxListed) c.first_mismatches.push_back(m);
+    for (size_t i : p.first_never_written)
       if (c.first_never_written.size() < kMaxListed) c.first_never_written.push_back(i);
-    }
-    if (!ok) {
-      ++c.mismatches;
-      if (c.first_mismatches.size() < kMaxListed) c.first_mismatches.push_back({i, k, r});
-    }
-    if (i < 8) {
-      c.kernel_preview.push_back(k);
-      c.reference_preview.push_back(r);
-    }
+  }
+  for (size_t i = 0; i < std::min<size_t>(8, kernel.count); ++i) {
+    c.kernel_preview.push_back(kernel.at(i));
+    c.reference_preview.push_back(reference.at(i));
   }
   c.mean_abs = n_abs ? sum_abs / static_cast<double>(n_abs) : 0.0;
   c.mean_rel = n_rel ? sum_rel / static_cast<double>(n_rel) : 0.0;
@@ -86,9 +157,15 @@ std::vector<uint8_t> find_never_written(const HostArray& before, const HostArray
                                         const HostArray& sentinel_after, uint64_t sentinel) {
   if (before.count != after.count || after.count != sentinel_after.count)
     throw usage_error("never-written check: buffer sizes differ between runs of '" + after.name + "'");
+  size_t n = dtype_size(after.dtype);
+  uint8_t s[8];
+  std::memcpy(s, &sentinel, 8);  // little-endian: the element's bytes are the low bytes
   std::vector<uint8_t> flags(after.count, 0);
-  for (size_t i = 0; i < after.count; ++i)
-    flags[i] = before.bits(i) == after.bits(i) && sentinel_after.bits(i) == sentinel;
+  const uint8_t *b = before.bytes.data(), *a = after.bytes.data(), *z = sentinel_after.bytes.data();
+  parallel_chunks(after.count, [&](size_t, size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i)
+      flags[i] = same_bits(b, a, i, n) && std::memcmp(z + i * n, s, n) == 0;
+  });
   return flags;
 }
 
@@ -108,15 +185,28 @@ uint64_t sentinel_bits(DType dtype) {
 }
 
 size_t count_modified(const HostArray& before, const HostArray& after, std::vector<size_t>* first) {
-  size_t n = 0;
   size_t count = std::min(before.count, after.count);
-  for (size_t i = 0; i < count; ++i) {
-    if (before.bits(i) != after.bits(i)) {
-      if (first && first->size() < kMaxListed) first->push_back(i);
-      ++n;
+  size_t n = dtype_size(after.dtype);
+  std::vector<size_t> counts(std::max(1u, std::thread::hardware_concurrency()), 0);
+  std::vector<std::vector<size_t>> firsts(counts.size());
+  const uint8_t *b = before.bytes.data(), *a = after.bytes.data();
+  size_t used = parallel_chunks(count, [&](size_t chunk, size_t begin, size_t end) {
+    // Whole-range memcmp first: an untouched input (the usual case) costs one pass at memory speed.
+    if (std::memcmp(b + begin * n, a + begin * n, (end - begin) * n) == 0) return;
+    for (size_t i = begin; i < end; ++i) {
+      if (same_bits(b, a, i, n)) continue;
+      if (firsts[chunk].size() < kMaxListed) firsts[chunk].push_back(i);
+      ++counts[chunk];
     }
+  });
+  size_t total = 0;
+  for (size_t q = 0; q < used; ++q) {
+    total += counts[q];
+    if (first)
+      for (size_t i : firsts[q])
+        if (first->size() < kMaxListed) first->push_back(i);
   }
-  return n;
+  return total;
 }
 
 }  // namespace kprof

@@ -113,7 +113,7 @@ TEST(PythonGpu, DeviceTensorAliasesEveryDtypeThroughBothBridges) {
         EXPECT_TRUE(t.attr("is_cuda").cast<bool>());
         HostArray h = tensor_to_host("t", t, "test tensor");
         EXPECT_EQ(h.dtype, dt);
-        EXPECT_EQ(h.bytes, pattern);
+        EXPECT_EQ(std::vector<uint8_t>(h.bytes.begin(), h.bytes.end()), pattern);
         t.attr("view")(import_torch().attr("uint8")).attr("zero_")();  // writes through to the test's memory
         import_torch().attr("cuda").attr("synchronize")();
       }
