@@ -10,20 +10,10 @@
 #include "unit/test_ffi_util.hpp"
 
 using namespace kprof;
+using kprof_test::usage_error_of;
 
 namespace {
 
-template <typename F>
-std::string usage_error_of(F&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::Usage);
-    return std::string(e.what()) + "\n" + e.hint();
-  }
-  ADD_FAILURE() << "expected a usage error";
-  return "";
-}
 
 Dims dims_of(const std::vector<std::pair<std::string, std::string>>& kv) {
   Dims d;

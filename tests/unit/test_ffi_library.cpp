@@ -13,22 +13,11 @@
 #include "unit/test_ffi_util.hpp"
 
 using namespace kprof;
+using kprof_test::usage_error_of;
 using kprof_test::TempDir;
 
 namespace {
 
-/// Runs `fn`, expecting a usage error; returns "message\nhint".
-template <typename F>
-std::string usage_error_of(F&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::Usage);
-    return std::string(e.what()) + "\n" + e.hint();
-  }
-  ADD_FAILURE() << "expected a usage error";
-  return "";
-}
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/subprocess.hpp"
 
@@ -69,6 +70,19 @@ inline std::string c_compiler() {
 inline std::string cxx_compiler() {
   for (const char* c : {"c++", "g++", "clang++"})
     if (!kprof::find_on_path(c).empty()) return c;
+  return "";
+}
+
+/// Runs `fn`, expecting a kprof usage error (exit 2); returns "message\nhint" for the test to search.
+template <typename F>
+std::string usage_error_of(F&& fn) {
+  try {
+    fn();
+  } catch (const kprof::Error& e) {
+    EXPECT_EQ(e.code(), kprof::ExitCode::Usage);
+    return std::string(e.what()) + "\n" + e.hint();
+  }
+  ADD_FAILURE() << "expected a usage error";
   return "";
 }
 
