@@ -103,3 +103,27 @@ if want bench; then
     scenario "bench-class-$c" 0 "\\| $c \\| $c \\|" -- cat "$W/bench/bench.md"
   done
 fi
+
+if want gemm; then  # issue 6: the CUTLASS GEMM next to torch.matmul (bench/bench_gemm_vs_torch.py)
+  "$K" build $E/cutlass/gemm/gemm.cu --implementation cutlass > "$W/gemm_build.log" 2>&1
+  scenario gemm-vs-torch 0 'torch.matmul' -- python3 bench/bench_gemm_vs_torch.py "$K" "$W" 4096 4096 4096
+  cp "$W/gemm-vs-torch.log" "$OUT/gemm_vs_torch.md" 2>/dev/null
+fi
+
+if want runcmp; then  # issue 8: `kprof run` on four versions against env + 4 checks + 4 profiles one by one
+  S=$E/softmax_versions
+  V="$S/v0.cu $S/v1.cu $S/v2.cu $E/cuda/softmax/softmax.cu"
+  D="--N=4096 --D=1024 --size input=N*D --size output=N*D"
+  t0=$(now)
+  scenario runcmp-run 0 'fastest' -- "$K" run $V --ref $S/ref.py $D -o "$W/runcmp"
+  t_run=$(elapsed "$t0")
+  t0=$(now)
+  "$K" env -o "$W/steps/env_check.md" > /dev/null 2>&1
+  for v in $V; do
+    "$K" check $v --ref $S/ref.py $D -o "$W/steps/$(basename $v .cu)" > /dev/null 2>&1
+    "$K" profile $v $D -o "$W/steps/$(basename $v .cu)" > /dev/null 2>&1
+  done
+  t_steps=$(elapsed "$t0")
+  echo "kprof run on 4 versions: $t_run s; env + 4 check + 4 profile one after another: $t_steps s" | tee "$OUT/run_vs_steps.txt"
+  cp "$W/runcmp/comparison.md" "$OUT/run4_comparison.md" 2>/dev/null
+fi
