@@ -19,7 +19,7 @@ namespace {
 
 int run_check_command(KernelCliOptions& o) {
   KernelSpec spec = spec_for(o, o.kernels.at(0));
-  spec_implementation(spec);  // file type vs --implementation, before any GPU work
+  validate_spec(spec);  // input errors are exit 2 on any machine, before any GPU work
   select_gpu(spec.gpu);
   // ref.py (and PyTorch) load on another thread while kprof prepares buffers and runs the kernel.
   BackgroundReference reference(o.ref, spec.gpu);

@@ -20,12 +20,18 @@ void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool w
   sub->add_flag("--build", o.spec.build, "Build the .so first (kprof build) when it is missing or older than the .cu");
   sub->add_option("--arch", o.spec.arch, "GPU architecture for --build, e.g. sm_90a (default: the GPU's own)");
   sub->add_option("--size", o.spec.sizes,
-                  "Element count of one buffer as NAME=EXPR over dimensions, e.g. --size A=M*K (repeatable)");
+                  "Element count of one buffer as NAME=EXPR over dimensions, e.g. --size A=M*K (repeat the flag "
+                  "for each buffer)")
+      ->allow_extra_args(false);
   sub->add_option("--ptr-size", o.spec.ptr_size,
                   "Element count for every buffer (overrides the seed's rule: one int dimension -> its value; "
                   "several -> product of the two largest; none -> 1 Mi)")
       ->check(CLI::PositiveNumber);
-  sub->add_option("--seed", o.spec.seed, "Seed of the random inputs (trial t uses seed + t)")->capture_default_str();
+  sub->add_option("--seed", o.spec.seed, "Seed of the random inputs (trial t uses seed + t)")
+      ->capture_default_str()
+      ->check([](const std::string& s) {
+        return s.empty() || s[0] == '-' ? std::string("the seed is a non-negative integer") : std::string();
+      });
   sub->add_option("--gpu", o.spec.gpu, "GPU index (CUDA order)")->capture_default_str()->check(CLI::NonNegativeNumber);
   sub->add_option("--timeout", o.spec.timeout_s,
                   "Seconds one kernel call may take before kprof reports it as hung")->capture_default_str()

@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/term.hpp"
+#include "core/text.hpp"
 #include "pipeline/guarded_call.hpp"
 
 namespace {
@@ -13,6 +14,29 @@ namespace {
 /// Leaves through _Exit when a kernel hung or the CUDA context was lost: the normal teardown would
 /// wait for the stuck work (kprof must never hang).
 int finish(int code) { return kprof::exit_now_if_stuck(code); }
+
+/// `--N 1024` (a space instead of '='): CLI11 would take 1024 as a kernel file. Returns the word
+/// pair as "--N=1024" when argv holds an unknown `--NAME` followed by a number, else "".
+std::string space_separated_dimension(CLI::App& app, int argc, char** argv) {
+  CLI::App* sub = nullptr;
+  for (int i = 1; i < argc; ++i) {
+    std::string w = argv[i];
+    if (!sub) {
+      if (w.rfind("-", 0) == 0) continue;
+      try {
+        sub = app.get_subcommand(w);
+      } catch (const CLI::OptionNotFound&) {
+        return "";
+      }
+      continue;
+    }
+    if (w.rfind("--", 0) != 0 || w.find('=') != std::string::npos || i + 1 >= argc) continue;
+    if (sub->get_option_no_throw(w) != nullptr || w == "--help") continue;
+    if (kprof::parse_number(argv[i + 1]) && std::string(argv[i + 1]).find(',') == std::string::npos)
+      return w + "=" + argv[i + 1];
+  }
+  return "";
+}
 
 }  // namespace
 
@@ -40,6 +64,16 @@ int main(int argc, char** argv) {
   register_runner(app, action);
   register_probe(app, action);
 
+  if (argc < 2) {
+    std::fputs(app.help().c_str(), stdout);
+    return static_cast<int>(ExitCode::Usage);
+  }
+  if (std::string dim = space_separated_dimension(app, argc, argv); !dim.empty()) {
+    print_error("'" + dim.substr(0, dim.find('=')) + " " + dim.substr(dim.find('=') + 1) +
+                    "': a dimension is given with '=', not a space",
+                "write " + dim);
+    return static_cast<int>(ExitCode::Usage);
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -49,7 +83,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    std::string cmd;
+    for (const auto* s : app.get_subcommands()) cmd = s->get_name();
+    print_error(e.what(), "run `kprof " + (cmd.empty() ? std::string() : cmd + " ") + "--help` for the options");
     return static_cast<int>(ExitCode::Usage);
   } catch (const Error& e) {
     print_error(e.what(), e.hint());

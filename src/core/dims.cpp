@@ -66,6 +66,9 @@ void parse_dim_args(const std::vector<std::string>& words, Dims& dims) {
       if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
         throw usage_error("'" + w + "' is not a dimension name",
                           "names use letters, digits and '_': --N=1024");
+    if (dims.has(name))
+      throw usage_error("dimension --" + name + " is given twice",
+                        "give each dimension once, e.g. --" + name + "=" + w.substr(eq + 1));
     dims.set(name, w.substr(eq + 1));
   }
 }

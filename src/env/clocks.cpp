@@ -85,10 +85,11 @@ int run_clocks(ClockControl& ctl, const ClocksRequest& req, std::string& out) {
       "NVML (libnvidia-ml.so.1) comes with the NVIDIA driver: run on the GPU machine; `kprof env` shows what is missing";
 
   if (!why.empty()) {
-    out += "cannot read the clocks of " + ctl.label() + ": " + why + "\n";
-    if (req.action == ClocksAction::Lock)
+    // The error itself goes to stderr once (the thrown Error); a dry run still says what it would do.
+    if (req.dry_run && req.action == ClocksAction::Lock)
       out += "would lock the SM clock at its maximum: " + lock_call + "\n";
-    if (req.action == ClocksAction::Reset) out += "would restore the default clocks: " + reset_call + "\n";
+    if (req.dry_run && req.action == ClocksAction::Reset)
+      out += "would restore the default clocks: " + reset_call + "\n";
     if (req.dry_run) out += "dry run: nothing changed\n";
     throw check_failed("cannot read the clocks of " + ctl.label() + ": " + why, hint_no_nvml);
   }

@@ -17,6 +17,39 @@
 
 namespace kprof {
 
+namespace {
+
+SoKernelOptions so_options(const KernelSpec& spec, Implementation impl, double extra_copies) {
+  SoKernelOptions o;
+  o.kernel_path = spec.kernel;
+  o.so_path = spec.so_path;
+  o.implementation = impl;
+  o.dims = spec.dims;
+  o.size_exprs = spec.sizes;
+  if (spec.ptr_size > 0) o.ptr_size = spec.ptr_size;
+  o.extra_copies = extra_copies;
+  return o;
+}
+
+}  // namespace
+
+void validate_spec(const KernelSpec& spec) {
+  Implementation impl = spec_implementation(spec);
+  if (!path_exists(spec.kernel)) throw usage_error("kernel file '" + spec.kernel + "' not found");
+  if (is_python_impl(impl)) return;  // setup/run_kernel are checked when the module loads
+  std::string ext = to_lower(spec.kernel.substr(spec.kernel.find_last_of('.') == std::string::npos
+                                                    ? spec.kernel.size()
+                                                    : spec.kernel.find_last_of('.')));
+  if (ext != ".cu" && ext != ".cuh" && ext != ".cpp" && ext != ".cc" && ext != ".cxx")
+    throw usage_error("'" + spec.kernel + "' is not a CUDA source file (.cu)",
+                      "pass the kernel's .cu (it defines extern \"C\" void solve(...)), or a .py module with "
+                      "--implementation triton / cute-dsl");
+  SoKernelPlan plan = plan_so_kernel(so_options(spec, impl, 0.0));  // signature, dimensions, --size
+  if (!spec.build && !path_exists(plan.so_path))
+    throw usage_error("kernel library " + plan.so_path + " not found",
+                      build_hint(spec.kernel, plan.so_path, spec.arch.empty() ? build_arch_for_hints() : spec.arch, impl));
+}
+
 std::unique_ptr<KernelInstance> load_kernel(const KernelSpec& spec, double extra_copies) {
   Implementation impl = spec_implementation(spec);
   gpu_description(spec.gpu);  // cache it while the GPU is healthy
@@ -38,15 +71,7 @@ std::unique_ptr<KernelInstance> load_kernel(const KernelSpec& spec, double extra
       build_kernel(b);
     }
   }
-  SoKernelOptions o;
-  o.kernel_path = spec.kernel;
-  o.so_path = spec.so_path;
-  o.implementation = impl;
-  o.dims = spec.dims;
-  o.size_exprs = spec.sizes;
-  if (spec.ptr_size > 0) o.ptr_size = spec.ptr_size;
-  o.extra_copies = extra_copies;
-  return load_so_kernel(o);
+  return load_so_kernel(so_options(spec, impl, extra_copies));
 }
 
 std::string gpu_description(int gpu) {

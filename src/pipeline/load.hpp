@@ -9,6 +9,12 @@
 
 namespace kprof {
 
+/// Checks everything about `spec` that needs no GPU, so usage errors are exit 2 on any machine:
+/// the file type against --implementation, the file, and for a .cu the solve() signature, every
+/// dimension, the --size / --ptr-size expressions and (without --build) that the .so exists.
+/// Throws Error (exit 2) with what to do.
+void validate_spec(const KernelSpec& spec);
+
 /// Loads the kernel of `spec` on the current GPU: a .so through libffi (cuda-cpp, cutlass; built
 /// first with `kprof build` rules when spec.build and the .so is missing or older than the .cu) or
 /// a Python module in the embedded interpreter (triton, cute-dsl). `extra_copies` is how many

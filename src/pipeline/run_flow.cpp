@@ -77,7 +77,7 @@ RunOutcome run_workflow(const RunRequest& req) {
   RunOutcome out;
   if (req.versions.empty()) throw usage_error("kprof run needs at least one kernel file");
   const KernelSpec& first = req.versions.front();
-  for (const auto& v : req.versions) spec_implementation(v);
+  for (const auto& v : req.versions) validate_spec(v);  // input errors first: exit 2 on any machine
   make_dirs(req.output_dir);
 
   // 1. Environment, once; stop before any kernel runs when a required item fails.
