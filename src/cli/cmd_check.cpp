@@ -32,8 +32,7 @@ int run_check_command(KernelCliOptions& o) {
   if (o.rtol >= 0) co.rtol = o.rtol;
   print_progress(fmt::format("checking {} ({}) against {}", spec.kernel, implementation_name(inst->implementation()), o.ref));
   CheckResult r = run_check(*inst, [&]() -> ReferenceRunner& { return reference.get(); }, co);
-  auto header = kernel_header_rows(spec, *inst);
-  header.insert(header.begin() + 3, {"Reference", o.ref});
+  auto header = kernel_header_rows(spec, *inst, o.ref);
   header.push_back({"Trials", std::to_string(o.trials)});
   write_correctness_reports(o.output_dir, r, header);
   std::fputs(correctness_console(r).c_str(), stdout);

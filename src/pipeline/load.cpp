@@ -82,7 +82,8 @@ std::string gpu_description(int gpu) {
 }
 
 std::vector<std::pair<std::string, std::string>> kernel_header_rows(const KernelSpec& spec,
-                                                                    const KernelInstance& inst) {
+                                                                    const KernelInstance& inst,
+                                                                    const std::string& reference) {
   std::vector<std::pair<std::string, std::string>> rows = {
       {"Kernel", spec.kernel},
       {"Implementation", implementation_name(inst.implementation())},
@@ -91,6 +92,7 @@ std::vector<std::pair<std::string, std::string>> kernel_header_rows(const Kernel
       {"Dimensions", spec.dims.to_string().empty() ? "(none)" : spec.dims.to_string()},
       {"Seed", std::to_string(spec.seed)},
   };
+  if (!reference.empty()) rows.insert(rows.begin() + 3, {"Reference", reference});
   for (const auto& b : inst.buffers())
     rows.push_back({"Buffer " + b.name, fmt::format("{} x {} ({}), {}", dtype_name(b.dtype), b.count,
                                                      fmt_bytes(static_cast<double>(b.count * dtype_size(b.dtype))),

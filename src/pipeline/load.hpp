@@ -28,8 +28,10 @@ std::unique_ptr<KernelInstance> load_kernel(const KernelSpec& spec, double extra
 std::string gpu_description(int gpu);
 
 /// Report header rows describing a loaded kernel: file, implementation, signature, GPU, dims,
-/// seed, and one row per buffer (dtype, elements, role).
+/// seed, and one row per buffer (dtype, elements, role); a "Reference" row after the signature
+/// when `reference` (ref.py's path) is given.
 std::vector<std::pair<std::string, std::string>> kernel_header_rows(const KernelSpec& spec,
-                                                                    const KernelInstance& inst);
+                                                                    const KernelInstance& inst,
+                                                                    const std::string& reference = "");
 
 }  // namespace kprof

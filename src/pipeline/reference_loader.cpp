@@ -16,8 +16,7 @@ class PyReferenceRunner final : public ReferenceRunner {
   std::optional<double> rtol() const override { return mod_.rtol(); }
   std::string origin() const override { return mod_.path(); }
   std::vector<HostArray> run(const std::vector<RefTensorArg>& tensors, const std::vector<ScalarArg>& scalars,
-                             const KernelInstance& inst, const std::vector<std::string>& output_names) override {
-    (void)output_names;  // ReferenceModule returns the outputs in is_output order, which is this order
+                             const KernelInstance& inst) override {
     std::vector<BufferView> views;
     views.reserve(tensors.size());
     for (const auto& t : tensors) views.push_back({t.name, t.dtype, t.count, t.device_ptr, t.is_output, t.shape});

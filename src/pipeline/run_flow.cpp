@@ -101,7 +101,6 @@ RunOutcome run_workflow(const RunRequest& req) {
   BackgroundReference reference(req.ref, first.gpu);
   auto names = version_folder_names(req.versions);
   std::vector<std::pair<std::string, std::string>> header;
-  std::vector<std::pair<std::optional<double>, std::optional<double>>> spreads;  // call, kernel std (ms)
   for (size_t i = 0; i < req.versions.size(); ++i) {
     const KernelSpec& spec = req.versions[i];
     VersionRow row;
@@ -112,22 +111,21 @@ RunOutcome run_workflow(const RunRequest& req) {
     auto inst = load_kernel(spec, /*extra_copies=*/3.0);
     auto kheader = kernel_header_rows(spec, *inst);
     if (header.empty()) {
-      header = {{"GPU", kheader[3].second}, {"Dimensions", kheader[4].second}, {"Seed", std::to_string(spec.seed)},
+      header = {{"GPU", gpu_description(spec.gpu)},
+                {"Dimensions", spec.dims.to_string().empty() ? "(none)" : spec.dims.to_string()},
+                {"Seed", std::to_string(spec.seed)},
                 {"Reference", req.ref}};
       for (const auto& b : inst->buffers())
         header.push_back({"Buffer " + b.name, fmt::format("{} x {}", dtype_name(b.dtype), b.count)});
     }
     CheckResult cr = run_check(*inst, [&]() -> ReferenceRunner& { return reference.get(); }, req.check);
-    auto cheader = kheader;
-    cheader.insert(cheader.begin() + 3, {"Reference", req.ref});
-    write_correctness_reports(row.folder, cr, cheader);
+    write_correctness_reports(row.folder, cr, kernel_header_rows(spec, *inst, req.ref));
     row.correct = cr.pass;
     row.correctness = cr.pass ? "PASS" : "FAIL: " + first_failure(cr);
     step_line(row.name, "check", cr.pass ? "PASS" : row.correctness, t0);
     if (!cr.pass || hard_exit_requested()) {
       row.cls = "not profiled (correctness failed)";
       out.rows.push_back(row);
-      spreads.resize(out.rows.size());
       out.exit_code = 1;
       if (hard_exit_requested()) break;  // the CUDA context is gone: nothing more can run
       continue;
@@ -138,11 +136,10 @@ RunOutcome run_workflow(const RunRequest& req) {
     ProfileOutcome p = run_profile(*inst, spec, ps, row.folder, kheader);
     row.profiled = true;
     row.call_ms = p.timing.call.median;
-    spreads.resize(out.rows.size() + 1);
-    spreads.back().first = p.timing.call.stddev;
+    row.call_std_ms = p.timing.call.stddev;
     if (p.timing.kernel.available) {
       row.kernel_ms = p.timing.kernel.summary.sum.median;
-      spreads.back().second = p.timing.kernel.summary.sum.stddev;
+      row.kernel_std_ms = p.timing.kernel.summary.sum.stddev;
     }
     fill_ncu_columns(row, p);
     if (!p.classified && ps.run_ncu) out.exit_code = 1;
@@ -155,11 +152,10 @@ RunOutcome run_workflow(const RunRequest& req) {
     if (r.profiled && !r.kernel_ms) all_kernel = false;
   std::string basis = all_kernel ? "kernel time per call (CUPTI), median over the timed calls"
                                  : "call time (CUDA events), median over the timed calls";
-  for (size_t i = 0; i < out.rows.size(); ++i) {
-    auto& r = out.rows[i];
+  for (auto& r : out.rows) {
     if (!r.profiled) continue;
     r.time_ms = all_kernel ? r.kernel_ms : r.call_ms;
-    r.spread_ms = all_kernel ? spreads[i].second : spreads[i].first;
+    r.spread_ms = all_kernel ? r.kernel_std_ms : r.call_std_ms;
   }
   out.comparison = compare_versions(out.rows);
   write_file_atomic(join_path(req.output_dir, "comparison.md"), comparison_markdown(out.rows, out.comparison, header, basis));

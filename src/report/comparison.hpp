@@ -21,6 +21,7 @@ struct VersionRow {
   std::optional<double> spread_ms;  ///< its standard deviation over the timed calls
   std::optional<double> call_ms;    ///< median call time (CUDA events)
   std::optional<double> kernel_ms;  ///< median kernel time per call (CUPTI)
+  std::optional<double> call_std_ms, kernel_std_ms;  ///< their standard deviations over the timed calls
   std::string cls;               ///< class or "not classified: ..." / "not profiled"
   std::optional<double> sm_sol, mem_sol, achieved_occupancy;  ///< %, from ncu
   std::string leading_stall;     ///< "long scoreboard (62%)"

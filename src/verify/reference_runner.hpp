@@ -32,10 +32,10 @@ class ReferenceRunner {
   virtual std::string origin() const = 0;
   /// Computes the expected outputs from `tensors` (copies; the reference may modify them) and
   /// `scalars`, plus whatever `inst` adds (KernelInstance::extend_reference_kwargs). Returns one
-  /// HostArray per name in `output_names`, in that order. Throws Error (exit 2) when the
+  /// HostArray per output tensor (RefTensorArg::is_output), in the order of `tensors`. Throws Error (exit 2) when the
   /// reference fails, with its error line.
   virtual std::vector<HostArray> run(const std::vector<RefTensorArg>& tensors, const std::vector<ScalarArg>& scalars,
-                                     const KernelInstance& inst, const std::vector<std::string>& output_names) = 0;
+                                     const KernelInstance& inst) = 0;
 };
 
 }  // namespace kprof

@@ -1,0 +1,72 @@
+// kprof run's comparison: speedup against the first profiled version, "same (within noise)" when
+// the difference of medians is at most the larger standard deviation, the fastest correct marked.
+#include <gtest/gtest.h>
+
+#include "pipeline/load.hpp"
+#include "report/comparison.hpp"
+
+using namespace kprof;
+
+namespace {
+
+VersionRow row(const std::string& name, bool correct, std::optional<double> ms, double sd) {
+  VersionRow r;
+  r.name = name;
+  r.correct = correct;
+  r.profiled = ms.has_value();
+  r.time_ms = ms;
+  r.spread_ms = sd;
+  return r;
+}
+
+/// A KernelInstance with fixed buffers, enough for report headers.
+class FakeKernel final : public KernelInstance {
+ public:
+  Implementation implementation() const override { return Implementation::CudaCpp; }
+  std::string signature() const override { return "solve(const float* A, float* C, int N)"; }
+  void prepare(uint64_t) override {}
+  std::vector<BufferView> buffers() const override {
+    return {{"A", DType::F32, 8, nullptr, false, {}}, {"C", DType::F32, 8, nullptr, true, {}}};
+  }
+  std::vector<ScalarArg> scalars() const override { return {{"N", 8, true}}; }
+  void call() override {}
+};
+
+}  // namespace
+
+TEST(Comparison, SpeedupNoiseAndFastestCorrect) {
+  std::vector<VersionRow> rows = {row("v0", true, 10.0, 0.2), row("v1", true, 9.9, 0.1),  // within noise
+                                  row("v2", true, 5.0, 0.1), row("v3", false, std::nullopt, 0),
+                                  row("v4", true, 12.0, 0.1)};
+  auto c = compare_versions(rows);
+  EXPECT_EQ(c[0].verdict, "baseline");
+  EXPECT_EQ(c[1].verdict, "same (within noise)");
+  EXPECT_EQ(c[2].verdict, "faster");
+  EXPECT_DOUBLE_EQ(*c[2].speedup, 2.0);
+  EXPECT_EQ(c[3].verdict, "n/a");
+  EXPECT_EQ(c[4].verdict, "slower");
+  EXPECT_TRUE(c[2].fastest);
+  EXPECT_FALSE(c[0].fastest || c[1].fastest || c[3].fastest || c[4].fastest);
+}
+
+TEST(Comparison, AFasterIncorrectVersionIsNotMarkedFastest) {
+  std::vector<VersionRow> rows = {row("v0", true, 10.0, 0.1), row("v1", false, 1.0, 0.1)};
+  auto c = compare_versions(rows);
+  EXPECT_TRUE(c[0].fastest);
+  EXPECT_FALSE(c[1].fastest);
+  auto md = comparison_markdown(rows, c, {{"GPU", "test"}}, "call time");
+  EXPECT_NE(md.find("**v0** (fastest)"), std::string::npos) << md;
+}
+
+TEST(KernelHeader, ReferenceRowFollowsTheSignature) {
+  FakeKernel k;
+  KernelSpec s;
+  s.kernel = "k.cu";
+  auto rows = kernel_header_rows(s, k, "ref.py");
+  ASSERT_GT(rows.size(), 4u);
+  EXPECT_EQ(rows[2].first, "Signature");
+  EXPECT_EQ(rows[3].first, "Reference");
+  EXPECT_EQ(rows[3].second, "ref.py");
+  auto without = kernel_header_rows(s, k);
+  EXPECT_EQ(without.size() + 1, rows.size());
+}
