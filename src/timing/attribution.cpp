@@ -25,6 +25,14 @@ double ns_to_ms(uint64_t ns) { return static_cast<double>(ns) * 1e-6; }
 
 }  // namespace
 
+size_t drop_kernels_named(std::vector<KernelRecord>& kernels, const std::string& name) {
+  const size_t before = kernels.size();
+  kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
+                               [&](const KernelRecord& k) { return k.name == name; }),
+                kernels.end());
+  return before - kernels.size();
+}
+
 Attribution attribute_kernels(const std::vector<KernelRecord>& kernels,
                               const std::vector<ApiRecord>& apis, std::vector<CallWindow> windows) {
   std::sort(windows.begin(), windows.end(),

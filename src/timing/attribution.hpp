@@ -10,8 +10,8 @@
 //   2. By time, when no API record has the kernel's correlation id: the window that contains the
 //      kernel's GPU start timestamp.
 //   Anything else is "outside" (launched between calls, e.g. by a background thread): reported,
-//   never counted. kprof's own work between calls (L2 flush memset, output restore copies) is not
-//   a kernel in CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL and happens outside every window anyway.
+//   never counted. kprof's own work between calls is dropped first: the L2 flush is a kernel
+//   (kL2FlushKernelName, removed by drop_kernels_named); output restores are copies, not kernels.
 #pragma once
 
 #include <cstddef>
@@ -24,7 +24,7 @@
 
 namespace kprof {
 
-/// One kernel execution (CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL). Timestamps in ns (CUPTI clock).
+/// One kernel execution (CUPTI_ACTIVITY_KIND_KERNEL record). Timestamps in ns (CUPTI clock).
 struct KernelRecord {
   std::string name;             ///< demangled name
   uint64_t start_ns = 0;
@@ -54,6 +54,10 @@ struct Attribution {
   size_t by_correlation = 0;                        ///< kernels placed through their API record
   size_t by_time = 0;                               ///< kernels placed by their GPU start time
 };
+
+/// Removes every record whose name is exactly `name` (kprof's own flush kernel) from `kernels`;
+/// returns how many it removed. Never throws.
+size_t drop_kernels_named(std::vector<KernelRecord>& kernels, const std::string& name);
 
 /// Attributes `kernels` to `windows` (sorted by begin, non-overlapping) as the file comment says.
 /// Never throws; unsorted windows are sorted first.

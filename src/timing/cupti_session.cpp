@@ -15,7 +15,8 @@ namespace {
 constexpr size_t kBufferBytes = 4u << 20;  // 4 MiB per CUPTI activity buffer
 constexpr size_t kAlign = 8;               // CUPTI requires 8-byte aligned buffers
 
-const CUpti_ActivityKind kKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_RUNTIME,
+// KIND_KERNEL, not CONCURRENT_KERNEL: see cupti_session.hpp for the H200 measurement behind it.
+const CUpti_ActivityKind kKinds[] = {CUPTI_ACTIVITY_KIND_KERNEL, CUPTI_ACTIVITY_KIND_RUNTIME,
                                      CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_ACTIVITY_KIND_MEMSET};
 
 std::mutex g_mu;

@@ -1,9 +1,16 @@
 // CUPTI activity collection for the kernel-time phase: kernel executions
-// (CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, which keeps kernels concurrent), the runtime and driver
+// (CUPTI_ACTIVITY_KIND_KERNEL: kernels serialized, timed by the front end), the runtime and driver
 // API calls that launched them (CUPTI_ACTIVITY_KIND_RUNTIME / _DRIVER, for attribution by
-// correlation id) and memsets (CUPTI_ACTIVITY_KIND_MEMSET: kprof's own L2 flush and a marker that
+// correlation id) and memsets (CUPTI_ACTIVITY_KIND_MEMSET: a marker that
 // reveals the CUPTI id of the legacy default stream). Buffers come through CUPTI's buffer
 // callbacks (cuptiActivityRegisterCallbacks) and are drained with cuptiActivityFlushAll.
+//
+// Why KIND_KERNEL and not CONCURRENT_KERNEL (bench/cupti_probe.cu, H200, 2026-11-29): on Hopper,
+// CONCURRENT_KERNEL instruments the kernel code itself, and the instrumentation slows kernels with
+// many blocks: a 64 Mi-element vector add (262144 blocks) took 258 us between CUDA events with it
+// on against 241 us with CUPTI off, and CUPTI reported 250.6 us against ncu's 234.2 us
+// gpu__time_duration (+7%). KIND_KERNEL serializes kernels instead (as ncu does) and reported
+// 235.5 us (+0.6%); at 1 Ki elements 2.66 us against ncu's 2.21 us (CONCURRENT_KERNEL: 1.22 us).
 #pragma once
 
 #include <cstddef>

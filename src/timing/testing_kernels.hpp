@@ -19,4 +19,9 @@ cudaError_t launch_spin(uint64_t ns, cudaStream_t stream, unsigned threads = 1);
 /// `stream`. Returns cudaPeekAtLastError() after the launch.
 cudaError_t launch_add_one(float* x, size_t n, cudaStream_t stream);
 
+/// Launches `kprof::test_kernels::read_kernel`: reads x[0, n) once (grid-stride, 8 blocks per SM)
+/// and writes nothing while the data is non-negative: a kernel whose time depends on whether x is
+/// in L2. Returns cudaPeekAtLastError() after the launch.
+cudaError_t launch_read(const float* x, size_t n, cudaStream_t stream);
+
 }  // namespace kprof::test_kernels

@@ -16,6 +16,7 @@
 #include "env/nvml.hpp"
 #include "timing/cupti_session.hpp"
 #include "timing/device_ops.hpp"
+#include "timing/l2_flush.hpp"
 
 namespace kprof {
 
@@ -208,6 +209,7 @@ void phase_kernel_time(Driver& d, TimingResult& r) {
     return;
   }
   kt.available = true;
+  drop_kernels_named(rec.kernels, kL2FlushKernelName);  // kprof's own flush between calls
   kt.default_stream = marker_stream_id(rec.memsets, kMarkerBytes, kMarkerValue);
   Attribution a = attribute_kernels(rec.kernels, rec.apis, windows);
   kt.by_correlation = a.by_correlation;

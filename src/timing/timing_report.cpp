@@ -109,8 +109,9 @@ std::string timing_markdown(const TimingResult& r) {
   md += markdown_table({"", "Call time (CUDA events)", "Kernel time (CUPTI, sum per call)"}, rows);
   md += "\nCall time: CUDA events on the legacy default stream around one call (host launch code "
         "included). Kernel time: the GPU duration of every kernel the call launched, on any "
-        "stream, summed per call (CUPTI activity records, measured in a second pass because "
-        "CUPTI adds launch overhead).\n";
+        "stream, summed per call (CUPTI KERNEL activity records: kernels serialized and timed "
+        "by the GPU front end, as ncu times them; measured in a second pass because CUPTI adds "
+        "launch overhead).\n";
   if (!k.available) md += "\nKernel time not available: " + k.note + "\n";
 
   if (k.available && !k.summary.kernels.empty()) {

@@ -20,9 +20,13 @@ if want env; then
   scenario env-bad-option 2 '' -- "$K" env --gpu -3
 fi
 
-if want check; then
+# Every stage that runs a .cu example needs its .so: built once, whichever of them is asked for.
+if want check || want profile || want analyze || want run || want bench || want runcmp; then
   build_so $E/cuda/vector_add/vector_add.cu $E/cuda/softmax/softmax.cu $E/cuda/matmul/matmul.cu \
            $E/broken/*.cu $E/softmax_versions/v*.cu $B/*.cu
+fi
+
+if want check; then
   for n in 1000 1048576 1000003; do
     scenario check-vadd-$n 0 'PASS' -- "$K" check $E/cuda/vector_add/vector_add.cu --ref $VREF --N=$n -o "$W/vadd$n"
   done
@@ -126,4 +130,26 @@ if want runcmp; then  # issue 8: `kprof run` on four versions against env + 4 ch
   t_steps=$(elapsed "$t0")
   echo "kprof run on 4 versions: $t_run s; env + 4 check + 4 profile one after another: $t_steps s" | tee "$OUT/run_vs_steps.txt"
   cp "$W/runcmp/comparison.md" "$OUT/run4_comparison.md" 2>/dev/null
+fi
+
+if want probe; then  # issue 4: does CUPTI's kernel tracing change the kernel it times? (bench/cupti_probe.cu)
+  P="$W/cupti_probe"
+  nvcc -O3 -arch=sm_90 -o "$P" bench/cupti_probe.cu -lcupti > "$W/probe_build.log" 2>&1
+  : > "$OUT/cupti_probe.tsv"
+  for m in none conc serial kprof callbacks none conc kprof; do "$P" $m >> "$OUT/cupti_probe.tsv" 2>&1; done
+  for m in none conc serial; do "$P" $m 100 noflush >> "$OUT/cupti_probe.tsv" 2>&1; done
+  ncu --clock-control none --cache-control all --metrics gpu__time_duration.sum -k regex:vadd --csv \
+      --print-units base "$P" none 5 > "$OUT/cupti_probe_ncu.csv" 2>&1
+  scenario cupti-probe 0 'one_per_thread' -- cat "$OUT/cupti_probe.tsv"
+  cat "$OUT/cupti_probe.tsv"
+  python3 - "$OUT/cupti_probe_ncu.csv" <<'PY'
+import csv, sys, statistics, collections
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+h = rows[0]; d = collections.defaultdict(list)
+for r in rows[1:]:
+    rec = dict(zip(h, r))
+    grid = rec.get("Grid Size", "")
+    d[(rec["Kernel Name"].split("(")[0], grid)].append(float(rec["Metric Value"].replace(",", "")) / 1000)
+for k, v in d.items(): print("ncu", k[0], "grid", k[1], "median_us %.2f" % statistics.median(v), "n", len(v))
+PY
 fi

@@ -4,6 +4,7 @@
 
 #include "timing/attribution.hpp"
 #include "timing/cupti_session.hpp"
+#include "timing/l2_flush.hpp"
 
 using namespace kprof;
 
@@ -121,4 +122,19 @@ TEST(TimingAttribution, MarkerMemsetRevealsTheDefaultStream) {
   std::vector<MemsetRecord> m = {{5, 100 << 20, 0xa5, 50, 60}, {3, 4, 0x6b, 10, 11}, {8, 4, 0x6b, 90, 91}};
   EXPECT_EQ(marker_stream_id(m, 4, 0x6b), std::optional<uint32_t>(3u));  // the earliest match
   EXPECT_EQ(marker_stream_id(m, 8, 0x6b), std::nullopt);
+}
+
+TEST(TimingAttribution, KprofsOwnFlushKernelIsDroppedBeforeAttribution) {
+  // The L2 flush runs between calls; its records must not show up as "outside" kernels, while a
+  // user kernel whose name merely contains the flush's name is kept.
+  std::vector<KernelRecord> k = {kr(kL2FlushKernelName, 10, 90, 1, 1), kr("vadd", 120, 150, 1, 2),
+                                 kr(kL2FlushKernelName, 210, 290, 1, 3),
+                                 kr(std::string("my_") + kL2FlushKernelName, 320, 330, 1, 4)};
+  EXPECT_EQ(drop_kernels_named(k, kL2FlushKernelName), 2u);
+  ASSERT_EQ(k.size(), 2u);
+  EXPECT_EQ(k[0].name, "vadd");
+  EXPECT_EQ(k[1].name, std::string("my_") + kL2FlushKernelName);
+  Attribution a = attribute_kernels(k, {}, {{100, 200}, {300, 400}});
+  EXPECT_TRUE(a.outside.empty());
+  EXPECT_EQ(drop_kernels_named(k, kL2FlushKernelName), 0u);
 }
