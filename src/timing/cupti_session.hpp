@@ -23,6 +23,10 @@
 
 namespace kprof {
 
+/// How kernel time is measured, as profile.json's kernel_time.source states it.
+inline constexpr const char* kKernelTimeSource =
+    "CUPTI_ACTIVITY_KIND_KERNEL records (kernels serialized, timed by the GPU front end)";
+
 /// One memset seen by CUPTI (CUpti_ActivityMemset*). Timestamps in ns.
 struct MemsetRecord {
   uint32_t stream_id = 0;

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/text.hpp"
+#include "timing/cupti_session.hpp"
 
 namespace kprof {
 
@@ -80,7 +81,9 @@ std::vector<std::string> timing_findings(const TimingResult& r) {
     out.push_back(fmt::format(
         "CUPTI saw kernels on streams other than the legacy default stream (CUPTI ids {}): the "
         "events wait for blocking streams but not for non-blocking ones, which only the kernel "
-        "time includes.",
+        "time includes. The kernel-time pass also runs kernels one after another (CUPTI's "
+        "serialized KERNEL records), so kernels that overlap across streams in a real call are "
+        "summed there: the call time keeps their overlap.",
         fmt::join(s.other_streams, ", ")));
   if (out.empty()) {
     std::string share = k.available && r.call.median > 0
@@ -173,7 +176,7 @@ nlohmann::json timing_json(const TimingResult& r) {
   nlohmann::json j;
   j["call_time_ms"] = stats_json(r.call);
   j["call_time_ms"]["per_call"] = r.call_ms;
-  j["kernel_time"] = {{"available", k.available}, {"note", k.note}};
+  j["kernel_time"] = {{"available", k.available}, {"note", k.note}, {"source", kKernelTimeSource}};
   if (k.available) {
     j["kernel_time"]["sum_ms"] = stats_json(k.summary.sum);
     j["kernel_time"]["sum_ms"]["per_call"] = k.summary.sum_ms;

@@ -69,6 +69,12 @@ TEST(TimingResultRules, KernelOnNonBlockingStreamExceedsCall) {
   auto f = timing_findings(r);
   EXPECT_TRUE(any_contains(f, "exceeds the call time"));
   EXPECT_TRUE(any_contains(f, "CUPTI ids 12"));
+  EXPECT_TRUE(any_contains(f, "one after another"));  // serialized records: overlap not kept
+}
+
+TEST(TimingResultRules, OneStreamSaysNothingAboutSerialization) {
+  TimingResult r = synthetic({0.020, 0.020, 0.020}, {0.015, 0.015, 0.015});
+  EXPECT_FALSE(any_contains(timing_findings(r), "one after another"));
 }
 
 TEST(TimingResultRules, NoisyCallTimeIsUnstable) {
@@ -107,6 +113,7 @@ TEST(TimingReport, MarkdownShowsBothColumnsKernelsAndMethod) {
   EXPECT_TRUE(contains(md, "| Median | 21 us | 2 us |")) << md;
   EXPECT_TRUE(contains(md, "Call time (CUDA events)"));
   EXPECT_TRUE(contains(md, "Kernel time (CUPTI, sum per call)"));
+  EXPECT_TRUE(contains(md, "kernels serialized"));  // the method is stated next to the numbers
   EXPECT_TRUE(contains(md, "`vecAdd`"));
   EXPECT_TRUE(contains(md, "| default |"));
   EXPECT_TRUE(contains(md, "a read of 100.00 MiB = 2 x 50.00 MiB L2")) << md;
@@ -127,6 +134,9 @@ TEST(TimingReport, JsonCarriesStatisticsRulesAndSettings) {
   EXPECT_EQ(j["kernel_time"]["kernels"][0]["launches"].get<size_t>(), 3u);
   EXPECT_FALSE(j["kernel_time"]["kernels"][0]["streams"][0]["default"].get<bool>());
   EXPECT_EQ(j["kernel_time"]["other_streams"][0].get<uint32_t>(), 12u);
+  // Programs can tell serialized records from concurrent ones (bench/RESULTS.md explains the choice).
+  EXPECT_NE(j["kernel_time"]["source"].get<std::string>().find("CUPTI_ACTIVITY_KIND_KERNEL"),
+            std::string::npos);
   EXPECT_TRUE(j["rules"]["overhead_dominates"].get<bool>());
   EXPECT_DOUBLE_EQ(j["rules"]["unstable_cv_threshold"].get<double>(), kUnstableCv);
   EXPECT_TRUE(j["settings"]["budget_hit"].get<bool>());
