@@ -40,12 +40,15 @@ int run_run_command(RunCmd& c) {
   for (size_t i = 0; i < out.rows.size(); ++i) {
     const auto& r = out.rows[i];
     const auto& cmp = out.comparison[i];
-    rows.push_back({r.name + (cmp.fastest ? " *" : ""), r.correct ? "PASS" : "FAIL",
+    rows.push_back({r.name + (cmp.fastest ? " *" : cmp.tied_with_fastest ? " =" : ""),
+                    r.correct ? "PASS" : r.correctness.rfind("ERROR", 0) == 0 ? "ERROR"
+                                       : r.correctness.rfind("not run", 0) == 0 ? "not run" : "FAIL",
                     r.time_ms ? fmt_duration_ms(*r.time_ms) : "n/a",
                     cmp.speedup ? fmt::format("{:.2f}x", *cmp.speedup) : "n/a", cmp.verdict, r.cls});
   }
   std::fputs(markdown_table({"version", "correct", "median", "speedup", "vs first", "class"}, rows).c_str(), stdout);
-  std::printf("(* fastest correct version)  report: %s\n", join_path(c.k.output_dir, "comparison.md").c_str());
+  std::printf("(* fastest correct version, = as fast within noise)  report: %s\n",
+              join_path(c.k.output_dir, "comparison.md").c_str());
   return out.exit_code;
 }
 
@@ -59,7 +62,10 @@ void register_run(CLI::App& app, CommandAction& action) {
       "Nsight Compute and the classification, then a comparison. Same dimensions, seed, buffer sizes and GPU\n"
       "for every version. Writes OUTPUT_DIR/env_check.md, OUTPUT_DIR/<version>/{correctness.md,\n"
       "ncu_summary.md, ncu_details.md, profile.json, profile.ncu-rep} and OUTPUT_DIR/comparison.md/.json.\n"
-      "Exit 0 when every version is correct and classified, 1 otherwise, 2 usage/input error.");
+      "A version that fails correctness is not profiled; one that cannot be built, loaded or profiled gets\n"
+      "its row with the error, and the other versions go on (after a hung kernel nothing more can run).\n"
+      "Exit 0 when every version is correct and classified; else the worst of the versions: 2 when one\n"
+      "had a usage/input error (including a broken ref.py), 1 when one failed.");
   add_kernel_options(sub, c->k, /*several=*/true, /*with_ref=*/true, /*with_output=*/true);
   add_profile_options(sub, c->p);
   sub->add_option("--env-timeout", c->env_timeout_s, "Seconds each environment probe may take")

@@ -121,4 +121,16 @@ std::string now_string() {
   return buf;
 }
 
+std::string one_line_summary(const std::string& message, size_t max_len) {
+  auto lines = split(message, '\n');
+  std::string out = lines.empty() ? message : trim(lines[0]);
+  for (size_t i = 1; i < lines.size(); ++i)
+    if (to_lower(lines[i]).find("error") != std::string::npos) {
+      out += " " + trim(lines[i]);
+      break;
+    }
+  if (out.size() > max_len && max_len > 3) out = out.substr(0, max_len - 3) + "...";
+  return out;
+}
+
 }  // namespace kprof

@@ -20,6 +20,11 @@ bool ends_with(const std::string& s, const std::string& suffix);
 /// Lower-case ASCII copy.
 std::string to_lower(std::string s);
 
+/// One line for a table cell from a multi-line message (nvcc's log, a Python traceback): its first
+/// line, plus the first later line that mentions "error" (any case), cut to `max_len` characters
+/// (ending in "..." when cut).
+std::string one_line_summary(const std::string& message, size_t max_len = 300);
+
 /// Parses a number the way ncu prints it: thousands separators ("524,288"), surrounding blanks;
 /// returns nullopt for "", "n/a", "N/A", "nan" and anything that is not a number.
 std::optional<double> parse_number(const std::string& s);

@@ -13,6 +13,7 @@
 
 #include "core/text.hpp"
 #include "pipeline/launch_watch.hpp"
+#include "python/interpreter.hpp"
 #include "timing/attribution.hpp"
 
 namespace kprof {
@@ -122,8 +123,10 @@ std::optional<KernelFault> guarded_call(KernelInstance& inst, double timeout_s) 
   std::string what = is_python_impl(inst.implementation()) ? "run_kernel()" : "solve()";
   int dev = 0;
   cudaGetDevice(&dev);  // the current device is per host thread: the worker must use the caller's
-  std::packaged_task<void()> task([sh, &inst, dev] {
+  const bool python = is_python_impl(inst.implementation());
+  std::packaged_task<void()> task([sh, &inst, dev, python] {
     try {
+      if (python) adopt_python_thread();  // run_kernel() runs Python on this worker thread
       cudaSetDevice(dev);
       cudaGetLastError();  // clear a stale error of this thread
       inst.call();

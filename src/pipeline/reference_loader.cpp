@@ -44,6 +44,7 @@ BackgroundReference::BackgroundReference(const std::string& path, int gpu) {
   auto promise = std::make_shared<std::promise<std::unique_ptr<ReferenceRunner>>>();
   future_ = promise->get_future();
   std::thread([promise, path, gpu] {
+    adopt_python_thread();  // a thread state that outlives every gil_scoped_acquire (interpreter.hpp)
     try {
       promise->set_value(load_reference(path, gpu));
     } catch (...) {
@@ -53,7 +54,14 @@ BackgroundReference::BackgroundReference(const std::string& path, int gpu) {
 }
 
 ReferenceRunner& BackgroundReference::get() {
-  if (!ref_) ref_ = future_.get();
+  if (ref_) return *ref_;
+  if (error_) std::rethrow_exception(error_);
+  try {
+    ref_ = future_.get();
+  } catch (...) {
+    error_ = std::current_exception();
+    throw;
+  }
   return *ref_;
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -46,6 +47,30 @@ void fill_ncu_columns(VersionRow& row, const ProfileOutcome& p) {
   row.achieved_occupancy = k.number("sm__warps_active.avg.pct_of_peak_sustained_active");
   auto stalls = ranked_stalls(k);
   if (!stalls.empty()) row.leading_stall = fmt::format("{} ({:.0f}%)", stalls[0].reason, stalls[0].share_pct);
+}
+
+/// Fills `row` for a version whose `step` ("load", "check" or "profile") threw `e`.
+void record_version_error(VersionRow& row, const std::string& step, const Error& e) {
+  if (step == "profile") {
+    row.cls = "not classified: " + one_line_summary(e.what());
+    return;
+  }
+  row.correct = false;
+  row.correctness = "ERROR (" + step + "): " + one_line_summary(e.what());
+  row.cls = "not profiled (" + step + " failed)";
+}
+
+/// The row of version `j`, not run because of `why` (an earlier version hung the GPU, ref.py
+/// does not load).
+VersionRow not_run_row(const RunRequest& req, const std::vector<std::string>& names, size_t j,
+                       const std::string& why) {
+  VersionRow r;
+  r.name = names[j];
+  r.kernel = req.versions[j].kernel;
+  r.folder = join_path(req.output_dir, names[j]);
+  r.correctness = "not run: " + why;
+  r.cls = "not profiled";
+  return r;
 }
 
 std::string first_failure(const CheckResult& r) {
@@ -101,14 +126,13 @@ RunOutcome run_workflow(const RunRequest& req) {
   BackgroundReference reference(req.ref, first.gpu);
   auto names = version_folder_names(req.versions);
   std::vector<std::pair<std::string, std::string>> header;
-  for (size_t i = 0; i < req.versions.size(); ++i) {
-    const KernelSpec& spec = req.versions[i];
-    VersionRow row;
-    row.name = names[i];
-    row.kernel = spec.kernel;
-    row.folder = join_path(req.output_dir, names[i]);
-    auto t0 = Clock::now();
+
+  // One version: load, check, and when correct, profile. Fills `row`; `step` and `t0` follow the
+  // step in progress. Throws Error (the caller records it on the row and goes on).
+  auto run_version = [&](const KernelSpec& spec, VersionRow& row, std::string& step, Clock::time_point& t0) {
+    step = "load";
     auto inst = load_kernel(spec, /*extra_copies=*/3.0);
+    step = "check";
     auto kheader = kernel_header_rows(spec, *inst);
     if (header.empty()) {
       header = {{"GPU", gpu_description(spec.gpu)},
@@ -125,12 +149,11 @@ RunOutcome run_workflow(const RunRequest& req) {
     step_line(row.name, "check", cr.pass ? "PASS" : row.correctness, t0);
     if (!cr.pass || hard_exit_requested()) {
       row.cls = "not profiled (correctness failed)";
-      out.rows.push_back(row);
-      out.exit_code = 1;
-      if (hard_exit_requested()) break;  // the CUDA context is gone: nothing more can run
-      continue;
+      out.exit_code = std::max(out.exit_code, 1);
+      return;
     }
-    auto t1 = Clock::now();
+    step = "profile";
+    t0 = Clock::now();
     ProfileSettings ps = req.profile;
     inst->prepare(spec.seed);
     ProfileOutcome p = run_profile(*inst, spec, ps, row.folder, kheader);
@@ -142,9 +165,38 @@ RunOutcome run_workflow(const RunRequest& req) {
       row.kernel_std_ms = p.timing.kernel.summary.sum.stddev;
     }
     fill_ncu_columns(row, p);
-    if (!p.classified && ps.run_ncu) out.exit_code = 1;
-    step_line(row.name, "profile", row.cls, t1);
+    if (!p.classified && ps.run_ncu) out.exit_code = std::max(out.exit_code, 1);
+    step_line(row.name, "profile", row.cls, t0);
+  };
+
+  for (size_t i = 0; i < req.versions.size(); ++i) {
+    VersionRow row;
+    row.name = names[i];
+    row.kernel = req.versions[i].kernel;
+    row.folder = join_path(req.output_dir, names[i]);
+    auto t0 = Clock::now();
+    std::string step;
+    try {
+      run_version(req.versions[i], row, step, t0);
+    } catch (const Error& e) {
+      // This version failed outside its checks (it does not build or load, its profile could not
+      // run, ...): its row says why and the other versions go on.
+      record_version_error(row, step, e);
+      step_line(row.name, step, "ERROR", t0);
+      print_error(fmt::format("[{}] {}", row.name, e.what()), e.hint());
+      out.exit_code = std::max(out.exit_code, static_cast<int>(e.code()));
+    }
     out.rows.push_back(row);
+    if (hard_exit_requested()) {  // a hung kernel or a lost CUDA context: nothing more can run
+      for (size_t j = i + 1; j < req.versions.size(); ++j)
+        out.rows.push_back(not_run_row(req, names, j, row.name + " left the GPU unusable (hung kernel or lost context)"));
+      break;
+    }
+    if (reference.load_failed()) {  // the same ref.py for every version: none can be checked
+      for (size_t j = i + 1; j < req.versions.size(); ++j)
+        out.rows.push_back(not_run_row(req, names, j, "ref.py could not be loaded (see " + row.name + ")"));
+      break;
+    }
   }
   // Compare on GPU kernel time when every profiled version has it, else on call time.
   bool all_kernel = true;

@@ -154,6 +154,12 @@ void ensure_python() {
 
 bool python_started() { return g_started.load(std::memory_order_acquire); }
 
+void adopt_python_thread() {
+  if (!python_started() || PyGILState_GetThisThreadState() != nullptr) return;
+  PyGILState_Ensure();  // creates this thread's state and takes the GIL
+  PyEval_SaveThread();  // releases the GIL, keeps the state
+}
+
 std::string python_version() {
   ensure_python();
   py::gil_scoped_acquire gil;

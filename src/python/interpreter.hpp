@@ -39,6 +39,15 @@ void ensure_python();
 /// True once ensure_python() succeeded. Never starts Python.
 bool python_started();
 
+/// Gives the calling thread (a worker thread kprof started) a Python thread state that is never
+/// deleted, when Python is started; no-op otherwise or when the thread already has one. Call it
+/// first thing on any new thread that may run Python code: pybind11's gil_scoped_acquire then
+/// only counts up and down, instead of deleting the thread state when its last acquisition ends,
+/// which crashed in CPython's tstate_delete_common with pybind11 2.10.3 and Python 3.11 (Debian
+/// 12's pybind11). kprof never finalizes Python, so the kept state costs a few KiB per thread.
+/// Never throws.
+void adopt_python_thread();
+
 /// "3.11.7": sys.version of the embedded interpreter (starts it).
 std::string python_version();
 

@@ -1,6 +1,7 @@
 #include "report/comparison.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 
@@ -34,7 +35,15 @@ std::vector<RowComparison> compare_versions(const std::vector<VersionRow>& rows)
     if (std::fabs(diff) <= noise) c.verdict = "same (within noise)";
     else c.verdict = diff < 0 ? "faster" : "slower";
   }
-  if (fastest >= 0) out[static_cast<size_t>(fastest)].fastest = true;
+  if (fastest < 0) return out;
+  const VersionRow& f = rows[static_cast<size_t>(fastest)];
+  out[static_cast<size_t>(fastest)].fastest = true;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    if (static_cast<int>(i) == fastest || !r.correct || !r.time_ms) continue;
+    double noise = std::max(f.spread_ms.value_or(0.0), r.spread_ms.value_or(0.0));
+    out[i].tied_with_fastest = *r.time_ms - *f.time_ms <= noise;
+  }
   return out;
 }
 
@@ -47,10 +56,19 @@ std::string comparison_markdown(const std::vector<VersionRow>& rows, const std::
   h.push_back({"Time compared", basis});
   md += markdown_table({"Item", "Value"}, h);
   std::vector<std::vector<std::string>> t;
+  std::string fastest_name;
+  std::vector<std::string> tied;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (cmp[i].fastest) fastest_name = rows[i].name;
+    if (cmp[i].tied_with_fastest) tied.push_back(rows[i].name);
+  }
   for (size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
     const auto& c = cmp[i];
-    t.push_back({(c.fastest ? "**" + r.name + "** (fastest)" : r.name), r.correctness,
+    std::string label = r.name;
+    if (c.fastest) label = "**" + r.name + "** (fastest)";
+    else if (c.tied_with_fastest) label = "**" + r.name + "** (as fast, within noise)";
+    t.push_back({label, r.correctness,
                  r.time_ms ? fmt::format("{} ± {}", fmt_duration_ms(*r.time_ms), opt_ms(r.spread_ms)) : "n/a",
                  c.speedup ? fmt::format("{:.2f}x", *c.speedup) : "n/a", c.verdict, r.cls, opt_pct(r.sm_sol),
                  opt_pct(r.mem_sol), opt_pct(r.achieved_occupancy), r.leading_stall.empty() ? "n/a" : r.leading_stall,
@@ -60,6 +78,13 @@ std::string comparison_markdown(const std::vector<VersionRow>& rows, const std::
                                "Class", "SM SOL", "Memory SOL", "Achieved occupancy", "Leading stall",
                                "Call time (events)", "Kernel time (CUPTI)"},
                               t);
+  if (!fastest_name.empty()) {
+    md += "\nFastest correct version: " + fastest_name;
+    if (!tied.empty())
+      md += fmt::format("; {} {} within noise of it, so the measurement cannot rank {} against it",
+                        fmt::join(tied, ", "), tied.size() == 1 ? "is" : "are", tied.size() == 1 ? "it" : "them");
+    md += ".\n";
+  }
   md += "\n\"same (within noise)\": the difference of medians is at most the larger of the two versions' "
         "standard deviations over their timed calls. Versions that fail correctness are not profiled. "
         "Each version's folder holds its correctness.md, ncu_summary.md, ncu_details.md, profile.json and "
@@ -82,7 +107,8 @@ nlohmann::json comparison_json(const std::vector<VersionRow>& rows, const std::v
                              {"correctness", r.correctness}, {"profiled", r.profiled}, {"time_ms", opt(r.time_ms)},
                              {"spread_ms", opt(r.spread_ms)}, {"call_ms", opt(r.call_ms)},
                              {"kernel_ms", opt(r.kernel_ms)}, {"speedup_vs_first", opt(c.speedup)},
-                             {"vs_first", c.verdict}, {"fastest", c.fastest}, {"class", r.cls},
+                             {"vs_first", c.verdict}, {"fastest", c.fastest},
+                             {"tied_with_fastest", c.tied_with_fastest}, {"class", r.cls},
                              {"sm_sol_pct", opt(r.sm_sol)}, {"memory_sol_pct", opt(r.mem_sol)},
                              {"achieved_occupancy_pct", opt(r.achieved_occupancy)}, {"leading_stall", r.leading_stall}});
   }

@@ -32,12 +32,17 @@ struct VersionRow {
 struct RowComparison {
   std::optional<double> speedup;  ///< base time / this time (> 1: faster)
   std::string verdict;            ///< "baseline", "faster", "slower", "same (within noise)", "n/a"
-  bool fastest = false;           ///< the fastest correct version
+  bool fastest = false;           ///< the fastest correct version (smallest median)
+  /// A correct version other than the fastest whose median is within noise of the fastest's (the
+  /// difference is at most the larger of the two standard deviations): as fast, as far as the
+  /// measurement can tell.
+  bool tied_with_fastest = false;
 };
 
 /// Compares every row with the first row that has a time: "same (within noise)" when the
 /// difference of medians is at most the larger of the two standard deviations (kprof's rule,
-/// documented in README.md), else faster/slower with the speedup. Marks the fastest correct row.
+/// documented in README.md), else faster/slower with the speedup. Marks the fastest correct row,
+/// and every other correct row within noise of it (tied_with_fastest).
 std::vector<RowComparison> compare_versions(const std::vector<VersionRow>& rows);
 
 /// comparison.md: header table (dims, seed, buffer sizes, GPU, time basis), the version table,

@@ -98,6 +98,11 @@ if want run; then
   S=$E/softmax_versions
   scenario run-softmax 0 'fastest' -- "$K" run $S/v0.cu $S/v1.cu $S/v2.cu --ref $S/ref.py --N=4096 --D=1024 \
     --size input=N*D --size output=N*D -o "$OUT/run_softmax"
+  # One version does not build, one is wrong: both get their row, the good one is still profiled.
+  scenario run-resilient 1 'compile_error.*ERROR' -- "$K" run $E/cuda/vector_add/vector_add.cu \
+    $E/broken/compile_error.cu $E/broken/wrong_result.cu --build --ref $VREF --N=1048576 -o "$OUT/run_resilient"
+  scenario run-resilient-table 0 'ERROR \(load\).*nvcc' -- cat "$OUT/run_resilient/comparison.md"
+  scenario run-resilient-profiled 0 'Memory-Bound' -- cat "$OUT/run_resilient/vector_add/ncu_summary.md"
 fi
 
 if want bench; then

@@ -58,6 +58,31 @@ TEST(Comparison, AFasterIncorrectVersionIsNotMarkedFastest) {
   EXPECT_NE(md.find("**v0** (fastest)"), std::string::npos) << md;
 }
 
+TEST(Comparison, AVersionWithinNoiseOfTheFastestIsMarkedAsFast) {
+  // The recorded H200 run: v2 13.3 us +- 0.261, softmax 13.5 us +- 0.220: not rankable.
+  std::vector<VersionRow> rows = {row("v0", true, 0.623, 0.00174), row("v2", true, 0.0133, 0.000261),
+                                  row("softmax", true, 0.0135, 0.000220), row("v1", true, 0.0164, 0.000102),
+                                  row("bad", false, std::nullopt, 0)};
+  auto c = compare_versions(rows);
+  EXPECT_TRUE(c[1].fastest);
+  EXPECT_TRUE(c[2].tied_with_fastest);
+  EXPECT_FALSE(c[3].tied_with_fastest);  // 3.1 us slower: beyond both spreads
+  EXPECT_FALSE(c[0].tied_with_fastest || c[1].tied_with_fastest || c[4].tied_with_fastest);
+  auto md = comparison_markdown(rows, c, {{"GPU", "test"}}, "kernel time");
+  EXPECT_NE(md.find("**softmax** (as fast, within noise)"), std::string::npos) << md;
+  EXPECT_NE(md.find("Fastest correct version: v2; softmax is within noise of it"), std::string::npos) << md;
+  auto j = comparison_json(rows, c, {{"GPU", "test"}}, "kernel time");
+  EXPECT_TRUE(j["versions"][2]["tied_with_fastest"].get<bool>());
+  EXPECT_FALSE(j["versions"][3]["tied_with_fastest"].get<bool>());
+}
+
+TEST(Comparison, NoTieLineWhenTheFastestStandsAlone) {
+  std::vector<VersionRow> rows = {row("v0", true, 10.0, 0.1), row("v1", true, 5.0, 0.1)};
+  auto md = comparison_markdown(rows, compare_versions(rows), {{"GPU", "test"}}, "call time");
+  EXPECT_NE(md.find("Fastest correct version: v1.\n"), std::string::npos) << md;
+  EXPECT_EQ(md.find("within noise of it"), std::string::npos);
+}
+
 TEST(KernelHeader, ReferenceRowFollowsTheSignature) {
   FakeKernel k;
   KernelSpec s;

@@ -133,3 +133,17 @@ TEST(Implementation, DefaultsAndMismatches) {
   EXPECT_THROW(resolve_implementation("triton", "k.cu"), Error);
   EXPECT_THROW(resolve_implementation("opencl", "k.cu"), Error);
 }
+
+TEST(OneLineSummary, FirstLinePlusTheFirstErrorLine) {
+  const std::string nvcc =
+      "nvcc failed to compile k.cu (exit 2):\n"
+      "k.cu(7): warning: something harmless\n"
+      "k.cu(8): error: expected a \";\"\n"
+      "k.cu(9): error: a second error\n";
+  EXPECT_EQ(one_line_summary(nvcc), "nvcc failed to compile k.cu (exit 2): k.cu(8): error: expected a \";\"");
+  EXPECT_EQ(one_line_summary("single line"), "single line");
+  EXPECT_EQ(one_line_summary("no error here\njust more text"), "no error here");
+  std::string cut = one_line_summary(std::string(400, 'x'), 50);
+  EXPECT_EQ(cut.size(), 50u);
+  EXPECT_EQ(cut.substr(47), "...");
+}

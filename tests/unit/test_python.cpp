@@ -2,6 +2,7 @@
 // without PyTorch or a GPU.
 #include <gtest/gtest.h>
 
+#include <pybind11/eval.h>
 #include <pybind11/pybind11.h>
 
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/subprocess.hpp"
+#include "pipeline/reference_loader.hpp"
 #include "python/errors.hpp"
 #include "python/interpreter.hpp"
 #include "python/reference.hpp"
@@ -273,4 +275,44 @@ TEST(PythonInterpreter, VirtualEnvironmentOfAnotherVersionIsRefused) {
   EXPECT_EQ(python_version_mismatch(venv + "/bin/python"), "");
   // Not a virtual environment: nothing to tell before starting.
   EXPECT_EQ(python_version_mismatch(KPROF_PYTHON_EXECUTABLE), "");
+}
+
+TEST(Reference, BackgroundLoadFailureIsThrownAgainOnEveryGet) {
+  // kprof run asks for the reference once per version: a ref.py that does not load must give the
+  // same kprof error each time (a std::future gives its result only once).
+  BackgroundReference ref(py_data("ref_no_reference.py"), 0);  // loads, but defines no reference()
+  EXPECT_FALSE(ref.load_failed());
+  Error first = error_of([&] { ref.get(); });
+  EXPECT_EQ(first.code(), ExitCode::Usage);
+  EXPECT_TRUE(ref.load_failed());
+  Error second = error_of([&] { ref.get(); });
+  EXPECT_EQ(second.code(), ExitCode::Usage);
+  EXPECT_STREQ(first.what(), second.what());
+}
+
+TEST(Reference, BackgroundLoadGivesTheModuleOnEveryGet) {
+  // Loads on kprof's loader thread (which crashed on its exit with pybind11 2.10.3 + Python 3.11
+  // until the thread kept its Python thread state: adopt_python_thread).
+  BackgroundReference ref(py_data("ref_tolerances.py"), 0);
+  ReferenceRunner& a = ref.get();
+  EXPECT_EQ(&a, &ref.get());
+  EXPECT_FALSE(ref.load_failed());
+  EXPECT_NE(a.origin().find("ref_tolerances.py"), std::string::npos);
+}
+
+TEST(PythonInterpreter, AdoptedWorkerThreadRunsPythonAgainAndAgain) {
+  ensure_python();
+  long total = 0;
+  std::thread worker([&] {
+    adopt_python_thread();
+    adopt_python_thread();  // a second call is a no-op
+    for (int i = 0; i < 3; ++i) {
+      py::gil_scoped_acquire gil;  // each ends without deleting the thread state
+      total += py::eval("20 + 1").cast<long>();
+    }
+  });
+  worker.join();
+  EXPECT_EQ(total, 63);
+  py::gil_scoped_acquire gil;  // the main thread still gets the GIL
+  EXPECT_EQ(py::eval("2 * 3").cast<long>(), 6);
 }
