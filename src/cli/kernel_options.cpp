@@ -34,7 +34,8 @@ void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool w
       });
   sub->add_option("--gpu", o.spec.gpu, "GPU index (CUDA order)")->capture_default_str()->check(CLI::NonNegativeNumber);
   sub->add_option("--timeout", o.spec.timeout_s,
-                  "Seconds one kernel call may take before kprof reports it as hung")->capture_default_str()
+                  "Seconds one kernel call may take before kprof reports it as hung (a check or timing call; "
+                  "under ncu, once per replay pass; ncu's whole run is bounded by --ncu-timeout)")->capture_default_str()
       ->check(CLI::PositiveNumber);
   if (with_ref) {
     sub->add_option("--ref", o.ref, "Python reference: a file defining reference(**kwargs)")
@@ -69,7 +70,9 @@ void add_profile_options(CLI::App* sub, ProfileCliOptions& o) {
                   "ncu metric set: kprof (the metrics the classification uses, fewest replay passes), sections "
                   "(+ ncu's 8 main sections for browsing in Nsight Compute), full (+ --set full)")->capture_default_str()
       ->check(CLI::IsMember({"kprof", "sections", "full"}));
-  sub->add_option("--ncu-timeout", o.ncu_timeout_s, "Seconds ncu may run before it is stopped")->capture_default_str()
+  sub->add_option("--ncu-timeout", o.ncu_timeout_s,
+                  "Seconds the whole ncu run (all replay passes, plus the runner's start) may take before it is "
+                  "stopped")->capture_default_str()
       ->check(CLI::PositiveNumber);
   sub->add_flag("--no-ncu", o.no_ncu, "Skip Nsight Compute: timing only (no classification)");
 }

@@ -35,9 +35,10 @@ std::string execution_time_row(const TimingResult& t) {
   return s;
 }
 
+/// The kernels CUPTI saw in the timed calls, names shortened for display.
 std::vector<std::string> launched_kernel_names(const TimingResult& t) {
   std::vector<std::string> names;
-  for (const auto& k : t.kernel.summary.kernels) names.push_back(k.name);
+  for (const auto& k : t.kernel.summary.kernels) names.push_back(display_kernel_name(k.name));
   return names;
 }
 
@@ -85,11 +86,8 @@ ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const P
     if (!out.ncu.ok()) {
       out.failure = out.ncu.message;
       out.hint = out.ncu.hint;
-      if (out.ncu.failure == NcuFailure::NoKernels) {
-        auto names = launched_kernel_names(out.timing);
-        out.failure += names.empty() ? "; CUPTI saw no kernel during the timed calls either"
-                                     : "; the kernels CUPTI saw during timing: " + fmt::format("{}", fmt::join(names, ", "));
-      }
+      if (out.ncu.failure == NcuFailure::NoKernels && launched_kernel_names(out.timing).empty())
+        out.failure += "; CUPTI saw no kernel during the timed calls either";
     } else {
       out.analysis = analyze_ncu_csv(out.ncu.csv);
       for (const auto& k : out.analysis->table.kernels)
@@ -111,6 +109,13 @@ ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const P
     }
   }
 
+  // Whatever stopped the classification (no counter permission, no kernel in the range, metrics
+  // missing), name the kernels that did launch, as CUPTI saw them during timing.
+  if (!out.classified && s.run_ncu) {
+    auto names = launched_kernel_names(out.timing);
+    if (!names.empty()) out.failure += "; the kernels that did launch (CUPTI, during timing): " +
+                                       fmt::format("{}", fmt::join(names, ", "));
+  }
   if (out.classified) {
     write_ncu_reports(out_dir, out.analysis->table, out.analysis->verdict, nh);
     out.json = ncu_json(out.analysis->table, out.analysis->verdict, nh);

@@ -85,6 +85,12 @@ fi
 
 if want profile; then
   scenario profile-vadd-64Mi 0 'Memory-Bound' -- "$K" profile $E/cuda/vector_add/vector_add.cu --N=67108864 -o "$OUT/vadd"
+  # No counter permission (ncu's own message, from a stand-in): exit 1, the fix, the kernels that did
+  # launch, and the timing still written.
+  scenario profile-noperm 1 'did launch.*vector_add_kernel' -- env KPROF_NCU="$PWD/tests/gpu/fake_ncu_noperm.sh" \
+    "$K" profile $E/cuda/vector_add/vector_add.cu --N=1048576 -o "$W/noperm"
+  scenario profile-noperm-hint 0 'NVreg_RestrictProfilingToAdminUsers' -- cat "$W/profile-noperm.log"
+  scenario profile-noperm-timing 0 'Execution time' -- cat "$W/noperm/ncu_summary.md"
 fi
 
 if want analyze; then
