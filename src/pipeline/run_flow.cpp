@@ -1,6 +1,7 @@
 #include "pipeline/run_flow.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
@@ -47,6 +48,13 @@ void fill_ncu_columns(VersionRow& row, const ProfileOutcome& p) {
   row.achieved_occupancy = k.number("sm__warps_active.avg.pct_of_peak_sustained_active");
   auto stalls = ranked_stalls(k);
   if (!stalls.empty()) row.leading_stall = fmt::format("{} ({:.0f}%)", stalls[0].reason, stalls[0].share_pct);
+}
+
+/// "A: f32 x 1024, C: f32 x 1024" from header rows {"Buffer A", "f32 x 1024"}.
+std::string buffer_list(const std::vector<std::pair<std::string, std::string>>& buffers) {
+  std::vector<std::string> parts;
+  for (const auto& [k, v] : buffers) parts.push_back(k.substr(std::string("Buffer ").size()) + ": " + v);
+  return fmt::format("{}", fmt::join(parts, ", "));
 }
 
 /// Fills `row` for a version whose `step` ("load", "check" or "profile") threw `e`.
@@ -126,6 +134,7 @@ RunOutcome run_workflow(const RunRequest& req) {
   BackgroundReference reference(req.ref, first.gpu);
   auto names = version_folder_names(req.versions);
   std::vector<std::pair<std::string, std::string>> header;
+  std::vector<std::pair<std::string, std::string>> first_buffers;  ///< the first loaded version's
 
   // One version: load, check, and when correct, profile. Fills `row`; `step` and `t0` follow the
   // step in progress. Throws Error (the caller records it on the row and goes on).
@@ -134,13 +143,21 @@ RunOutcome run_workflow(const RunRequest& req) {
     auto inst = load_kernel(spec, /*extra_copies=*/3.0);
     step = "check";
     auto kheader = kernel_header_rows(spec, *inst);
+    std::vector<std::pair<std::string, std::string>> buffers;
+    for (const auto& b : inst->buffers())
+      buffers.push_back({"Buffer " + b.name, fmt::format("{} x {}", dtype_name(b.dtype), b.count)});
     if (header.empty()) {
       header = {{"GPU", gpu_description(spec.gpu)},
                 {"Dimensions", spec.dims.to_string().empty() ? "(none)" : spec.dims.to_string()},
                 {"Seed", std::to_string(spec.seed)},
                 {"Reference", req.ref}};
-      for (const auto& b : inst->buffers())
-        header.push_back({"Buffer " + b.name, fmt::format("{} x {}", dtype_name(b.dtype), b.count)});
+      header.insert(header.end(), buffers.begin(), buffers.end());
+      first_buffers = buffers;
+    } else if (buffers != first_buffers) {
+      // Same options for every version, so only a different solve signature gets here.
+      row.note = "its buffers differ from the first version's (" + buffer_list(buffers) + " against " +
+                 buffer_list(first_buffers) + "): the times compare different work";
+      print_progress(fmt::format("[{}] note: {}", row.name, row.note));
     }
     CheckResult cr = run_check(*inst, [&]() -> ReferenceRunner& { return reference.get(); }, req.check);
     write_correctness_reports(row.folder, cr, kernel_header_rows(spec, *inst, req.ref));

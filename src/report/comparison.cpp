@@ -78,6 +78,10 @@ std::string comparison_markdown(const std::vector<VersionRow>& rows, const std::
                                "Class", "SM SOL", "Memory SOL", "Achieved occupancy", "Leading stall",
                                "Call time (events)", "Kernel time (CUPTI)"},
                               t);
+  std::string notes;
+  for (const auto& r : rows)
+    if (!r.note.empty()) notes += "- " + r.name + ": " + r.note + "\n";
+  if (!notes.empty()) md += "\nNotes:\n\n" + notes;
   if (!fastest_name.empty()) {
     md += "\nFastest correct version: " + fastest_name;
     if (!tied.empty())
@@ -109,6 +113,7 @@ nlohmann::json comparison_json(const std::vector<VersionRow>& rows, const std::v
                              {"kernel_ms", opt(r.kernel_ms)}, {"speedup_vs_first", opt(c.speedup)},
                              {"vs_first", c.verdict}, {"fastest", c.fastest},
                              {"tied_with_fastest", c.tied_with_fastest}, {"class", r.cls},
+                             {"note", r.note.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.note)},
                              {"sm_sol_pct", opt(r.sm_sol)}, {"memory_sol_pct", opt(r.mem_sol)},
                              {"achieved_occupancy_pct", opt(r.achieved_occupancy)}, {"leading_stall", r.leading_stall}});
   }

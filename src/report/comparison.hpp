@@ -26,6 +26,7 @@ struct VersionRow {
   std::optional<double> sm_sol, mem_sol, achieved_occupancy;  ///< %, from ncu
   std::string leading_stall;     ///< "long scoreboard (62%)"
   std::string folder;            ///< DIR/<name>/
+  std::string note;              ///< a caveat for this row (e.g. its buffers differ from the first's)
 };
 
 /// Derived comparison of one row against the first profiled version.

@@ -83,6 +83,17 @@ TEST(Comparison, NoTieLineWhenTheFastestStandsAlone) {
   EXPECT_EQ(md.find("within noise of it"), std::string::npos);
 }
 
+TEST(Comparison, RowNotesAreListedUnderTheTable) {
+  std::vector<VersionRow> rows = {row("v0", true, 10.0, 0.1), row("v1", true, 5.0, 0.1)};
+  rows[1].note = "its buffers differ from the first version's";
+  auto c = compare_versions(rows);
+  auto md = comparison_markdown(rows, c, {{"GPU", "test"}}, "call time");
+  EXPECT_NE(md.find("Notes:\n\n- v1: its buffers differ from the first version's\n"), std::string::npos) << md;
+  auto j = comparison_json(rows, c, {{"GPU", "test"}}, "call time");
+  EXPECT_TRUE(j["versions"][0]["note"].is_null());
+  EXPECT_EQ(j["versions"][1]["note"].get<std::string>(), "its buffers differ from the first version's");
+}
+
 TEST(KernelHeader, ReferenceRowFollowsTheSignature) {
   FakeKernel k;
   KernelSpec s;
