@@ -108,7 +108,7 @@ if want run; then
   scenario run-resilient 1 'compile_error.*ERROR' -- "$K" run $E/cuda/vector_add/vector_add.cu \
     $E/broken/compile_error.cu $E/broken/wrong_result.cu --build --ref $VREF --N=1048576 -o "$OUT/run_resilient"
   scenario run-resilient-table 0 'ERROR \(load\).*nvcc' -- cat "$OUT/run_resilient/comparison.md"
-  scenario run-resilient-profiled 0 'Memory-Bound' -- cat "$OUT/run_resilient/vector_add/ncu_summary.md"
+  scenario run-resilient-profiled 0 'Bound|Mixed' -- cat "$OUT/run_resilient/vector_add/ncu_summary.md"
 fi
 
 if want bench; then
