@@ -11,6 +11,7 @@
 #include "core/fs.hpp"
 #include "core/term.hpp"
 #include "report/ncu_report.hpp"
+#include "cli/validators.hpp"
 
 namespace kprof {
 
@@ -77,7 +78,7 @@ void register_analyze(CLI::App& app, CommandAction& action) {
   sub->add_flag("--json", opts->json, "print the verdict as JSON on stdout and write DIR/analysis.json");
   sub->add_option("--timeout", opts->timeout_s, "seconds allowed for ncu to export a .ncu-rep")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   sub->callback([opts, &action] { action = [opts] { return run_analyze(*opts); }; });
 }
 

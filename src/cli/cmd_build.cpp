@@ -8,6 +8,7 @@
 #include "core/subprocess.hpp"
 #include "core/text.hpp"
 #include "kernel/build.hpp"
+#include "cli/validators.hpp"
 
 namespace kprof {
 namespace {
@@ -55,7 +56,7 @@ void register_build(CLI::App& app, CommandAction& action) {
   sub->add_option("--gpu", o->gpu, "CUDA device whose architecture is used")->capture_default_str()
       ->check(CLI::Range(0, 4095));
   sub->add_option("--timeout", o->timeout_s, "nvcc time limit in seconds")->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   sub->add_option("nvcc_flags", o->nvcc_flags, "Extra nvcc flags, after `--` (e.g. -- -lcuda -Xptxas -v)");
   sub->callback([&action, o] { action = [o] { return run_build(*o); }; });
 }

@@ -11,6 +11,7 @@
 #include "core/term.hpp"
 #include "pipeline/load.hpp"
 #include "pipeline/reference_loader.hpp"
+#include "python/reference.hpp"
 #include "report/correctness_report.hpp"
 #include "verify/check.hpp"
 
@@ -20,6 +21,7 @@ namespace {
 int run_check_command(KernelCliOptions& o) {
   KernelSpec spec = spec_for(o, o.kernels.at(0));
   validate_spec(spec);  // input errors are exit 2 on any machine, before any GPU work
+  check_reference_source(o.ref);
   select_gpu(spec.gpu);
   // ref.py (and PyTorch) load on another thread while kprof prepares buffers and runs the kernel.
   BackgroundReference reference(o.ref, spec.gpu);

@@ -9,6 +9,7 @@
 #include "env/env_check.hpp"
 #include "env/env_report.hpp"
 #include "env/readiness.hpp"
+#include "cli/validators.hpp"
 
 namespace kprof {
 namespace {
@@ -60,7 +61,7 @@ void register_env(CLI::App& app, CommandAction& action) {
   sub->add_flag("--json", o->json, "Print the JSON report on stdout instead of the summary");
   sub->add_option("--timeout", o->timeout_s, "Time limit of each probe in seconds (tools, ncu, Python imports)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   sub->callback([&action, o] { action = [o] { return run_env(*o); }; });
 }
 

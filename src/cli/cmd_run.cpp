@@ -11,6 +11,7 @@
 #include "core/term.hpp"
 #include "core/text.hpp"
 #include "pipeline/run_flow.hpp"
+#include "cli/validators.hpp"
 
 namespace kprof {
 namespace {
@@ -69,7 +70,7 @@ void register_run(CLI::App& app, CommandAction& action) {
   add_kernel_options(sub, c->k, /*several=*/true, /*with_ref=*/true, /*with_output=*/true);
   add_profile_options(sub, c->p);
   sub->add_option("--env-timeout", c->env_timeout_s, "Seconds each environment probe may take")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(positive_number());
   sub->callback([sub, c, &action] {
     finish_kernel_options(sub, c->k);
     action = [c] { return run_run_command(*c); };

@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "pipeline/guarded_call.hpp"
 #include "pipeline/load.hpp"
+#include "cli/validators.hpp"
 
 namespace kprof {
 namespace {
@@ -50,7 +51,7 @@ void register_runner(CLI::App& app, CommandAction& action) {
   auto* sub = app.add_subcommand("__runner", "Internal: the process `kprof profile` runs under ncu");
   sub->group("");  // hidden from --help
   add_kernel_options(sub, opts->k, /*several=*/false, /*with_ref=*/false, /*with_output=*/false);
-  sub->add_option("--warmup", opts->warmup, "Calls before the profiled one")->check(CLI::NonNegativeNumber);
+  sub->add_option("--warmup", opts->warmup, "Calls before the profiled one")->check(non_negative_number());
   sub->callback([sub, opts, &action] {
     finish_kernel_options(sub, opts->k);
     action = [opts] { return run_runner(*opts); };

@@ -1,6 +1,13 @@
 #include "cli/kernel_options.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "cli/validators.hpp"
 #include "core/error.hpp"
+#include "core/text.hpp"
 
 namespace kprof {
 
@@ -26,27 +33,27 @@ void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool w
   sub->add_option("--ptr-size", o.spec.ptr_size,
                   "Element count for every buffer (overrides the seed's rule: one int dimension -> its value; "
                   "several -> product of the two largest; none -> 1 Mi)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   sub->add_option("--seed", o.spec.seed, "Seed of the random inputs (trial t uses seed + t)")
       ->capture_default_str()
       ->check([](const std::string& s) {
         return s.empty() || s[0] == '-' ? std::string("the seed is a non-negative integer") : std::string();
       });
-  sub->add_option("--gpu", o.spec.gpu, "GPU index (CUDA order)")->capture_default_str()->check(CLI::NonNegativeNumber);
+  sub->add_option("--gpu", o.spec.gpu, "GPU index (CUDA order)")->capture_default_str()->check(non_negative_number());
   sub->add_option("--timeout", o.spec.timeout_s,
                   "Seconds one kernel call may take before kprof reports it as hung (a check or timing call; "
                   "under ncu, once per replay pass; ncu's whole run is bounded by --ncu-timeout)")->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   if (with_ref) {
     sub->add_option("--ref", o.ref, "Python reference: a file defining reference(**kwargs)")
         ->required()->check(CLI::ExistingFile);
     sub->add_option("--atol", o.atol, "Absolute tolerance (default: ref.py's atol, else 1e-4 for float32; "
                                       "looser for float16/bfloat16, see README)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(non_negative_number());
     sub->add_option("--rtol", o.rtol, "Relative tolerance (default: ref.py's rtol, else 1e-3 for float32)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(non_negative_number());
     sub->add_option("--trials", o.trials, "Check on this many fresh random inputs; any failure fails")->capture_default_str()
-        ->check(CLI::PositiveNumber);
+        ->check(positive_number());
   }
   if (with_output)
     sub->add_option("--output-dir,-o", o.output_dir, "Folder for the reports")->capture_default_str();
@@ -59,12 +66,12 @@ void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool w
 
 void add_profile_options(CLI::App* sub, ProfileCliOptions& o) {
   auto* w = sub->add_option("--warmup", o.warmup, "Warm-up calls before timing (default: by time, --warmup-ms)")
-                ->check(CLI::NonNegativeNumber);
+                ->check(non_negative_number());
   sub->add_option("--warmup-ms", o.warmup_ms,
                   "Warm up for at least this many milliseconds (at least 3 calls; absorbs Triton compilation "
                   "and autotuning)")->capture_default_str()
-      ->excludes(w)->check(CLI::NonNegativeNumber);
-  sub->add_option("--iters", o.iters, "Timed calls")->capture_default_str()->check(CLI::PositiveNumber);
+      ->excludes(w)->check(non_negative_number());
+  sub->add_option("--iters", o.iters, "Timed calls")->capture_default_str()->check(positive_number());
   sub->add_flag("--no-l2-flush", o.no_l2_flush, "Do not flush the L2 cache between timed calls (measures warm-cache time)");
   sub->add_option("--metrics", o.metrics,
                   "ncu metric set: kprof (the metrics the classification uses, fewest replay passes), sections "
@@ -73,12 +80,72 @@ void add_profile_options(CLI::App* sub, ProfileCliOptions& o) {
   sub->add_option("--ncu-timeout", o.ncu_timeout_s,
                   "Seconds the whole ncu run (all replay passes, plus the runner's start) may take before it is "
                   "stopped")->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   sub->add_flag("--no-ncu", o.no_ncu, "Skip Nsight Compute: timing only (no classification)");
 }
 
+namespace {
+
+/// The long option names of `app` ("--iters"), without help/version flags.
+std::vector<std::string> long_options(const CLI::App& app) {
+  std::vector<std::string> out;
+  for (const CLI::Option* opt : app.get_options())
+    for (const auto& n : opt->get_lnames())
+      if (n != "help" && n != "version") out.push_back("--" + n);
+  return out;
+}
+
+}  // namespace
+
+std::string option_note(const CLI::App& sub, const std::string& name) {
+  std::string n = to_lower(name);
+  for (char& c : n)
+    if (c == '_') c = '-';
+  if (n.rfind("--", 0) != 0) n = "--" + n;
+  const auto own = long_options(sub);
+  if (n != name && std::find(own.begin(), own.end(), n) != own.end()) return "did you mean " + n + "?";
+  const CLI::App* root = sub.get_parent();
+  std::vector<std::string> owners;
+  if (root)
+    for (const CLI::App* other : root->get_subcommands({}))
+      if (other != &sub && !other->get_group().empty()) {
+        auto theirs = long_options(*other);
+        if (std::find(theirs.begin(), theirs.end(), n) != theirs.end()) owners.push_back("`kprof " + other->get_name() + "`");
+      }
+  if (!owners.empty())
+    return fmt::format("{} is an option of {}, not of `kprof {}`", n, fmt::join(owners, " and "), sub.get_name());
+  if (n.size() < 6) return "";  // "--" + 4 letters
+  auto nearest = [&n](const std::vector<std::string>& options) {
+    std::string best;
+    size_t best_d = 3;  // up to 2 edits
+    for (const auto& o : options) {
+      size_t d = edit_distance(n, o);
+      if (d < best_d) best_d = d, best = o;
+    }
+    return best;
+  };
+  if (auto best = nearest(own); !best.empty()) return "did you mean " + best + "?";
+  if (root)
+    for (const CLI::App* other : root->get_subcommands({}))
+      if (other != &sub && !other->get_group().empty())
+        if (auto best = nearest(long_options(*other)); !best.empty())
+          return fmt::format("did you mean {}? (an option of `kprof {}`, not of `kprof {}`)", best, other->get_name(),
+                             sub.get_name());
+  return "";
+}
+
 void finish_kernel_options(CLI::App* sub, KernelCliOptions& o) {
+  // A word with '-' in its name cannot be a dimension: a misspelt option ("--ncu-timout=5").
+  for (const auto& w : sub->remaining()) {
+    std::string name = w.substr(0, w.find('='));
+    if (name.rfind("--", 0) == 0 && name.find('-', 2) != std::string::npos)
+      if (auto note = option_note(*sub, name); !note.empty())
+        throw usage_error("'" + w + "' is not an option of `kprof " + sub->get_name() + "`: " + note,
+                          "run `kprof " + sub->get_name() + " --help` for its options");
+  }
   parse_dim_args(sub->remaining(), o.spec.dims);
+  for (const auto& d : o.spec.dims.all())
+    if (auto note = option_note(*sub, "--" + d.name); !note.empty()) o.spec.dim_notes[d.name] = note;
   if (o.trials < 1) throw usage_error("--trials must be at least 1");
 }
 

@@ -38,6 +38,12 @@ struct ProfileCliOptions {
 /// Dimensions (--NAME=VALUE) are collected by finish_kernel_options from the leftovers.
 void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool with_ref, bool with_output);
 
+/// When `--NAME` (given to command `sub` as a dimension or with a space) looks like a kprof option,
+/// what the user probably meant: "did you mean --ncu-timeout?" (this command's option, spelt with
+/// '_' or off by up to 2 letters; names of 4+ letters only, so --N or --K never match), or
+/// "--iters is an option of `kprof profile` and `kprof run`, not of `kprof check`". "" otherwise.
+std::string option_note(const CLI::App& sub, const std::string& name);
+
 /// Adds the timing / ncu options.
 void add_profile_options(CLI::App* sub, ProfileCliOptions& o);
 

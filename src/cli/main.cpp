@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "cli/commands.hpp"
+#include "cli/kernel_options.hpp"
 #include "core/error.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
@@ -68,10 +69,29 @@ int main(int argc, char** argv) {
     std::fputs(app.help().c_str(), stdout);
     return static_cast<int>(ExitCode::Usage);
   }
+  if (std::string first = argv[1]; first.rfind("-", 0) != 0) {
+    try {
+      app.get_subcommand(first);
+    } catch (const CLI::OptionNotFound&) {
+      print_error("unknown command '" + first + "'",
+                  "the commands are env, clocks, check, profile, run, analyze and build; run `kprof --help`");
+      return static_cast<int>(ExitCode::Usage);
+    }
+  }
   if (std::string dim = space_separated_dimension(app, argc, argv); !dim.empty()) {
-    print_error("'" + dim.substr(0, dim.find('=')) + " " + dim.substr(dim.find('=') + 1) +
-                    "': a dimension is given with '=', not a space",
-                "write " + dim);
+    const std::string name = dim.substr(0, dim.find('='));
+    const std::string words = "'" + name + " " + dim.substr(dim.find('=') + 1) + "'";
+    std::string note;
+    for (int i = 1; i < argc && note.empty(); ++i) {
+      try {
+        note = option_note(*app.get_subcommand(argv[i]), name);
+      } catch (const CLI::OptionNotFound&) {
+      }
+    }
+    if (!note.empty())
+      print_error(words + ": " + note, "run `kprof <command> --help` for the options of each command");
+    else
+      print_error(words + ": a dimension is given with '=', not a space", "write " + dim);
     return static_cast<int>(ExitCode::Usage);
   }
   try {
@@ -85,7 +105,13 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::string cmd;
     for (const auto* s : app.get_subcommands()) cmd = s->get_name();
-    print_error(e.what(), "run `kprof " + (cmd.empty() ? std::string() : cmd + " ") + "--help` for the options");
+    std::string what = e.what();
+    if (what.rfind("kernel: At Most 1 required but received", 0) == 0)  // e.g. a shell glob
+      print_error("`kprof " + cmd + "` takes one kernel file; " +
+                      what.substr(std::string("kernel: At Most 1 required but ").size()),
+                  "name one file, or compare several versions with `kprof run K1 K2 ...`");
+    else
+      print_error(what, "run `kprof " + (cmd.empty() ? std::string() : cmd + " ") + "--help` for the options");
     return static_cast<int>(ExitCode::Usage);
   } catch (const Error& e) {
     print_error(e.what(), e.hint());

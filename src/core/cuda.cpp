@@ -1,5 +1,7 @@
 #include "core/cuda.hpp"
 
+#include <dlfcn.h>
+
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -31,11 +33,26 @@ void cuda_check(cudaError_t rc, const std::string& what) {
   throw check_failed(what + ": " + cudaGetErrorName(rc) + ": " + cudaGetErrorString(rc));
 }
 
+namespace {
+
+/// True when libcuda.so.1 can be loaded (it is only probed: dlclose'd again).
+bool driver_library_present() {
+  void* h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  if (!h) return false;
+  dlclose(h);
+  return true;
+}
+
+}  // namespace
+
 std::string cuda_unavailable_reason() {
   int n = 0;
   cudaError_t rc = cudaGetDeviceCount(&n);
   if (rc != cudaSuccess) {
     cudaGetLastError();
+    // Without libcuda at all the runtime says "driver version is insufficient": say what is true.
+    if (rc == cudaErrorInsufficientDriver && !driver_library_present())
+      return "no CUDA driver/GPU: the NVIDIA driver library (libcuda.so.1) is not installed on this machine";
     return std::string("no CUDA driver/GPU: cudaGetDeviceCount failed: ") + cudaGetErrorName(rc) +
            " (" + cudaGetErrorString(rc) + ")";
   }

@@ -15,7 +15,8 @@ namespace kprof {
 void cuda_check(cudaError_t rc, const std::string& what);
 
 /// Why no GPU can be used, or "" when at least one device is visible. Never throws.
-/// Example: "no CUDA driver/GPU: cudaGetDeviceCount failed: CUDA driver version is insufficient..."
+/// Examples: "no CUDA driver/GPU: the NVIDIA driver library (libcuda.so.1) is not installed on this
+/// machine", "no CUDA driver/GPU: the driver reports 0 devices".
 std::string cuda_unavailable_reason();
 
 /// Makes device `index` current (creating its primary context). Throws Error (exit 1) with

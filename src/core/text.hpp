@@ -20,6 +20,9 @@ bool ends_with(const std::string& s, const std::string& suffix);
 /// Lower-case ASCII copy.
 std::string to_lower(std::string s);
 
+/// Levenshtein distance between `a` and `b` (insertions, deletions, substitutions; bytes).
+size_t edit_distance(const std::string& a, const std::string& b);
+
 /// One line for a table cell from a multi-line message (nvcc's log, a Python traceback): its first
 /// line, plus the first later line that mentions "error" (any case), cut to `max_len` characters
 /// (ending in "..." when cut).

@@ -4,11 +4,14 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <optional>
 
 #include "core/cuda.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/subprocess.hpp"
+#include "env/cutlass.hpp"
+#include "kernel/build.hpp"
 
 namespace kprof {
 
@@ -30,30 +33,21 @@ std::string build_arch_for_hints() {
 
 std::string nvcc_build_line(const std::string& kernel_path, const std::string& so_path, const std::string& arch,
                             Implementation impl) {
-  std::vector<std::string> argv = {"nvcc", "-O3", "-shared", "-Xcompiler", "-fPIC", "-arch=" + arch};
-  std::string line;
-  if (impl == Implementation::Cutlass) {
-    std::string root;
-    for (const char* var : {"CUTLASS_PATH", "CUTLASS_ROOT", "CUTLASS_HOME"}) {
-      const char* v = std::getenv(var);
-      if (v && *v) { root = v; break; }
-    }
-    argv.push_back("-std=c++17");
-    if (!root.empty()) {
-      argv.push_back("-I" + join_path(root, "include"));
-      argv.push_back("-I" + join_path(root, "tools/util/include"));
-    }
-    argv.insert(argv.end(), {"-o", so_path, kernel_path});
-    line = shell_join(argv);
+  // The same flags `kprof build` uses (nvcc_command); the CUTLASS root from the environment.
+  std::optional<CutlassInstall> cutlass;
+  if (impl == Implementation::Cutlass)
+    for (const char* var : {"CUTLASS_PATH", "CUTLASS_ROOT", "CUTLASS_HOME"})
+      if (const char* v = std::getenv(var); v && *v) {
+        cutlass = CutlassInstall{join_path(v, "include"), join_path(v, "tools/util/include"), "", var};
+        break;
+      }
+  std::string line = shell_join(nvcc_command("nvcc", kernel_path, so_path, arch, impl, cutlass ? &*cutlass : nullptr, {}));
+  if (impl == Implementation::Cutlass && !cutlass) {
     // Without a known root, show the variable so the line still says what to fill in.
-    if (root.empty()) {
-      auto at = line.find(" -o ");
-      line.insert(at, " -I$CUTLASS_PATH/include -I$CUTLASS_PATH/tools/util/include");
-    }
-    return line;
+    line.insert(line.find(" -o "), " -I $CUTLASS_PATH/include -I $CUTLASS_PATH/tools/util/include "
+                                    "--expt-relaxed-constexpr --expt-extended-lambda -DNDEBUG");
   }
-  argv.insert(argv.end(), {"-o", so_path, kernel_path});
-  return shell_join(argv);
+  return line;
 }
 
 std::string build_hint(const std::string& kernel_path, const std::string& so_path, const std::string& arch,

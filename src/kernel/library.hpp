@@ -16,10 +16,10 @@ std::string default_so_path(const std::string& kernel_path);
 /// is visible. Never throws.
 std::string build_arch_for_hints();
 
-/// The exact nvcc line that builds `so_path` from `kernel_path`:
-/// `nvcc -O3 -shared -Xcompiler -fPIC -arch=sm_XX -o K.so K.cu`; for cutlass it adds
-/// `-std=c++17 -I$CUTLASS_PATH/include -I$CUTLASS_PATH/tools/util/include` (the CUTLASS root from
-/// CUTLASS_PATH / CUTLASS_ROOT / CUTLASS_HOME when set). Paths are shell-quoted when needed.
+/// The exact nvcc line `kprof build` would run (kernel/build.hpp nvcc_command) to build `so_path`
+/// from `kernel_path`: `nvcc -O3 -std=c++17 -shared -Xcompiler -fPIC -lineinfo -arch=sm_XX -o K.so
+/// K.cu`; for cutlass also the include folders (under CUTLASS_PATH / CUTLASS_ROOT / CUTLASS_HOME
+/// when set, else written as $CUTLASS_PATH) and CUTLASS's flags. Paths are shell-quoted when needed.
 std::string nvcc_build_line(const std::string& kernel_path, const std::string& so_path,
                             const std::string& arch, Implementation impl = Implementation::CudaCpp);
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ struct KernelSpec {
   bool build = false;                 ///< --build: build the .so first when missing or older than the .cu
   std::string arch;                   ///< --arch for --build ("" = the GPU's)
   Dims dims;                          ///< --NAME=VALUE
+  /// Per dimension name that looks like a kprof option (filled by the CLI, cli/kernel_options.hpp):
+  /// what the user probably meant ("did you mean --iters?"). Not passed to the runner.
+  std::map<std::string, std::string> dim_notes;
 };
 
 /// The --implementation this spec resolves to (core/implementation.hpp rules).

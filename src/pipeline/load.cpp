@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <map>
+#include <set>
 
 #include "core/cuda.hpp"
 #include "core/error.hpp"
@@ -31,12 +33,57 @@ SoKernelOptions so_options(const KernelSpec& spec, Implementation impl, double e
   return o;
 }
 
+/// Every identifier in the --size expressions (the words after '=').
+std::set<std::string> names_in_sizes(const std::vector<std::string>& sizes) {
+  std::set<std::string> out;
+  for (const auto& sz : sizes) {
+    size_t eq = sz.find('=');
+    std::string expr = eq == std::string::npos ? sz : sz.substr(eq + 1);
+    std::string word;
+    for (char c : expr + " ") {
+      if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+        word += c;
+      } else {
+        if (!word.empty() && !std::isdigit(static_cast<unsigned char>(word[0]))) out.insert(word);
+        word.clear();
+      }
+    }
+  }
+  return out;
+}
+
+/// Dimensions that are not solve() parameters: an error when the name looks like a kprof option
+/// (spec.dim_notes: `--iter=5` for --iters), else a note that it only sizes buffers.
+void check_dimensions_used(const KernelSpec& spec, const Signature& sig) {
+  std::set<std::string> params;
+  for (const auto& p : sig.params)
+    if (!p.is_pointer) params.insert(p.name);
+  const auto sized = names_in_sizes(spec.sizes);
+  for (const auto& d : spec.dims.all()) {
+    if (params.count(d.name) || sized.count(d.name)) continue;
+    auto note = spec.dim_notes.find(d.name);
+    if (note != spec.dim_notes.end())
+      throw usage_error(fmt::format("--{}={} is not a parameter of {}: {}", d.name, d.text, sig.to_string(), note->second),
+                        "kprof reads every --NAME=VALUE it does not know as one of the kernel's dimensions; "
+                        "run `kprof <command> --help` for its options");
+    print_progress(fmt::format("note: --{}={} is not a parameter of {}; it only sizes buffers (one int "
+                               "dimension gives every buffer's element count, several the product of the two "
+                               "largest; --size NAME=EXPR sets one buffer)",
+                               d.name, d.text, sig.to_string()));
+  }
+}
+
 }  // namespace
 
 void validate_spec(const KernelSpec& spec) {
   Implementation impl = spec_implementation(spec);
   if (!path_exists(spec.kernel)) throw usage_error("kernel file '" + spec.kernel + "' not found");
-  if (is_python_impl(impl)) return;  // setup/run_kernel are checked when the module loads
+  if (is_python_impl(impl)) {  // setup/run_kernel are checked when the module loads
+    for (const auto& [name, note] : spec.dim_notes)
+      print_progress(fmt::format("note: --{}={} goes to setup() as a dimension; {}", name,
+                                 spec.dims.get(name).text, note));
+    return;
+  }
   std::string ext = to_lower(spec.kernel.substr(spec.kernel.find_last_of('.') == std::string::npos
                                                     ? spec.kernel.size()
                                                     : spec.kernel.find_last_of('.')));
@@ -45,6 +92,7 @@ void validate_spec(const KernelSpec& spec) {
                       "pass the kernel's .cu (it defines extern \"C\" void solve(...)), or a .py module with "
                       "--implementation triton / cute-dsl");
   SoKernelPlan plan = plan_so_kernel(so_options(spec, impl, 0.0));  // signature, dimensions, --size
+  check_dimensions_used(spec, plan.signature);
   if (!spec.build && !path_exists(plan.so_path))
     throw usage_error("kernel library " + plan.so_path + " not found",
                       build_hint(spec.kernel, plan.so_path, spec.arch.empty() ? build_arch_for_hints() : spec.arch, impl));

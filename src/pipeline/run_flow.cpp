@@ -20,6 +20,7 @@
 #include "pipeline/guarded_call.hpp"
 #include "pipeline/load.hpp"
 #include "pipeline/reference_loader.hpp"
+#include "python/reference.hpp"
 #include "report/correctness_report.hpp"
 
 namespace kprof {
@@ -111,6 +112,7 @@ RunOutcome run_workflow(const RunRequest& req) {
   if (req.versions.empty()) throw usage_error("kprof run needs at least one kernel file");
   const KernelSpec& first = req.versions.front();
   for (const auto& v : req.versions) validate_spec(v);  // input errors first: exit 2 on any machine
+  check_reference_source(req.ref);
   make_dirs(req.output_dir);
 
   // 1. Environment, once; stop before any kernel runs when a required item fails.

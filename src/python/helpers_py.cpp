@@ -129,6 +129,28 @@ class DeviceArray:
             "data": (ptr, False),
             "strides": None,
         }
+
+
+def source_problem(path, name):
+    """What stops `path` from defining `name`, read without running it: "" when fine, else
+    (line, message, line text). Lenient: any binding of `name` anywhere (def, assignment,
+    import) counts, and a star import may provide it."""
+    import ast
+    with open(path, encoding="utf-8", errors="replace") as f:
+        src = f.read()
+    try:
+        tree = ast.parse(src, filename=path)
+    except SyntaxError as e:
+        text = (e.text or "").strip()
+        return (e.lineno or 0, "SyntaxError: " + str(e.msg), text)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            return ""
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store):
+            return ""
+        if isinstance(node, ast.alias) and (node.asname or node.name.split(".")[-1]) in (name, "*"):
+            return ""
+    return (0, "defines no function `" + name + "`", "")
 )PY";
 
 }  // namespace kprof

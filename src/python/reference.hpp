@@ -12,6 +12,13 @@
 
 namespace kprof {
 
+/// Checks ref.py without running it (Python's ast, no import of torch or of ref.py's imports),
+/// so a broken reference is an input error before any GPU work. Throws Error (exit 2): a syntax
+/// error (path:line, message, the line) or no `reference` bound anywhere in the file (a star
+/// import counts as possibly providing it). Returns without checking when Python cannot start
+/// (`kprof env` and the later load report that).
+void check_reference_source(const std::string& path);
+
 /// A loaded ref.py. Cheap to copy (shares the module). Thread-safe: every call takes the GIL.
 class ReferenceModule {
  public:

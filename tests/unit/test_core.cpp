@@ -4,8 +4,10 @@
 
 #include <cmath>
 #include <cstdio>
+#include <dlfcn.h>
 #include <unistd.h>
 
+#include "core/cuda.hpp"
 #include "core/dims.hpp"
 #include "core/dtype.hpp"
 #include "core/error.hpp"
@@ -146,4 +148,22 @@ TEST(OneLineSummary, FirstLinePlusTheFirstErrorLine) {
   std::string cut = one_line_summary(std::string(400, 'x'), 50);
   EXPECT_EQ(cut.size(), 50u);
   EXPECT_EQ(cut.substr(47), "...");
+}
+
+TEST(EditDistance, CountsInsertionsDeletionsAndSubstitutions) {
+  EXPECT_EQ(edit_distance("--iter", "--iters"), 1u);
+  EXPECT_EQ(edit_distance("--ncu-timout", "--ncu-timeout"), 1u);
+  EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
+  EXPECT_EQ(edit_distance("", "abc"), 3u);
+  EXPECT_EQ(edit_distance("same", "same"), 0u);
+}
+
+TEST(CudaAvailability, WithoutTheDriverLibraryTheReasonSaysSo) {
+  if (void* h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL)) {
+    dlclose(h);
+    GTEST_SKIP() << "libcuda.so.1 is installed here";
+  }
+  EXPECT_NE(cuda_unavailable_reason().find("the NVIDIA driver library (libcuda.so.1) is not installed"),
+            std::string::npos)
+      << cuda_unavailable_reason();
 }

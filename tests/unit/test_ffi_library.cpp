@@ -8,6 +8,8 @@
 #include "core/cuda.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
+#include "core/text.hpp"
+#include "kernel/build.hpp"
 #include "kernel/library.hpp"
 #include "kernel/so_kernel.hpp"
 #include "unit/test_ffi_util.hpp"
@@ -28,12 +30,16 @@ TEST(KernelLibrary, DefaultSoPathIsTheSibling) {
 }
 
 TEST(KernelLibrary, BuildLineIsExact) {
+  // The same flags as `kprof build` (nvcc_command), so the hint and the build agree.
   EXPECT_EQ(nvcc_build_line("k/add.cu", "k/add.so", "sm_90"),
-            "nvcc -O3 -shared -Xcompiler -fPIC -arch=sm_90 -o k/add.so k/add.cu");
+            "nvcc -O3 -std=c++17 -shared -Xcompiler -fPIC -lineinfo -arch=sm_90 -o k/add.so k/add.cu");
   EXPECT_EQ(nvcc_build_line("my dir/a.cu", "my dir/a.so", "sm_80"),
-            "nvcc -O3 -shared -Xcompiler -fPIC -arch=sm_80 -o 'my dir/a.so' 'my dir/a.cu'");
+            "nvcc -O3 -std=c++17 -shared -Xcompiler -fPIC -lineinfo -arch=sm_80 -o 'my dir/a.so' 'my dir/a.cu'");
+  EXPECT_EQ(nvcc_build_line("k/add.cu", "k/add.so", "sm_90"),
+            shell_join(nvcc_command("nvcc", "k/add.cu", "k/add.so", "sm_90", Implementation::CudaCpp, nullptr, {})));
   std::string hint = build_hint("add.cu", "add.so", "sm_90");
-  EXPECT_NE(hint.find("nvcc -O3 -shared -Xcompiler -fPIC -arch=sm_90 -o add.so add.cu"), std::string::npos);
+  EXPECT_NE(hint.find("nvcc -O3 -std=c++17 -shared -Xcompiler -fPIC -lineinfo -arch=sm_90 -o add.so add.cu"),
+            std::string::npos);
   EXPECT_NE(hint.find("kprof build add.cu"), std::string::npos);
   EXPECT_NE(hint.find("--build"), std::string::npos);
 }
@@ -46,12 +52,15 @@ TEST(KernelLibrary, CutlassBuildLineAddsIncludes) {
   unsetenv("CUTLASS_ROOT");
   unsetenv("CUTLASS_HOME");
   std::string generic = nvcc_build_line("g.cu", "g.so", "sm_90", Implementation::Cutlass);
-  EXPECT_NE(generic.find("-std=c++17 -I$CUTLASS_PATH/include -I$CUTLASS_PATH/tools/util/include -o g.so g.cu"),
+  EXPECT_NE(generic.find("-arch=sm_90 -I $CUTLASS_PATH/include -I $CUTLASS_PATH/tools/util/include "
+                         "--expt-relaxed-constexpr --expt-extended-lambda -DNDEBUG -o g.so g.cu"),
             std::string::npos)
       << generic;
   setenv("CUTLASS_ROOT", "/opt/cutlass", 1);
   std::string rooted = nvcc_build_line("g.cu", "g.so", "sm_90", Implementation::Cutlass);
-  EXPECT_NE(rooted.find("-I/opt/cutlass/include -I/opt/cutlass/tools/util/include"), std::string::npos) << rooted;
+  EXPECT_NE(rooted.find("-I /opt/cutlass/include -I /opt/cutlass/tools/util/include --expt-relaxed-constexpr"),
+            std::string::npos)
+      << rooted;
   unsetenv("CUTLASS_ROOT");
   const char* names[3] = {"CUTLASS_PATH", "CUTLASS_ROOT", "CUTLASS_HOME"};
   for (int i = 0; i < 3; ++i)
@@ -68,7 +77,7 @@ TEST(KernelLibrary, MissingFile) {
   TempDir dir;
   std::string e = usage_error_of([&] { KernelLibrary::open(dir.file("nope.so"), build_hint("nope.cu", "nope.so", "sm_90")); });
   EXPECT_NE(e.find("nope.so not found"), std::string::npos) << e;
-  EXPECT_NE(e.find("nvcc -O3 -shared -Xcompiler -fPIC -arch=sm_90 -o nope.so nope.cu"), std::string::npos) << e;
+  EXPECT_NE(e.find("nvcc -O3 -std=c++17 -shared -Xcompiler -fPIC -lineinfo -arch=sm_90 -o nope.so nope.cu"), std::string::npos) << e;
 }
 
 TEST(KernelLibrary, NotAnElfFileShowsDlerror) {

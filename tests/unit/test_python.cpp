@@ -316,3 +316,17 @@ TEST(PythonInterpreter, AdoptedWorkerThreadRunsPythonAgainAndAgain) {
   py::gil_scoped_acquire gil;  // the main thread still gets the GIL
   EXPECT_EQ(py::eval("2 * 3").cast<long>(), 6);
 }
+
+TEST(Reference, SourceCheckFindsSyntaxErrorsAndAMissingReferenceWithoutRunningIt) {
+  std::string bad = py_data("ref_syntax_error.py");
+  Error e = error_of([&] { check_reference_source(bad); });
+  EXPECT_EQ(e.code(), ExitCode::Usage);
+  EXPECT_HAS(e.what(), "ref_syntax_error.py:" + std::to_string(line_of(bad, "def reference(a, b)")) + ": SyntaxError");
+  Error none = error_of([&] { check_reference_source(py_data("ref_no_reference.py")); });
+  EXPECT_HAS(none.what(), "defines no function `reference`");
+  // Fine statically: a reference that raises when run, and one with tolerances.
+  EXPECT_NO_THROW(check_reference_source(py_data("ref_raises.py")));
+  EXPECT_NO_THROW(check_reference_source(py_data("ref_tolerances.py")));
+  // Not a .py file: left to ReferenceModule::load, which says so.
+  EXPECT_NO_THROW(check_reference_source(std::string(KPROF_SOURCE_DIR) + "/README.md"));
+}
