@@ -1,7 +1,8 @@
 // The L2 flush kernel: reads a scratch buffer of twice the L2 size, so every L2 line afterwards
 // holds CLEAN scratch data. (A memset flush leaves the L2 full of dirty lines, and the timed
 // kernel then pays their write-back to DRAM: on the H200 a 64 Mi-element vector add measured
-// 8% slower than ncu's gpu__time_duration that way, 2026-11-29.)
+// 8.1% above ncu's gpu__time_duration that way against 5.5-6.5% with this read flush, 2026-11-29,
+// both with CUPTI CONCURRENT_KERNEL records; bench/RESULTS.md.)
 #include <cuda_runtime.h>
 
 #include "timing/l2_flush.hpp"
