@@ -1,5 +1,7 @@
 #include "analysis/signals.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "analysis/derived.hpp"
@@ -74,13 +76,17 @@ SignalRow hit_rate_row(const KernelMetrics& k, bool l1) {
   return row;
 }
 
+/// The seed's "Shared memory efficiency low or bank conflicts high" row. Efficiency here is the
+/// share of shared-memory wavefronts that were not extra wavefronts caused by a bank conflict
+/// ((wavefronts - conflicts) / wavefronts, from the same two ncu metrics), so both halves of the
+/// seed's row are one test: conflicts > kHighBankConflictPct % <=> efficiency < 100 - that.
 SignalRow bank_conflict_row(const KernelMetrics& k) {
   SignalRow row;
-  row.symptom = "Shared-memory bank conflicts high";
+  row.symptom = "Shared memory efficiency low or bank conflicts high";
   row.metric = fmt::format("{} / {}", m::kBankConflicts, m::kSharedWavefronts);
-  row.threshold = fmt::format("conflicts > {}% of shared wavefronts (kprof choice)",
-                              fmt_sig(t::kHighBankConflictPct));
-  row.ideal = "0 conflicts: one wavefront per shared-memory request";
+  row.threshold = fmt::format("conflicts > {}% of shared wavefronts, i.e. efficiency < {}% (kprof choice)",
+                              fmt_sig(t::kHighBankConflictPct), fmt_sig(100.0 - t::kHighBankConflictPct));
+  row.ideal = "efficiency 100%, 0 conflicts: one wavefront per shared-memory request";
   row.likely_issue = "Shared memory bank conflicts";
   auto conflicts = catalog_value(k, m::kBankConflicts);
   auto wavefronts = catalog_value(k, m::kSharedWavefronts);
@@ -94,7 +100,8 @@ SignalRow bank_conflict_row(const KernelMetrics& k) {
     return row;
   }
   double pct = 100.0 * *conflicts / *wavefronts;
-  row.value = fmt::format("{} ({} conflicts / {} wavefronts)", format_value(pct, "%"),
+  row.value = fmt::format("efficiency {}, conflicts {} ({} conflicts / {} wavefronts)",
+                          format_value(std::max(0.0, 100.0 - pct), "%"), format_value(pct, "%"),
                           format_value(*conflicts, ""), format_value(*wavefronts, ""));
   row.state = pct > t::kHighBankConflictPct ? SignalState::Fires : SignalState::Clear;
   return row;

@@ -329,3 +329,17 @@ TEST(ClassifySynthetic, SignalWithoutEfficiencyNamesOnlyTheMissingMetric) {
                                             "above the ideal)\": needs ") + m::kLdBytesPerSector);
   EXPECT_EQ(v.cls, Bottleneck::MemoryBound);  // the class does not depend on it
 }
+
+TEST(ClassifySynthetic, SharedMemoryEfficiencyAndBankConflictsAreOneRow) {
+  KernelMetrics k = synthetic(70, 30);
+  k.set(m::kBankConflicts, 300, "");
+  k.set(m::kSharedWavefronts, 1000, "");
+  Verdict v = classify_kernel(k);
+  const SignalRow& s = signal(v, "Shared memory efficiency low or bank conflicts high");
+  EXPECT_EQ(s.state, SignalState::Fires);
+  EXPECT_NE(s.value.find("efficiency 70%"), std::string::npos) << s.value;
+  EXPECT_NE(s.value.find("conflicts 30%"), std::string::npos) << s.value;
+  k.set(m::kBankConflicts, 50, "");  // 5% conflicts: 95% efficient, under the 10% threshold
+  Verdict v2 = classify_kernel(k);
+  EXPECT_EQ(signal(v2, "Shared memory efficiency").state, SignalState::Clear);
+}
