@@ -1,8 +1,8 @@
 #include "analysis/signals.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "analysis/derived.hpp"
 #include "analysis/format.hpp"

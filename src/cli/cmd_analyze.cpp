@@ -7,11 +7,11 @@
 
 #include "analysis/analyze.hpp"
 #include "cli/commands.hpp"
+#include "cli/validators.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/term.hpp"
 #include "report/ncu_report.hpp"
-#include "cli/validators.hpp"
 
 namespace kprof {
 

@@ -3,12 +3,12 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/validators.hpp"
 #include "core/error.hpp"
 #include "core/implementation.hpp"
 #include "core/subprocess.hpp"
 #include "core/text.hpp"
 #include "kernel/build.hpp"
-#include "cli/validators.hpp"
 
 namespace kprof {
 namespace {

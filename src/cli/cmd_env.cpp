@@ -3,13 +3,13 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/validators.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/term.hpp"
 #include "env/env_check.hpp"
 #include "env/env_report.hpp"
 #include "env/readiness.hpp"
-#include "cli/validators.hpp"
 
 namespace kprof {
 namespace {

@@ -6,12 +6,12 @@
 
 #include "cli/commands.hpp"
 #include "cli/profile_settings.hpp"
+#include "cli/validators.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
 #include "pipeline/run_flow.hpp"
-#include "cli/validators.hpp"
 
 namespace kprof {
 namespace {

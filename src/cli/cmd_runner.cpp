@@ -6,11 +6,11 @@
 
 #include "cli/commands.hpp"
 #include "cli/kernel_options.hpp"
+#include "cli/validators.hpp"
 #include "core/cuda.hpp"
 #include "core/error.hpp"
 #include "pipeline/guarded_call.hpp"
 #include "pipeline/load.hpp"
-#include "cli/validators.hpp"
 
 namespace kprof {
 namespace {

@@ -1,4 +1,7 @@
 // kprof: check, time and profile one GPU kernel. See README.md.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -16,9 +19,15 @@ namespace {
 /// wait for the stuck work (kprof must never hang).
 int finish(int code) { return kprof::exit_now_if_stuck(code); }
 
-/// `--N 1024` (a space instead of '='): CLI11 would take 1024 as a kernel file. Returns the word
-/// pair as "--N=1024" when argv holds an unknown `--NAME` followed by a number, else "".
-std::string space_separated_dimension(CLI::App& app, int argc, char** argv) {
+/// A word pair `--NAME VALUE` given to command `sub`.
+struct SpacedWords {
+  std::string dim;             ///< "--N=1024", "" when argv holds none
+  CLI::App* sub = nullptr;     ///< the command it was given to
+};
+
+/// `--N 1024` (a space instead of '='): CLI11 would take 1024 as a kernel file. Finds an unknown
+/// `--NAME` followed by a number in argv, with the command it follows.
+SpacedWords space_separated_dimension(CLI::App& app, int argc, char** argv) {
   CLI::App* sub = nullptr;
   for (int i = 1; i < argc; ++i) {
     std::string w = argv[i];
@@ -27,16 +36,27 @@ std::string space_separated_dimension(CLI::App& app, int argc, char** argv) {
       try {
         sub = app.get_subcommand(w);
       } catch (const CLI::OptionNotFound&) {
-        return "";
+        return {};
       }
       continue;
     }
     if (w.rfind("--", 0) != 0 || w.find('=') != std::string::npos || i + 1 >= argc) continue;
     if (sub->get_option_no_throw(w) != nullptr || w == "--help") continue;
     if (kprof::parse_number(argv[i + 1]) && std::string(argv[i + 1]).find(',') == std::string::npos)
-      return w + "=" + argv[i + 1];
+      return {w + "=" + argv[i + 1], sub};
   }
-  return "";
+  return {};
+}
+
+/// "env, clocks, ... and build": the commands --help lists (hidden ones, in group "", left out).
+std::string command_names(CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands({}))
+    if (!sub->get_group().empty()) names.push_back(sub->get_name());
+  if (names.size() < 2) return names.empty() ? "" : names[0];
+  std::string last = names.back();
+  names.pop_back();
+  return fmt::format("{} and {}", fmt::join(names, ", "), last);
 }
 
 }  // namespace
@@ -74,20 +94,15 @@ int main(int argc, char** argv) {
       app.get_subcommand(first);
     } catch (const CLI::OptionNotFound&) {
       print_error("unknown command '" + first + "'",
-                  "the commands are env, clocks, check, profile, run, analyze and build; run `kprof --help`");
+                  "the commands are " + command_names(app) + "; run `kprof --help`");
       return static_cast<int>(ExitCode::Usage);
     }
   }
-  if (std::string dim = space_separated_dimension(app, argc, argv); !dim.empty()) {
+  if (SpacedWords spaced = space_separated_dimension(app, argc, argv); !spaced.dim.empty()) {
+    const std::string& dim = spaced.dim;
     const std::string name = dim.substr(0, dim.find('='));
     const std::string words = "'" + name + " " + dim.substr(dim.find('=') + 1) + "'";
-    std::string note;
-    for (int i = 1; i < argc && note.empty(); ++i) {
-      try {
-        note = option_note(*app.get_subcommand(argv[i]), name);
-      } catch (const CLI::OptionNotFound&) {
-      }
-    }
+    const std::string note = option_note(*spaced.sub, name);
     if (!note.empty())
       print_error(words + ": " + note, "run `kprof <command> --help` for the options of each command");
     else

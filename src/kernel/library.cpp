@@ -4,7 +4,6 @@
 
 #include <cctype>
 #include <cstdlib>
-#include <optional>
 
 #include "core/cuda.hpp"
 #include "core/error.hpp"
@@ -33,20 +32,20 @@ std::string build_arch_for_hints() {
 
 std::string nvcc_build_line(const std::string& kernel_path, const std::string& so_path, const std::string& arch,
                             Implementation impl) {
-  // The same flags `kprof build` uses (nvcc_command); the CUTLASS root from the environment.
-  std::optional<CutlassInstall> cutlass;
-  if (impl == Implementation::Cutlass)
-    for (const char* var : {"CUTLASS_PATH", "CUTLASS_ROOT", "CUTLASS_HOME"})
-      if (const char* v = std::getenv(var); v && *v) {
-        cutlass = CutlassInstall{join_path(v, "include"), join_path(v, "tools/util/include"), "", var};
-        break;
-      }
-  std::string line = shell_join(nvcc_command("nvcc", kernel_path, so_path, arch, impl, cutlass ? &*cutlass : nullptr, {}));
-  if (impl == Implementation::Cutlass && !cutlass) {
-    // Without a known root, show the variable so the line still says what to fill in.
-    line.insert(line.find(" -o "), " -I $CUTLASS_PATH/include -I $CUTLASS_PATH/tools/util/include "
-                                    "--expt-relaxed-constexpr --expt-extended-lambda -DNDEBUG");
+  // The same argv `kprof build` runs (nvcc_command). CUTLASS's root: the first of CUTLASS_PATH /
+  // CUTLASS_ROOT / CUTLASS_HOME that is set, else a placeholder written out as $CUTLASS_PATH so the
+  // line still says what to fill in (a token shell_quote leaves unquoted, replaced after joining).
+  const std::string placeholder = "@CUTLASS_PATH@";
+  std::string root;
+  if (impl == Implementation::Cutlass) {
+    auto roots = CutlassSearch::from_environment().env_roots;
+    root = roots.empty() ? placeholder : roots.front().second;
   }
+  const CutlassInstall cutlass{join_path(root, "include"), join_path(root, "tools/util/include"), "", ""};
+  std::string line =
+      shell_join(nvcc_command("nvcc", kernel_path, so_path, arch, impl, root.empty() ? nullptr : &cutlass, {}));
+  for (size_t at = line.find(placeholder); at != std::string::npos; at = line.find(placeholder, at))
+    line.replace(at, placeholder.size(), "$CUTLASS_PATH");
   return line;
 }
 

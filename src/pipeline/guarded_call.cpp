@@ -120,10 +120,10 @@ std::string fault_kind_name(FaultKind kind) {
 std::optional<KernelFault> guarded_call(KernelInstance& inst, double timeout_s) {
   LaunchWatch watch;  // sees launch errors of any CUDA runtime in the process (a .so has its own)
   auto sh = std::make_shared<Shared>();
-  std::string what = is_python_impl(inst.implementation()) ? "run_kernel()" : "solve()";
+  const bool python = is_python_impl(inst.implementation());
+  std::string what = python ? "run_kernel()" : "solve()";
   int dev = 0;
   cudaGetDevice(&dev);  // the current device is per host thread: the worker must use the caller's
-  const bool python = is_python_impl(inst.implementation());
   std::packaged_task<void()> task([sh, &inst, dev, python] {
     try {
       if (python) adopt_python_thread();  // run_kernel() runs Python on this worker thread

@@ -86,8 +86,6 @@ ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const P
     if (!out.ncu.ok()) {
       out.failure = out.ncu.message;
       out.hint = out.ncu.hint;
-      if (out.ncu.failure == NcuFailure::NoKernels && launched_kernel_names(out.timing).empty())
-        out.failure += "; CUPTI saw no kernel during the timed calls either";
     } else {
       out.analysis = analyze_ncu_csv(out.ncu.csv);
       for (const auto& k : out.analysis->table.kernels)
@@ -113,8 +111,10 @@ ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const P
   // missing), name the kernels that did launch, as CUPTI saw them during timing.
   if (!out.classified && s.run_ncu) {
     auto names = launched_kernel_names(out.timing);
-    if (!names.empty()) out.failure += "; the kernels that did launch (CUPTI, during timing): " +
-                                       fmt::format("{}", fmt::join(names, ", "));
+    if (!names.empty())
+      out.failure += "; the kernels that did launch (CUPTI, during timing): " + fmt::format("{}", fmt::join(names, ", "));
+    else if (out.ncu.failure == NcuFailure::NoKernels)
+      out.failure += "; CUPTI saw no kernel during the timed calls either";
   }
   if (out.classified) {
     write_ncu_reports(out_dir, out.analysis->table, out.analysis->verdict, nh);

@@ -51,10 +51,10 @@ void fill_ncu_columns(VersionRow& row, const ProfileOutcome& p) {
   if (!stalls.empty()) row.leading_stall = fmt::format("{} ({:.0f}%)", stalls[0].reason, stalls[0].share_pct);
 }
 
-/// "A: f32 x 1024, C: f32 x 1024" from header rows {"Buffer A", "f32 x 1024"}.
+/// "A: f32 x 1024, C: f32 x 1024" from {"A", "f32 x 1024"}, {"C", "f32 x 1024"}.
 std::string buffer_list(const std::vector<std::pair<std::string, std::string>>& buffers) {
   std::vector<std::string> parts;
-  for (const auto& [k, v] : buffers) parts.push_back(k.substr(std::string("Buffer ").size()) + ": " + v);
+  for (const auto& [name, what] : buffers) parts.push_back(name + ": " + what);
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
@@ -145,15 +145,15 @@ RunOutcome run_workflow(const RunRequest& req) {
     auto inst = load_kernel(spec, /*extra_copies=*/3.0);
     step = "check";
     auto kheader = kernel_header_rows(spec, *inst);
-    std::vector<std::pair<std::string, std::string>> buffers;
+    std::vector<std::pair<std::string, std::string>> buffers;  // name, "f32 x 1024"
     for (const auto& b : inst->buffers())
-      buffers.push_back({"Buffer " + b.name, fmt::format("{} x {}", dtype_name(b.dtype), b.count)});
+      buffers.push_back({b.name, fmt::format("{} x {}", dtype_name(b.dtype), b.count)});
     if (header.empty()) {
       header = {{"GPU", gpu_description(spec.gpu)},
                 {"Dimensions", spec.dims.to_string().empty() ? "(none)" : spec.dims.to_string()},
                 {"Seed", std::to_string(spec.seed)},
                 {"Reference", req.ref}};
-      header.insert(header.end(), buffers.begin(), buffers.end());
+      for (const auto& [name, what] : buffers) header.push_back({"Buffer " + name, what});
       first_buffers = buffers;
     } else if (buffers != first_buffers) {
       // Same options for every version, so only a different solve signature gets here.

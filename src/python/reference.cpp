@@ -22,6 +22,12 @@ struct __attribute__((visibility("hidden"))) ReferenceModule::State {
 
 namespace {
 
+/// The hint for a ref.py without `reference`, found by reading it (check_reference_source) or by
+/// importing it (ReferenceModule::load).
+const char* kNoReferenceHint =
+    "add `def reference(**kwargs):` (it receives the kernel's buffers as tensors and its scalars by name; "
+    "see docs/REFERENCE.md)";
+
 const char* kReturnHint =
     "reference may fill the output tensors it was given and return None, return the one output "
     "tensor, a dict {output name: tensor}, or a tuple of tensors in output order (docs/REFERENCE.md)";
@@ -112,9 +118,7 @@ void check_reference_source(const std::string& path) {
   if (line > 0)
     throw usage_error(fmt::format("{}:{}: {}{}", path, line, message, text.empty() ? "" : " in `" + text + "`"),
                       "fix ref.py (kprof reads it before any GPU work)");
-  throw usage_error(path + " " + message,
-                    "add `def reference(**kwargs):` (it receives the kernel's buffers as tensors and its scalars "
-                    "by name; see docs/REFERENCE.md)");
+  throw usage_error(path + " " + message, kNoReferenceHint);
 }
 
 ReferenceModule ReferenceModule::load(const std::string& path) {
@@ -124,9 +128,7 @@ ReferenceModule ReferenceModule::load(const std::string& path) {
   r.path_ = path;
   py::module_ m = load_module_by_path(path, "reference");
   if (!py::hasattr(m, "reference"))
-    throw usage_error(path + " defines no function `reference`",
-                      "add `def reference(**kwargs):` (it receives the kernel's buffers as tensors and "
-                      "its scalars by name; see docs/REFERENCE.md)");
+    throw usage_error(path + " defines no function `reference`", kNoReferenceHint);
   py::object fn = m.attr("reference");
   if (!PyCallable_Check(fn.ptr()))
     throw usage_error(path + ": `reference` is " + py_a_type(fn) + ", not a function",

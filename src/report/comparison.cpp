@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/text.hpp"
@@ -12,6 +13,13 @@ namespace {
 
 std::string opt_pct(const std::optional<double>& v) { return v ? fmt::format("{:.1f}%", *v) : "n/a"; }
 std::string opt_ms(const std::optional<double>& v) { return v ? fmt_duration_ms(*v) : "n/a"; }
+
+/// kprof's noise rule (README.md): two medians differ by at most the larger of the two versions'
+/// standard deviations over their timed calls. Both rows must have a time.
+bool within_noise(const VersionRow& a, const VersionRow& b) {
+  double noise = std::max(a.spread_ms.value_or(0.0), b.spread_ms.value_or(0.0));
+  return std::fabs(*a.time_ms - *b.time_ms) <= noise;
+}
 
 }  // namespace
 
@@ -30,10 +38,8 @@ std::vector<RowComparison> compare_versions(const std::vector<VersionRow>& rows)
     const auto& b = rows[static_cast<size_t>(base)];
     c.speedup = *b.time_ms / *r.time_ms;
     if (static_cast<int>(i) == base) { c.verdict = "baseline"; continue; }
-    double noise = std::max(b.spread_ms.value_or(0.0), r.spread_ms.value_or(0.0));
-    double diff = *r.time_ms - *b.time_ms;
-    if (std::fabs(diff) <= noise) c.verdict = "same (within noise)";
-    else c.verdict = diff < 0 ? "faster" : "slower";
+    if (within_noise(r, b)) c.verdict = "same (within noise)";
+    else c.verdict = *r.time_ms < *b.time_ms ? "faster" : "slower";
   }
   if (fastest < 0) return out;
   const VersionRow& f = rows[static_cast<size_t>(fastest)];
@@ -41,8 +47,7 @@ std::vector<RowComparison> compare_versions(const std::vector<VersionRow>& rows)
   for (size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
     if (static_cast<int>(i) == fastest || !r.correct || !r.time_ms) continue;
-    double noise = std::max(f.spread_ms.value_or(0.0), r.spread_ms.value_or(0.0));
-    out[i].tied_with_fastest = *r.time_ms - *f.time_ms <= noise;
+    out[i].tied_with_fastest = within_noise(r, f);
   }
   return out;
 }

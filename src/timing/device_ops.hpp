@@ -47,10 +47,11 @@ class OutputSnapshot {
   std::string note_;
 };
 
-/// Evicts the kernel's data from L2 between calls: writes a scratch buffer of twice the L2 size
-/// (cudaMemsetAsync; source of the size: cudaDevAttrL2CacheSize via gpu_l2_bytes) after resetting
-/// any persisting-L2 lines (cudaCtxResetPersistingL2Cache), so an access-policy window set by the
-/// kernel cannot keep its data resident.
+/// Evicts the kernel's data from L2 between calls: reads a scratch buffer of twice the L2 size
+/// (the kernel of timing/l2_flush.hpp, so L2 is left holding clean lines; source of the size:
+/// cudaDevAttrL2CacheSize via gpu_l2_bytes) after resetting any persisting-L2 lines
+/// (cudaCtxResetPersistingL2Cache), so an access-policy window set by the kernel cannot keep its
+/// data resident.
 class L2Flusher {
  public:
   /// Allocates 2 * `l2_bytes` of scratch on the current device when `enabled`. Throws Error
@@ -73,7 +74,6 @@ class L2Flusher {
  private:
   void* scratch_ = nullptr;
   size_t bytes_ = 0;
-  unsigned count_ = 0;
   std::string note_;
 };
 
