@@ -164,3 +164,24 @@ for r in rows[1:]:
 for k, v in d.items(): print("ncu", k[0], "grid", k[1], "median_us %.2f" % statistics.median(v), "n", len(v))
 PY
 fi
+
+if want capture; then  # issues 15/16: real reports of the planted kernels for the CPU tests (tests/data/ncurep)
+  t0=$(now)
+  scenario capture-planted 0 'divergent' -- scripts/capture-test-reports.sh "$OUT/ncurep"
+  echo "capture wall time: $(elapsed "$t0") s"
+  ls -la "$OUT/ncurep"
+fi
+
+if want tensor; then  # issue 16: which counters see Hopper's wgmma; the cuBLAS GEMM's clocks in and out of ncu
+  mkdir -p "$OUT/ncurep"
+  ncu --query-metrics --chip gh100 > "$W/metrics_gh100.txt" 2>&1
+  grep -iE 'tensor|gmma|pipe_.*cycles_active|inst_executed_pipe' "$W/metrics_gh100.txt" > "$OUT/tensor_metrics.txt"
+  G16="sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_tensor_op_gmma.sum,sm__inst_executed_pipe_tensor_op_hmma.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum,gpc__cycles_elapsed.max,gpc__cycles_elapsed.avg.per_second,sm__cycles_elapsed.avg.per_second"
+  scenario tensor-gemm-ncu 0 'gpu__time_duration' -- ncu --clock-control none --profile-from-start off \
+    --metrics "$G16" --csv --print-units base python3 bench/gemm_once.py 8192
+  cp "$W/tensor-gemm-ncu.log" "$OUT/tensor_gemm_ncu.csv"
+  scenario tensor-gemm-clocks 0 'median_ms' -- python3 bench/gemm_clocks.py 8192 100
+  cp "$W/tensor-gemm-clocks.log" "$OUT/gemm_clocks.json"
+  scenario tensor-gemm-full 0 'sm90|gemm|nvjet' -- ncu --clock-control none --profile-from-start off --set full \
+    -f -o "$OUT/ncurep/cublas_gemm_4096" python3 bench/gemm_once.py 4096
+fi

@@ -1,0 +1,68 @@
+// Kernels with one planted defect each, for kprof's hot-line and findings tests (issues 15, 16).
+// Each defect sits on a line marked "PLANTED: <kind>"; tests find that line in the .ncu-rep that
+// scripts/capture-test-reports.sh records on the H200 (ncu --set full --import-source yes).
+// Build: nvcc -O3 -lineinfo -arch=sm_90 planted.cu -o planted ; run: ./planted <kernel>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cuda_runtime.h>
+
+constexpr int N = 1 << 22;  // 4 Mi elements: a few tens of microseconds per kernel
+
+__global__ void uncoalesced_gather(const float* __restrict__ in, float* __restrict__ out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int j = (int)(((long long)i * 4099) % n);  // neighbouring threads read 16 KiB apart
+  out[i] = in[j] * 2.0f;                     // PLANTED: uncoalesced
+}
+
+__global__ void bank_conflict(const float* __restrict__ in, float* __restrict__ out, int n) {
+  __shared__ float tile[32][32];  // no padding: a column walk hits one bank 32 times
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int lane = threadIdx.x & 31, warp = (threadIdx.x >> 5) & 31;
+  tile[warp][lane] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+  float acc = 0.0f;
+  // Lane l reads word l*32 + r: every lane of the warp hits the same bank (32-way conflict).
+  for (int r = 0; r < 64; ++r) acc += tile[lane][r & 31] * 0.5f + tile[lane][(r + 7) & 31];  // PLANTED: bank_conflict
+  if (i < n) out[i] = acc;
+}
+
+__global__ void local_spill(const float* __restrict__ in, float* __restrict__ out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float a[64];  // indexed with run-time values: lives in local memory
+  for (int k = 0; k < 64; ++k) a[k] = in[(i + k) % n];
+  float acc = 0.0f;
+  for (int k = 0; k < 256; ++k) acc += a[(i * 7 + k * 13) & 63];  // PLANTED: local_memory
+  out[i] = acc;
+}
+
+__global__ void divergent(const float* __restrict__ in, float* __restrict__ out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float v = in[i];
+  if ((threadIdx.x & 7) == 0) {  // PLANTED: divergence (4 of 32 threads take the long path)
+    for (int k = 0; k < 512; ++k) v = v * 1.0001f + 0.5f;
+  }
+  out[i] = v;
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) { std::fprintf(stderr, "usage: %s uncoalesced|bank|local|divergent|all\n", argv[0]); return 2; }
+  float *in, *out;
+  cudaMalloc(&in, N * sizeof(float));
+  cudaMalloc(&out, N * sizeof(float));
+  cudaMemset(in, 0, N * sizeof(float));
+  const char* k = argv[1];
+  bool all = std::strcmp(k, "all") == 0;
+  dim3 block(256), grid((N + 255) / 256);
+  if (all || !std::strcmp(k, "uncoalesced")) uncoalesced_gather<<<grid, block>>>(in, out, N);
+  if (all || !std::strcmp(k, "bank")) bank_conflict<<<dim3(N / 1024), dim3(1024)>>>(in, out, N);
+  if (all || !std::strcmp(k, "local")) local_spill<<<grid, block>>>(in, out, N);
+  if (all || !std::strcmp(k, "divergent")) divergent<<<grid, block>>>(in, out, N);
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) { std::fprintf(stderr, "CUDA error: %s\n", cudaGetErrorString(e)); return 1; }
+  std::printf("ok\n");
+  return 0;
+}
