@@ -15,13 +15,17 @@ class PyReferenceRunner final : public ReferenceRunner {
   std::optional<double> atol() const override { return mod_.atol(); }
   std::optional<double> rtol() const override { return mod_.rtol(); }
   std::string origin() const override { return mod_.path(); }
-  std::vector<HostArray> run(const std::vector<RefTensorArg>& tensors, const std::vector<ScalarArg>& scalars,
-                             const KernelInstance& inst) override {
+  ReferenceOutputs run(const std::vector<RefTensorArg>& tensors, const std::vector<ScalarArg>& scalars,
+                       const KernelInstance& inst, const RestoreCopies& restore) override {
     std::vector<BufferView> views;
+    std::vector<uint8_t> changed;
     views.reserve(tensors.size());
-    for (const auto& t : tensors) views.push_back({t.name, t.dtype, t.count, t.device_ptr, t.is_output, t.shape});
+    for (const auto& t : tensors) {
+      views.push_back({t.name, t.dtype, t.count, t.device_ptr, t.is_output, t.shape});
+      changed.push_back(t.kernel_changed);
+    }
     python_select_gpu(gpu_);
-    return mod_.call(views, scalars, &inst);
+    return mod_.call(views, scalars, &inst, changed, restore);
   }
 
  private:

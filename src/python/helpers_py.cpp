@@ -5,7 +5,8 @@
 namespace kprof {
 
 /// Source of `_kprof`: load_by_path(path, role, stem), describe(exc, tb, user_file, verbose),
-/// type_name(obj), DeviceArray(ptr, count, typestr).
+/// type_name(obj), DeviceArray(ptr, count, typestr), same_storage(a, b), torch_precision(),
+/// source_problem(path, name).
 extern const char* const kKprofHelpersSource;
 
 const char* const kKprofHelpersSource = R"PY(
@@ -129,6 +130,45 @@ class DeviceArray:
             "data": (ptr, False),
             "strides": None,
         }
+
+
+def same_storage(a, b):
+    """True when tensors a and b view the same memory (a returned tensor that IS a given output,
+    or a view of it)."""
+    try:
+        return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+    except Exception:
+        return a.data_ptr() == b.data_ptr()
+
+
+def torch_precision():
+    """(matmul_tf32, cudnn_tf32, float32_matmul_precision) as PyTorch is set now, or None when
+    torch is not loaded. Reads both the allow_tf32 flags and the newer fp32_precision settings."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return None
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        matmul = cudnn = False
+        precision = ""
+        try:
+            matmul = bool(torch.backends.cuda.matmul.allow_tf32)
+        except Exception:
+            pass
+        try:
+            matmul = matmul or str(torch.backends.cuda.matmul.fp32_precision) == "tf32"
+        except Exception:
+            pass
+        try:
+            cudnn = bool(torch.backends.cudnn.allow_tf32)
+        except Exception:
+            pass
+        try:
+            precision = str(torch.get_float32_matmul_precision())
+        except Exception:
+            pass
+    return (matmul, cudnn, precision)
 
 
 def source_problem(path, name):

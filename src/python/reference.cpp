@@ -18,6 +18,9 @@ struct __attribute__((visibility("hidden"))) ReferenceModule::State {
   py::object module;
   py::object fn;
   std::string file;  ///< absolute path, for choosing the user's traceback frame
+  /// The outputs-in-setup()-shapes convention worked where the flat one raised: later calls
+  /// start with it (GIL held when read or written).
+  bool shaped_first = false;
 };
 
 namespace {
@@ -29,8 +32,8 @@ const char* kNoReferenceHint =
     "see docs/REFERENCE.md)";
 
 const char* kReturnHint =
-    "reference may fill the output tensors it was given and return None, return the one output "
-    "tensor, a dict {output name: tensor}, or a tuple of tensors in output order (docs/REFERENCE.md)";
+    "reference may fill the output tensors it was given (and return None or one of them), return the one "
+    "output tensor, a dict {output name: tensor}, or a tuple of tensors in output order (docs/REFERENCE.md)";
 
 std::string join_names(const std::vector<const BufferView*>& outputs) {
   std::string s;
@@ -53,45 +56,142 @@ std::optional<double> read_tolerance(const py::module_& m, const char* name, con
   return d;
 }
 
+/// True when tensor `a` views the memory of tensor `b` (the same storage).
+bool same_storage(py::handle a, py::handle b) {
+  return kprof_helpers().attr("same_storage")(a, b).cast<bool>();
+}
+
+/// The index of the given output whose storage `t` shares, or -1.
+int given_index(py::handle t, const std::vector<py::object>& given) {
+  for (size_t i = 0; i < given.size(); ++i)
+    if (same_storage(t, given[i])) return static_cast<int>(i);
+  return -1;
+}
+
+/// One returned NEW tensor for several outputs: the one output of the same element count that
+/// the kernel changed takes it (the others stay as given); anything else asks for a dict.
+std::vector<py::object> match_new_tensor(const py::object& ret, const std::vector<const BufferView*>& outputs,
+                                         const std::vector<py::object>& given, const std::vector<bool>& changed,
+                                         std::vector<std::string>& notes) {
+  const size_t numel = ret.attr("numel")().cast<size_t>();
+  std::vector<size_t> fit;
+  std::string changed_names;
+  size_t n_changed = 0;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (changed[i]) changed_names += (n_changed++ ? ", " : "") + outputs[i]->name;
+    if (changed[i] && outputs[i]->count == numel) fit.push_back(i);
+  }
+  if (fit.size() != 1)
+    throw usage_error(fmt::format("reference returned one new tensor ({} elements) but the kernel has {} output "
+                                  "buffers ({}), {} of them changed by the kernel ({}): kprof cannot tell which "
+                                  "buffer it is",
+                                  numel, outputs.size(), join_names(outputs), n_changed,
+                                  changed_names.empty() ? "none" : changed_names),
+                      "return a dict naming it, e.g. `return {\"" + outputs.back()->name +
+                          "\": result}`, or fill the output in place; declare inputs `const` in solve()");
+  std::vector<py::object> result = given;
+  result[fit[0]] = ret;
+  notes.push_back("reference returned one new tensor; it was compared with '" + outputs[fit[0]]->name +
+                  "', the only non-const buffer of its size that the kernel changed (the others as the reference "
+                  "left them)");
+  return result;
+}
+
 // The outputs reference produced, in `outputs` order (see ReferenceModule::call).
 std::vector<py::object> collect_outputs(const py::object& ret, const std::vector<const BufferView*>& outputs,
-                                        const std::vector<py::object>& given) {
+                                        const std::vector<py::object>& given, const std::vector<bool>& changed,
+                                        std::vector<std::string>& notes) {
   const size_t n = outputs.size();
   if (ret.is_none()) return given;
   if (is_tensor(ret)) {
-    if (n != 1)
-      throw usage_error("reference returned one tensor but the kernel has " + std::to_string(n) +
-                            " outputs (" + join_names(outputs) + ")",
-                        kReturnHint);
-    return {ret};
+    if (given_index(ret, given) >= 0) return given;  // written in place and returned
+    if (n == 1) return {ret};
+    return match_new_tensor(ret, outputs, given, changed, notes);
   }
   std::vector<py::object> result;
   if (py::isinstance<py::dict>(ret)) {
     py::dict d = py::reinterpret_borrow<py::dict>(ret);
-    for (const BufferView* b : outputs) {
-      if (!d.contains(py::str(b->name))) {
-        std::string keys;
-        for (auto item : d) keys += (keys.empty() ? "" : ", ") + py::str(item.first).cast<std::string>();
-        throw usage_error("reference returned a dict without output '" + b->name + "' (its keys: " +
-                              (keys.empty() ? "none" : keys) + "; outputs: " + join_names(outputs) + ")",
-                          kReturnHint);
-      }
-      result.push_back(d[py::str(b->name)]);
+    std::vector<std::string> omitted;
+    for (size_t i = 0; i < n; ++i) {
+      bool has = d.contains(py::str(outputs[i]->name));
+      result.push_back(has ? py::object(d[py::str(outputs[i]->name)]) : given[i]);
+      if (!has) omitted.push_back(outputs[i]->name);
+    }
+    if (omitted.size() == n) {
+      std::string keys;
+      for (auto item : d) keys += (keys.empty() ? "" : ", ") + py::str(item.first).cast<std::string>();
+      throw usage_error("reference returned a dict without any output (its keys: " + (keys.empty() ? "none" : keys) +
+                            "; outputs: " + join_names(outputs) + ")",
+                        kReturnHint);
+    }
+    if (!omitted.empty()) {
+      std::string names;
+      for (const auto& o : omitted) names += (names.empty() ? "" : ", ") + o;
+      notes.push_back("reference's dict omits " + names + ": compared as the reference left them (its inputs)");
     }
     return result;
   }
   if (py::isinstance<py::tuple>(ret) || py::isinstance<py::list>(ret)) {
     py::sequence seq = py::reinterpret_borrow<py::sequence>(ret);
+    bool all_given = true;
+    for (size_t i = 0; i < seq.size(); ++i) all_given = all_given && is_tensor(seq[i]) && given_index(seq[i], given) >= 0;
+    if (all_given) return given;  // returned (some of) the outputs it wrote in place
+    if (seq.size() == 1 && is_tensor(seq[0])) return collect_outputs(seq[0], outputs, given, changed, notes);
     if (seq.size() != n)
       throw usage_error("reference returned " + std::to_string(seq.size()) + " values but the kernel has " +
-                            std::to_string(n) + " outputs (" + join_names(outputs) + ")",
-                        kReturnHint);
+                            std::to_string(n) + " output buffers (" + join_names(outputs) + ")",
+                        "return a dict {name: tensor} naming each result, or fill the outputs in place; declare "
+                        "inputs `const` in solve() (docs/REFERENCE.md)");
     for (size_t i = 0; i < n; ++i) result.push_back(seq[i]);
     return result;
   }
   throw usage_error("reference returned " + py_a_type(ret) +
                         "; expected None, a tensor, a dict or a tuple (outputs: " + join_names(outputs) + ")",
                     kReturnHint);
+}
+
+/// How PyTorch computes float32 matrix products now (after the reference ran).
+ReferencePrecision read_precision() {
+  ReferencePrecision p;
+  py::object t = kprof_helpers().attr("torch_precision")();
+  if (t.is_none()) return p;
+  auto tup = t.cast<py::tuple>();
+  p.known = true;
+  p.matmul_tf32 = tup[0].cast<bool>();
+  p.cudnn_tf32 = tup[1].cast<bool>();
+  p.float32_matmul_precision = tup[2].cast<std::string>();
+  return p;
+}
+
+/// The kwargs of one reference call: every buffer as a tensor (inputs in their shapes, outputs
+/// flat unless `shaped_outputs`), the scalars, the kernel's extra kwargs. Fills `given` with the
+/// output tensors handed over, in buffer order.
+py::dict reference_kwargs(const std::vector<BufferView>& buffers, const std::vector<ScalarArg>& scalars,
+                          const KernelInstance* kernel, bool shaped_outputs, std::vector<py::object>& given) {
+  py::dict kwargs;
+  given.clear();
+  for (const BufferView& b : buffers) {
+    py::object t = device_tensor(b.ptr, b.count, b.dtype);
+    if (b.shape.size() > 1 && (!b.is_output || shaped_outputs)) {
+      py::tuple shape(b.shape.size());
+      for (size_t d = 0; d < b.shape.size(); ++d) shape[d] = py::int_(b.shape[d]);
+      t = t.attr("view")(shape);
+    }
+    kwargs[py::str(b.name)] = t;
+    if (b.is_output) given.push_back(t);
+  }
+  for (const ScalarArg& s : scalars)
+    kwargs[py::str(s.name)] =
+        s.is_int ? py::object(py::int_(static_cast<long long>(s.value))) : py::object(py::float_(s.value));
+  if (kernel) kernel->extend_reference_kwargs(kwargs);
+  return kwargs;
+}
+
+std::string shaped_names(const std::vector<BufferView>& buffers) {
+  std::string s;
+  for (const BufferView& b : buffers)
+    if (b.is_output && b.shape.size() > 1) s += (s.empty() ? "" : ", ") + b.name;
+  return s;
 }
 
 }  // namespace
@@ -142,49 +242,62 @@ ReferenceModule ReferenceModule::load(const std::string& path) {
   return r;
 }
 
-std::vector<HostArray> ReferenceModule::call(const std::vector<BufferView>& buffers,
-                                             const std::vector<ScalarArg>& scalars,
-                                             const KernelInstance* kernel) const {
+ReferenceCall ReferenceModule::call(const std::vector<BufferView>& buffers, const std::vector<ScalarArg>& scalars,
+                                    const KernelInstance* kernel, const std::vector<uint8_t>& kernel_changed,
+                                    const std::function<void()>& restore) const {
   if (!state_) throw check_failed("internal: ReferenceModule used before load()");
   ensure_python();
   py::gil_scoped_acquire gil;
   const std::string& file = state_->file;
+  const std::string hint = "fix " + path_ + "; reference(**kwargs) gets the kernel's buffers as CUDA tensors "
+                           "(1-D for solve(); a Python kernel's inputs in their shapes, its outputs flat) and its "
+                           "scalars by name (docs/REFERENCE.md)";
   try {
+    ReferenceCall out;
     std::vector<const BufferView*> outputs;
-    std::vector<py::object> given;
-    py::dict kwargs;
+    std::vector<bool> changed;
+    for (size_t i = 0; i < buffers.size(); ++i)
+      if (buffers[i].is_output) {
+        outputs.push_back(&buffers[i]);
+        changed.push_back(i < kernel_changed.size() && kernel_changed[i]);
+      }
     if (!buffers.empty()) import_torch();
     torch_use_selected_device();
-    for (const BufferView& b : buffers) {
-      py::object t = device_tensor(b.ptr, b.count, b.dtype);
-      if (b.shape.size() > 1) {  // a Python kernel's 2-D (or more) tensor: same shape for the reference
-        py::tuple shape(b.shape.size());
-        for (size_t d = 0; d < b.shape.size(); ++d) shape[d] = py::int_(b.shape[d]);
-        t = t.attr("view")(shape);
-      }
-      kwargs[py::str(b.name)] = t;
-      if (b.is_output) {
-        outputs.push_back(&b);
-        given.push_back(t);
-      }
-    }
-    for (const ScalarArg& s : scalars)
-      kwargs[py::str(s.name)] = s.is_int ? py::object(py::int_(static_cast<long long>(s.value)))
-                                         : py::object(py::float_(s.value));
-    if (kernel) kernel->extend_reference_kwargs(kwargs);
-
+    const std::string shaped_outs = shaped_names(buffers);
+    bool shaped = !shaped_outs.empty() && state_->shaped_first;
+    std::vector<py::object> given;
     py::object ret;
     try {
-      ret = state_->fn(**kwargs);
+      ret = state_->fn(**reference_kwargs(buffers, scalars, kernel, shaped, given));
     } catch (const py::error_already_set& e) {
-      throw_python_error(e, file, "reference raised an exception",
-                         "fix " + path_ + "; reference(**kwargs) gets the kernel's buffers as CUDA tensors "
-                         "(1-D for solve(); a Python kernel's shapes) and its scalars by name (docs/REFERENCE.md)");
+      if (shaped_outs.empty() || !restore || is_gpu_fault_message(describe_python_error(e, file)))
+        throw_python_error(e, file, "reference raised an exception", hint);
+      const std::string first = describe_python_error(e, file);
+      torch_synchronize("the reference's GPU work failed");
+      restore();  // the failed call may have written into the copies
+      shaped = !shaped;
+      try {
+        ret = state_->fn(**reference_kwargs(buffers, scalars, kernel, shaped, given));
+      } catch (const py::error_already_set& e2) {
+        throw_python_error(e2, file,
+                           fmt::format("reference raised an exception with the outputs {} (and with them {}: {})",
+                                       shaped ? "in setup()'s shapes" : "flat", shaped ? "flat" : "in setup()'s shapes",
+                                       first),
+                           hint);
+      }
+      state_->shaped_first = shaped;
+      out.notes.push_back(fmt::format("reference raised with the outputs {} ({}); called again with them {}, which worked",
+                                      shaped ? "flat" : "in setup()'s shapes", first,
+                                      shaped ? "in setup()'s shapes" : "flat"));
     }
-    std::vector<py::object> results = collect_outputs(ret, outputs, given);
+    if (!shaped_outs.empty())
+      out.notes.push_back(shaped ? "outputs " + shaped_outs + " given to reference in setup()'s shapes"
+                                 : "outputs " + shaped_outs + " given to reference as flat 1-D views (the seed's "
+                                   "convention; inputs keep setup()'s shapes)");
+    std::vector<py::object> results = collect_outputs(ret, outputs, given, changed, out.notes);
     torch_synchronize("the reference's GPU work failed");
+    out.precision = read_precision();
 
-    std::vector<HostArray> host;
     for (size_t i = 0; i < outputs.size(); ++i) {
       const BufferView& b = *outputs[i];
       std::string what = "reference output '" + b.name + "'";
@@ -197,9 +310,9 @@ std::vector<HostArray> ReferenceModule::call(const std::vector<BufferView>& buff
                               std::to_string(b.count),
                           "the reference must give one value per element of the kernel's output (compared "
                           "flattened); check the shapes and the dimensions passed to kprof");
-      host.push_back(tensor_to_host(b.name, results[i], what));
+      out.outputs.push_back(tensor_to_host(b.name, results[i], what));
     }
-    return host;
+    return out;
   } catch (const py::error_already_set& e) {
     throw_python_error(e, file, "running the reference failed", "");
   }

@@ -2,6 +2,8 @@
 // PyTorch tensors that view kprof's device buffers (no copy). See docs/REFERENCE.md.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,6 +20,29 @@ namespace kprof {
 /// import counts as possibly providing it). Returns without checking when Python cannot start
 /// (`kprof env` and the later load report that).
 void check_reference_source(const std::string& path);
+
+/// How PyTorch was set to compute float32 matrix products and convolutions while the reference
+/// ran (read right after it): TF32 there gives the reference itself a 2^-11 unit roundoff.
+struct ReferencePrecision {
+  bool known = false;        ///< false: torch was not loaded, nothing was read
+  bool matmul_tf32 = false;  ///< torch.backends.cuda.matmul.allow_tf32 (or its fp32_precision == "tf32")
+  bool cudnn_tf32 = false;   ///< torch.backends.cudnn.allow_tf32 (PyTorch's default is True: convolutions only)
+  std::string float32_matmul_precision;  ///< torch.get_float32_matmul_precision(): highest / high / medium
+  /// True when float32 matrix products ran in reduced precision (TF32 or bfloat16 passes).
+  bool reduced_matmul() const {
+    return matmul_tf32 || (!float32_matmul_precision.empty() && float32_matmul_precision != "highest");
+  }
+};
+
+/// What one call of reference(**kwargs) produced, and how it was called.
+struct ReferenceCall {
+  std::vector<HostArray> outputs;  ///< one per output buffer, in buffer order
+  /// One line each where the call differed from the plain one: outputs given flat (the seed's
+  /// convention) or in setup()'s shapes after the flat call raised; a returned tensor matched to
+  /// the one buffer the kernel changed.
+  std::vector<std::string> notes;
+  ReferencePrecision precision;
+};
 
 /// A loaded ref.py. Cheap to copy (shares the module). Thread-safe: every call takes the GIL.
 class ReferenceModule {
@@ -42,21 +67,30 @@ class ReferenceModule {
   /// (BufferView::is_output), in `buffers` order, each named after its buffer and in the dtype of
   /// the tensor the reference produced (float64/32/16, bfloat16, int/uint 8..64).
   ///
-  /// kwargs: every buffer as a 1-D CUDA tensor of its dtype over `ptr` (no copy: data_ptr() ==
-  /// ptr; the caller owns the memory and gives the reference its own copies), every scalar (int
-  /// as int, float as float), then whatever `kernel->extend_reference_kwargs` adds (Python
-  /// kernels: the exact non-tensor values setup() returned).
+  /// kwargs: every buffer as a CUDA tensor of its dtype over `ptr` (no copy: the caller owns the
+  /// memory and gives the reference its own copies), every scalar (int as int, float as float),
+  /// then whatever `kernel->extend_reference_kwargs` adds (Python kernels: the exact non-tensor
+  /// values setup() returned). Shapes (docs/REFERENCE.md, "Shapes"): solve() buffers are 1-D; a
+  /// Python kernel's inputs keep setup()'s shapes and its outputs of two or more dimensions are
+  /// first given as flat 1-D views (the seed's convention); when that call raises, `restore()`
+  /// re-fills the copies and the reference is called once more with the outputs in their shapes
+  /// (a note says so, and later calls start with the convention that worked).
   ///
-  /// Outputs: reference returns None -> the output tensors it was given, modified in place; one
-  /// tensor -> the single output (error if the kernel has several); a dict -> output name ->
-  /// tensor; a tuple/list -> the outputs in order. Each output is flattened and must have as
-  /// many elements as its buffer. GPU work is synchronised before the copy to the host.
+  /// Outputs (docs/REFERENCE.md, "What reference returns"): None -> the output tensors it was
+  /// given, modified in place; a tensor sharing storage with a given output -> the same (written
+  /// in place and returned); a new tensor -> the single output, or with several outputs the one
+  /// of matching size that the kernel changed (`kernel_changed`, one flag per buffer; otherwise an
+  /// error asking for a dict); a dict -> output name -> tensor (outputs it omits: as given);
+  /// a tuple/list -> the outputs in order. Each output is flattened and must have as many
+  /// elements as its buffer. GPU work is synchronised before the copy to the host.
   ///
-  /// Throws Error (exit 2): an exception inside reference (the Python error line), a return value
-  /// of the wrong structure, a missing output, an element-count mismatch (both counts), an
-  /// unsupported dtype. (exit 1): torch missing, a GPU fault while copying.
-  std::vector<HostArray> call(const std::vector<BufferView>& buffers, const std::vector<ScalarArg>& scalars,
-                              const KernelInstance* kernel = nullptr) const;
+  /// Throws Error (exit 2): an exception inside reference (the Python error line, both calls'
+  /// when the shaped retry raised too), a return value of the wrong structure, a missing output,
+  /// an element-count mismatch (both counts), an unsupported dtype. (exit 1): torch missing, a
+  /// GPU fault while copying.
+  ReferenceCall call(const std::vector<BufferView>& buffers, const std::vector<ScalarArg>& scalars,
+                     const KernelInstance* kernel = nullptr, const std::vector<uint8_t>& kernel_changed = {},
+                     const std::function<void()>& restore = {}) const;
 
  private:
   struct State;

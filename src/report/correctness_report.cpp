@@ -17,9 +17,47 @@ std::string preview(const std::vector<double>& v) {
 
 std::string status_word(bool pass) { return pass ? "PASS" : "FAIL"; }
 
+/// The Status cell of an output: PASS / FAIL, or what a non-const buffer turned out to be.
+std::string output_status(const OutputComparison& c) {
+  if (c.role == BufferRole::UnchangedInput) return "PASS (input: unchanged)";
+  if (c.role == BufferRole::WrittenInput && !c.pass) return "FAIL (input written)";
+  return status_word(c.pass);
+}
+
+const char* role_name(BufferRole r) {
+  switch (r) {
+    case BufferRole::Output: return "output";
+    case BufferRole::UnchangedInput: return "unchanged_input";
+    case BufferRole::WrittenInput: return "written_input";
+  }
+  return "output";
+}
+
+/// The "Reference" section: how ref.py was called, buffers treated as inputs, PyTorch's float32
+/// matmul precision, and the reduced-precision verdicts.
+std::string reference_section(const CheckResult& r) {
+  std::string md;
+  for (const auto& n : r.reference_notes) md += "- " + n + "\n";
+  if (!r.treated_as_inputs.empty()) {
+    std::string names;
+    for (const auto& n : r.treated_as_inputs) names += (names.empty() ? "`" : ", `") + n + "`";
+    md += "- " + names +
+          ": neither the kernel nor the reference changed it, so it was treated as an input and passes (declare it "
+          "`const` in solve() to say so)\n";
+  }
+  const ReferencePrecision& p = r.reference_precision;
+  if (p.known)
+    md += fmt::format("- PyTorch float32 matmul precision during the reference: allow_tf32={}, "
+                      "float32_matmul_precision='{}' ({}); cudnn.allow_tf32={} (convolutions only)\n",
+                      p.matmul_tf32 ? "True" : "False", p.float32_matmul_precision,
+                      p.reduced_matmul() ? "REDUCED: TF32 rounding" : "full float32", p.cudnn_tf32 ? "True" : "False");
+  for (const auto& d : r.precision) md += "- " + precision_line(d) + "\n";
+  return md.empty() ? "" : "\n## Reference\n\n" + md;
+}
+
 void output_details(std::string& md, const OutputComparison& c) {
   md += fmt::format("\n#### Output `{}` ({}, {} elements): {}\n\n", c.name, dtype_name(c.dtype), c.count,
-                    status_word(c.pass));
+                    output_status(c));
   md += fmt::format("- tolerance: atol={:g}, rtol={:g} ({}); rule |kernel - ref| <= atol + rtol*|ref|\n",
                     c.tol.atol, c.tol.rtol, c.tol.source);
   if (!c.reason.empty()) md += "- why: " + c.reason + "\n";
@@ -48,6 +86,7 @@ nlohmann::json output_json(const OutputComparison& c) {
           {"dtype", dtype_name(c.dtype)},
           {"elements", c.count},
           {"pass", c.pass},
+          {"role", role_name(c.role)},
           {"reason", c.reason},
           {"atol", c.tol.atol},
           {"rtol", c.tol.rtol},
@@ -61,6 +100,9 @@ nlohmann::json output_json(const OutputComparison& c) {
           {"mean_abs_delta", c.mean_abs},
           {"mean_rel_error", c.mean_rel},
           {"reference_max_abs", c.ref_max_abs},
+          {"rms_delta", c.rms_error},
+          {"reference_rms", c.ref_rms},
+          {"nonzero_deltas", c.nonzero_errors},
           {"atol_dwarfs_reference", c.atol_dwarfs_reference},
           {"first_mismatches", mism},
           {"kernel_preview", c.kernel_preview},
@@ -87,7 +129,7 @@ std::string correctness_markdown(const CheckResult& r, const HeaderRows& header)
     for (const auto& c : tr.outputs)
       rows.push_back({c.name, dtype_name(c.dtype), std::to_string(c.count), fmt_sig(c.max_abs, 4), fmt_sig(c.mean_abs, 4),
                       fmt_sig(c.mean_rel, 4), std::to_string(c.mismatches), std::to_string(c.never_written),
-                      status_word(c.pass)});
+                      output_status(c)});
     md += markdown_table({"Output", "dtype", "Elements", "Max |delta|", "Mean |delta|", "Mean rel. error",
                           "Mismatches", "Never written", "Status"},
                          rows);
@@ -104,6 +146,7 @@ std::string correctness_markdown(const CheckResult& r, const HeaderRows& header)
                         m.fails ? ": it is a const input, so this fails" : " (warning: it is not listed in outputs)");
     }
   }
+  md += reference_section(r);
   if (!r.warnings.empty()) {
     md += "\n## Warnings\n\n";
     for (const auto& w : r.warnings) md += "- " + w + "\n";
@@ -134,6 +177,24 @@ nlohmann::json correctness_json(const CheckResult& r, const HeaderRows& header) 
   else
     j["fault"] = nullptr;
   j["warnings"] = r.warnings;
+  j["reference_notes"] = r.reference_notes;
+  j["treated_as_inputs"] = r.treated_as_inputs;
+  const ReferencePrecision& p = r.reference_precision;
+  j["reference_precision"] = p.known ? nlohmann::json{{"matmul_allow_tf32", p.matmul_tf32},
+                                                      {"cudnn_allow_tf32", p.cudnn_tf32},
+                                                      {"float32_matmul_precision", p.float32_matmul_precision},
+                                                      {"reduced_matmul", p.reduced_matmul()}}
+                                     : nlohmann::json(nullptr);
+  j["precision_diagnosis"] = nlohmann::json::array();
+  for (const auto& d : r.precision) {
+    nlohmann::json e{{"output", d.output}, {"consistent", d.consistent}, {"relative_rms_error", d.relative_rms},
+                     {"spread", d.spread}, {"nonzero_fraction", d.nonzero_fraction}, {"peak_to_rms", d.peak_to_rms},
+                     {"why", d.why}, {"trials", d.trials}, {"rtol", d.rtol}};
+    e["format"] = d.consistent ? nlohmann::json(d.format) : nlohmann::json(nullptr);
+    e["unit_roundoff"] = d.consistent ? nlohmann::json(d.unit_roundoff) : nlohmann::json(nullptr);
+    e["suggested_atol"] = d.suggested_atol ? nlohmann::json(*d.suggested_atol) : nlohmann::json(nullptr);
+    j["precision_diagnosis"].push_back(e);
+  }
   return j;
 }
 
@@ -147,7 +208,7 @@ std::string correctness_console(const CheckResult& r) {
   for (size_t t = 0; t < r.trials.size(); ++t) {
     for (const auto& c : r.trials[t].outputs) {
       s += fmt::format("  {} {:<12} trial {} max|delta| {:<10} mismatches {:<8} never-written {}{}\n",
-                       styled(status_word(c.pass), c.pass ? Style::Ok : Style::Fail), c.name, t + 1,
+                       styled(output_status(c), c.pass ? Style::Ok : Style::Fail), c.name, t + 1,
                        fmt_sig(c.max_abs, 3), c.mismatches, c.never_written, c.pass ? "" : "  (" + c.reason + ")");
     }
     for (const auto& g : r.trials[t].guards)
@@ -160,6 +221,10 @@ std::string correctness_console(const CheckResult& r) {
   if (r.fault)
     s += fmt::format("  {} {}: {}\n    hint: {}\n", styled("FAIL", Style::Fail), fault_kind_name(r.fault->kind),
                      r.fault->message, r.fault->hint);
+  for (const auto& n : r.treated_as_inputs)
+    s += "  note: '" + n + "' was changed by neither the kernel nor the reference: treated as an input (declare it const)\n";
+  for (const auto& n : r.reference_notes) s += "  note: " + n + "\n";
+  for (const auto& d : r.precision) s += "  " + styled("precision:", Style::Warn) + " " + precision_line(d) + "\n";
   for (const auto& w : r.warnings) s += "  " + styled("warning:", Style::Warn) + " " + w + "\n";
   return s;
 }

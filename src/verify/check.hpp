@@ -13,6 +13,7 @@
 #include "pipeline/guarded_call.hpp"
 #include "pipeline/kernel_instance.hpp"
 #include "verify/compare.hpp"
+#include "verify/precision.hpp"
 #include "verify/reference_runner.hpp"
 
 namespace kprof {
@@ -52,15 +53,26 @@ struct CheckResult {
   bool pass = false;
   std::vector<std::string> warnings;
   std::string reference_origin;
+  /// How the reference was called, once per distinct line over the trials (flat or shaped
+  /// outputs, a returned tensor matched to a buffer; docs/REFERENCE.md).
+  std::vector<std::string> reference_notes;
+  /// Non-const buffers that neither the kernel nor the reference changed: treated as inputs.
+  std::vector<std::string> treated_as_inputs;
+  ReferencePrecision reference_precision;  ///< PyTorch's float32 matmul settings during the reference
+  std::vector<PrecisionDiagnosis> precision;  ///< one per failing float output (see diagnose_precision)
 };
 
 /// Picks the tolerance of one output: --atol/--rtol when given, else ref.py's, else the dtype
 /// default (verify/compare.hpp default_tolerance). Each of atol and rtol is resolved on its own.
 Tolerance resolve_tolerance(DType dtype, const CheckOptions& opts, const ReferenceRunner* ref);
 
-/// Runs the check. `reference` is called once, after the first trial's kernel calls, so the
-/// caller may load ref.py (and import PyTorch) in the background meanwhile; it throws Error (exit 2)
-/// when ref.py is broken. Throws Error for input errors; a kernel fault is returned, not thrown.
+/// Runs the check. Per trial: the first call into fresh buffers, then the reference on copies of
+/// the pre-call contents, then a second call into outputs pre-filled with the sentinel (only the
+/// buffers the first call or the reference changed: a non-const buffer that neither changed is an
+/// input, and the sentinel would feed the kernel garbage). `reference` is called after the first
+/// trial's first kernel call, so the caller may load ref.py (and import PyTorch) in the background
+/// meanwhile; it throws Error (exit 2) when ref.py is broken. Throws Error for input errors; a
+/// kernel fault is returned, not thrown.
 CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&()>& reference,
                       const CheckOptions& opts);
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <thread>
 
 #include "core/error.hpp"
@@ -45,8 +46,10 @@ inline bool same_bits(const uint8_t* a, const uint8_t* b, size_t i, size_t n) {
 
 /// Statistics of one chunk of compare_output, merged in chunk order.
 struct Partial {
-  double sum_abs = 0, sum_rel = 0, max_abs = 0, ref_max_abs = 0;
-  size_t n_abs = 0, n_rel = 0, max_abs_index = 0, nonfinite = 0, never_written = 0, mismatches = 0;
+  double sum_abs = 0, sum_rel = 0, max_abs = 0, ref_max_abs = 0, sum_sq = 0, sum_ref_sq = 0;
+  double min_atol = -std::numeric_limits<double>::infinity();
+  size_t n_abs = 0, n_rel = 0, n_ref = 0, max_abs_index = 0, nonfinite = 0, never_written = 0, mismatches = 0;
+  size_t nonzero = 0;
   std::vector<Mismatch> first_mismatches;
   std::vector<size_t> first_never_written;
 };
@@ -92,10 +95,17 @@ OutputComparison compare_output(const HostArray& kernel, const HostArray& refere
         for (size_t i = begin; i < end; ++i) {
           double k = kload(kb, i), r = rload(rb, i);
           bool unwritten = !never_written.empty() && never_written[i];
-          if (std::isfinite(r)) p.ref_max_abs = std::max(p.ref_max_abs, std::fabs(r));
+          if (std::isfinite(r)) {
+            p.ref_max_abs = std::max(p.ref_max_abs, std::fabs(r));
+            p.sum_ref_sq += r * r;
+            ++p.n_ref;
+          }
           if (std::isfinite(k) && std::isfinite(r)) {
             double d = std::fabs(k - r);
             p.sum_abs += d;
+            p.sum_sq += d * d;
+            p.nonzero += d > 0;
+            p.min_atol = std::max(p.min_atol, d - tol.rtol * std::fabs(r));
             ++p.n_abs;
             if (d > p.max_abs) { p.max_abs = d; p.max_abs_index = i; }
             if (std::fabs(r) > tol.atol) { p.sum_rel += d / std::fabs(r); ++p.n_rel; }
@@ -114,14 +124,20 @@ OutputComparison compare_output(const HostArray& kernel, const HostArray& refere
       });
     });
   });
-  double sum_abs = 0, sum_rel = 0;
-  size_t n_abs = 0, n_rel = 0;
+  double sum_abs = 0, sum_rel = 0, sum_sq = 0, sum_ref_sq = 0;
+  size_t n_abs = 0, n_rel = 0, n_ref = 0;
+  c.min_atol_at_rtol = -std::numeric_limits<double>::infinity();
   for (size_t q = 0; q < used; ++q) {  // chunk order = index order
     const Partial& p = parts[q];
     sum_abs += p.sum_abs;
     sum_rel += p.sum_rel;
+    sum_sq += p.sum_sq;
+    sum_ref_sq += p.sum_ref_sq;
     n_abs += p.n_abs;
     n_rel += p.n_rel;
+    n_ref += p.n_ref;
+    c.nonzero_errors += p.nonzero;
+    c.min_atol_at_rtol = std::max(c.min_atol_at_rtol, p.min_atol);
     if (p.max_abs > c.max_abs) { c.max_abs = p.max_abs; c.max_abs_index = p.max_abs_index; }
     c.ref_max_abs = std::max(c.ref_max_abs, p.ref_max_abs);
     c.nonfinite += p.nonfinite;
@@ -138,6 +154,9 @@ OutputComparison compare_output(const HostArray& kernel, const HostArray& refere
   }
   c.mean_abs = n_abs ? sum_abs / static_cast<double>(n_abs) : 0.0;
   c.mean_rel = n_rel ? sum_rel / static_cast<double>(n_rel) : 0.0;
+  c.rms_error = n_abs ? std::sqrt(sum_sq / static_cast<double>(n_abs)) : 0.0;
+  c.ref_rms = n_ref ? std::sqrt(sum_ref_sq / static_cast<double>(n_ref)) : 0.0;
+  if (!n_abs) c.min_atol_at_rtol = 0;
   c.atol_dwarfs_reference = c.count > 0 && tol.atol > 0 && tol.atol >= c.ref_max_abs;
   c.pass = c.mismatches == 0;
   if (!c.pass) {
@@ -154,9 +173,12 @@ OutputComparison compare_output(const HostArray& kernel, const HostArray& refere
 }
 
 std::vector<uint8_t> find_never_written(const HostArray& before, const HostArray& after,
-                                        const HostArray& sentinel_after, uint64_t sentinel) {
-  if (before.count != after.count || after.count != sentinel_after.count)
+                                        const HostArray& sentinel_after, uint64_t sentinel,
+                                        const std::vector<uint8_t>& reference_changed) {
+  if (before.count != after.count || after.count != sentinel_after.count ||
+      (!reference_changed.empty() && reference_changed.size() != after.count))
     throw usage_error("never-written check: buffer sizes differ between runs of '" + after.name + "'");
+  const uint8_t* rc = reference_changed.empty() ? nullptr : reference_changed.data();
   size_t n = dtype_size(after.dtype);
   uint8_t s[8];
   std::memcpy(s, &sentinel, 8);  // little-endian: the element's bytes are the low bytes
@@ -164,8 +186,38 @@ std::vector<uint8_t> find_never_written(const HostArray& before, const HostArray
   const uint8_t *b = before.bytes.data(), *a = after.bytes.data(), *z = sentinel_after.bytes.data();
   parallel_chunks(after.count, [&](size_t, size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i)
-      flags[i] = same_bits(b, a, i, n) && std::memcmp(z + i * n, s, n) == 0;
+      flags[i] = (!rc || rc[i]) && same_bits(b, a, i, n) && std::memcmp(z + i * n, s, n) == 0;
   });
+  return flags;
+}
+
+std::vector<uint8_t> reference_changes(const HostArray& before, const HostArray& reference, size_t* changed) {
+  if (before.count != reference.count)
+    throw usage_error(fmt::format("output '{}': the reference has {} elements, the kernel's buffer {}", before.name,
+                                  reference.count, before.count),
+                      "return (or fill) a tensor with exactly one value per element of the buffer");
+  std::vector<uint8_t> flags(before.count, 0);
+  std::vector<size_t> counts(std::max(1u, std::thread::hardware_concurrency()), 0);
+  const uint8_t *b = before.bytes.data(), *r = reference.bytes.data();
+  const bool same_type = before.dtype == reference.dtype;
+  const size_t n = dtype_size(before.dtype);
+  size_t used = 0;
+  with_loader(before.dtype, [&](auto bload) {
+    with_loader(reference.dtype, [&](auto rload) {
+      used = parallel_chunks(before.count, [&](size_t chunk, size_t begin, size_t end) {
+        if (same_type && std::memcmp(b + begin * n, r + begin * n, (end - begin) * n) == 0) return;
+        for (size_t i = begin; i < end; ++i) {
+          double x = bload(b, i), y = rload(r, i);
+          bool differs = !(x == y || (std::isnan(x) && std::isnan(y)));
+          flags[i] = differs;
+          counts[chunk] += differs;
+        }
+      });
+    });
+  });
+  size_t total = 0;
+  for (size_t q = 0; q < used; ++q) total += counts[q];
+  if (changed) *changed = total;
   return flags;
 }
 

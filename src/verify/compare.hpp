@@ -32,6 +32,13 @@ struct Mismatch {
   double reference = 0;
 };
 
+/// What a non-const buffer turned out to be (docs/REFERENCE.md, "Inputs declared without const").
+enum class BufferRole {
+  Output,            ///< the reference changed it: compared element by element
+  UnchangedInput,    ///< neither the kernel nor the reference changed it: an input (passes)
+  WrittenInput,      ///< the reference left it unchanged but the kernel changed it (fails)
+};
+
 /// The verdict and statistics for one output buffer.
 struct OutputComparison {
   std::string name;
@@ -47,6 +54,13 @@ struct OutputComparison {
   double mean_abs = 0;             ///< mean |k - r| over finite pairs
   double mean_rel = 0;             ///< mean |k - r| / |r| over elements with |r| > atol (others excluded)
   double ref_max_abs = 0;          ///< largest |r|
+  double rms_error = 0;            ///< sqrt(mean (k - r)^2) over finite pairs
+  double ref_rms = 0;              ///< sqrt(mean r^2) over finite references
+  size_t nonzero_errors = 0;       ///< finite pairs with k != r
+  /// max over finite pairs of |k - r| - rtol*|r|: the smallest atol that accepts every element at
+  /// this rtol (<= 0: rtol alone suffices).
+  double min_atol_at_rtol = 0;
+  BufferRole role = BufferRole::Output;
   bool atol_dwarfs_reference = false;  ///< atol >= largest |r|: a zero output would pass
   std::vector<Mismatch> first_mismatches;     ///< up to kMaxListed, in index order
   std::vector<size_t> first_never_written;    ///< up to kMaxListed indices
@@ -70,10 +84,18 @@ OutputComparison compare_output(const HostArray& kernel, const HostArray& refere
 
 /// Marks elements the kernel never wrote. A kernel call into random pre-call contents (`before`
 /// -> `after`) and a second call into outputs filled with the sentinel pattern (`sentinel_after`)
-/// must both leave the element bit-identical to what was there: chance cannot do both.
-/// Returns one flag per element (1 = never written). Throws Error when the counts differ.
+/// must both leave the element bit-identical to what was there: chance cannot do both. Only
+/// elements flagged in `reference_changed` count (a value the reference also leaves as it was is
+/// correct when left alone); empty = all. Returns one flag per element (1 = never written).
+/// Throws Error when the counts differ.
 std::vector<uint8_t> find_never_written(const HostArray& before, const HostArray& after,
-                                        const HostArray& sentinel_after, uint64_t sentinel_bits);
+                                        const HostArray& sentinel_after, uint64_t sentinel_bits,
+                                        const std::vector<uint8_t>& reference_changed = {});
+
+/// One flag per element: 1 where the reference's value differs from the buffer's pre-call
+/// contents (compared as values, so a float64 reference of a float32 buffer works; NaN equals
+/// NaN). `changed` receives the number of such elements. Throws Error when the counts differ.
+std::vector<uint8_t> reference_changes(const HostArray& before, const HostArray& reference, size_t* changed);
 
 /// The sentinel bit pattern for never-written detection: a large negative value of the dtype
 /// (e.g. about -1.3e30 for float32), never a NaN, so in-place kernels that read it still write.

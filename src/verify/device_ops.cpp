@@ -37,6 +37,11 @@ DeviceArray& DeviceArray::operator=(DeviceArray&& o) noexcept {
   return *this;
 }
 
+void DeviceArray::upload(const void* src, size_t bytes, const std::string& what) {
+  if (bytes > bytes_) throw check_failed("internal: upload of " + std::to_string(bytes) + " bytes into " + what);
+  if (bytes) cuda_check(cudaMemcpy(ptr_, src, bytes, cudaMemcpyHostToDevice), "copying " + what);
+}
+
 DeviceArray DeviceArray::copy_of(const void* src, size_t bytes, const std::string& what) {
   DeviceArray a(bytes, what);
   if (bytes) cuda_check(cudaMemcpy(a.get(), src, bytes, cudaMemcpyDeviceToDevice), "copying " + what);

@@ -22,6 +22,10 @@ class DeviceArray {
   void* get() const { return ptr_; }
   size_t bytes() const { return bytes_; }
 
+  /// Overwrites the first `bytes` bytes with host memory `src` (synchronous cudaMemcpy).
+  /// Throws Error (exit 1) naming `what` when the copy fails.
+  void upload(const void* src, size_t bytes, const std::string& what);
+
   /// A new allocation holding a copy of `bytes` bytes at device pointer `src` (synchronous).
   static DeviceArray copy_of(const void* src, size_t bytes, const std::string& what);
 

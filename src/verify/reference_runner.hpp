@@ -2,12 +2,14 @@
 // the embedded Python (python/reference.hpp); tests can supply their own.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "buffers/host_array.hpp"
 #include "pipeline/kernel_instance.hpp"
+#include "python/reference.hpp"
 
 namespace kprof {
 
@@ -18,8 +20,15 @@ struct RefTensorArg {
   size_t count = 0;
   void* device_ptr = nullptr;
   bool is_output = false;
-  std::vector<int64_t> shape;  ///< BufferView::shape (empty: flat)
+  std::vector<int64_t> shape;   ///< BufferView::shape (empty: flat)
+  bool kernel_changed = false;  ///< the kernel's first call changed this buffer (bit-wise)
 };
+
+/// What the reference produced and how it was called (python/reference.hpp ReferenceCall).
+using ReferenceOutputs = ReferenceCall;
+
+/// Re-fills the reference's copies with the pre-call contents (for a second attempt).
+using RestoreCopies = std::function<void()>;
 
 /// A loaded reference.
 class ReferenceRunner {
@@ -31,11 +40,12 @@ class ReferenceRunner {
   /// Where it came from (ref.py's path), for reports.
   virtual std::string origin() const = 0;
   /// Computes the expected outputs from `tensors` (copies; the reference may modify them) and
-  /// `scalars`, plus whatever `inst` adds (KernelInstance::extend_reference_kwargs). Returns one
-  /// HostArray per output tensor (RefTensorArg::is_output), in the order of `tensors`. Throws Error (exit 2) when the
-  /// reference fails, with its error line.
-  virtual std::vector<HostArray> run(const std::vector<RefTensorArg>& tensors, const std::vector<ScalarArg>& scalars,
-                                     const KernelInstance& inst) = 0;
+  /// `scalars`, plus whatever `inst` adds (KernelInstance::extend_reference_kwargs). `restore`
+  /// re-fills the copies with the pre-call contents when a second attempt needs them (the
+  /// shaped-outputs retry, docs/REFERENCE.md). Throws Error (exit 2) when the reference fails,
+  /// with its error line.
+  virtual ReferenceOutputs run(const std::vector<RefTensorArg>& tensors, const std::vector<ScalarArg>& scalars,
+                               const KernelInstance& inst, const RestoreCopies& restore) = 0;
 };
 
 }  // namespace kprof

@@ -72,7 +72,7 @@ TEST(PythonGpu, ReferenceSeesKprofMemoryWithoutACopy) {
   std::vector<ScalarArg> sc = {{"N", double(n), true}, {"x_ptr", as_scalar(dx.ptr), true},
                                {"out_ptr", as_scalar(dout.ptr), true}};
   ReferenceModule ref = ReferenceModule::load(py_data("ref_gpu_inspect.py"));
-  std::vector<HostArray> host = ref.call(bufs, sc);
+  std::vector<HostArray> host = ref.call(bufs, sc).outputs;
   ASSERT_EQ(host.size(), 1u);
   EXPECT_EQ(host[0].name, "out");
   EXPECT_EQ(host[0].dtype, DType::F32);
@@ -133,7 +133,7 @@ TEST(PythonGpu, Bfloat16RoundTrip) {
   cuda_check(cudaMemset(dout.ptr, 0xff, n * 2), "memset");
   ReferenceModule ref = ReferenceModule::load(py_data("ref_gpu_bf16.py"));
   std::vector<HostArray> host =
-      ref.call({{"x", DType::BF16, n, dx.ptr, false}, {"out", DType::BF16, n, dout.ptr, true}}, {});
+      ref.call({{"x", DType::BF16, n, dx.ptr, false}, {"out", DType::BF16, n, dout.ptr, true}}, {}).outputs;
   ASSERT_EQ(host.size(), 1u);
   EXPECT_EQ(host[0].dtype, DType::BF16);
   ASSERT_EQ(host[0].count, n);
@@ -151,7 +151,7 @@ TEST(PythonGpu, ReferenceReturnForms) {
   dx.upload(x.data());
   std::vector<BufferView> bufs = {{"x", DType::F32, n, dx.ptr, false}, {"out", DType::F32, n, dout.ptr, true}};
   ReferenceModule ref = ReferenceModule::load(py_data("ref_gpu_returns.py"));
-  auto run = [&](int form) { return ref.call(bufs, {{"form", double(form), true}}); };
+  auto run = [&](int form) { return ref.call(bufs, {{"form", double(form), true}}).outputs; };
   for (int form : {0, 1, 2, 3}) {
     SCOPED_TRACE("form " + std::to_string(form));
     std::vector<HostArray> host = run(form);
@@ -163,7 +163,7 @@ TEST(PythonGpu, ReferenceReturnForms) {
   Error short_by_one = error_of([&] { run(4); });
   EXPECT_EQ(short_by_one.code(), ExitCode::Usage);
   EXPECT_HAS(short_by_one.what(), "reference output 'out' has 63 elements, the buffer has 64");
-  EXPECT_HAS(error_of([&] { run(5); }).what(), "dict without output 'out' (its keys: other");
+  EXPECT_HAS(error_of([&] { run(5); }).what(), "dict without any output (its keys: other; outputs: out)");
   EXPECT_HAS(error_of([&] { run(6); }).what(), "reference output 'out' is a list, not a torch.Tensor");
 
   DeviceBuffer da(n * 4), db(n * 4);
@@ -172,7 +172,9 @@ TEST(PythonGpu, ReferenceReturnForms) {
     two.call({{"x", DType::F32, n, dx.ptr, false}, {"a", DType::F32, n, da.ptr, true},
               {"b", DType::F32, n, db.ptr, true}}, {});
   });
-  EXPECT_HAS(e.what(), "reference returned one tensor but the kernel has 2 outputs (a, b)");
+  EXPECT_HAS(e.what(), "reference returned one new tensor (64 elements) but the kernel has 2 output buffers (a, b), "
+                       "0 of them changed by the kernel");
+  EXPECT_HAS(e.what(), "return a dict naming it");
 }
 
 TEST(PythonGpu, TorchKernelRunsAndItsOutputsAreRead) {
@@ -207,7 +209,7 @@ TEST(PythonGpu, TorchKernelRunsAndItsOutputsAreRead) {
 
   // The reference receives run_kernel's kwargs: mode and flag come through extend_reference_kwargs.
   ReferenceModule ref = ReferenceModule::load(py_data("ref_torch_kernel.py"));
-  std::vector<HostArray> expected = ref.call(kernel->buffers(), kernel->scalars(), kernel.get());
+  std::vector<HostArray> expected = ref.call(kernel->buffers(), kernel->scalars(), kernel.get()).outputs;
   ASSERT_EQ(expected.size(), 1u);
   EXPECT_EQ(expected[0].bytes, out.bytes);
 
@@ -267,4 +269,91 @@ TEST(PythonGpu, SetupTensorsMustBeContiguousCudaOfAKnownDtype) {
     EXPECT_HAS(e.what(), expect[c]);
     EXPECT_TRUE(kernel->buffers().empty());
   }
+}
+
+// Issue 12: a Python kernel's outputs of two or more dimensions reach the reference flat first
+// (the seed's convention), shaped after a raise; in-place results may be returned; a new tensor
+// for several buffers goes to the one the kernel changed; a dict may omit unchanged buffers.
+TEST(PythonGpu, ReferenceConventionsForShapedOutputs) {
+  KPROF_REQUIRE_TORCH();
+  const size_t rows = 8, cols = 16, n = rows * cols;
+  std::vector<float> x(n);
+  for (size_t i = 0; i < n; ++i) x[i] = static_cast<float>(i) - 50.0f;
+  DeviceBuffer dx(n * 4), dout(n * 4);
+  dx.upload(x.data());
+  std::vector<int64_t> shape = {int64_t(rows), int64_t(cols)};
+  std::vector<BufferView> bufs = {{"x", DType::F32, n, dx.ptr, false, shape},
+                                  {"out", DType::F32, n, dout.ptr, true, shape}};
+  int restores = 0;
+  auto restore = [&] { ++restores; };
+  ReferenceModule ref = ReferenceModule::load(py_data("ref_conventions.py"));
+  auto run = [&](int form) { return ref.call(bufs, {{"form", double(form), true}}, nullptr, {}, restore); };
+  for (int form : {0, 2, 3}) {
+    SCOPED_TRACE("form " + std::to_string(form));
+    ReferenceCall c = run(form);
+    ASSERT_EQ(c.outputs.size(), 1u);
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(c.outputs[0].at(i), 2.0 * x[i]) << i;
+    ASSERT_FALSE(c.notes.empty());
+    EXPECT_HAS(c.notes.back(), "flat 1-D views (the seed's convention");
+  }
+  EXPECT_EQ(restores, 0);
+  ReferenceCall shaped = run(1);  // flat raises, shaped works: one restore, a note naming both
+  EXPECT_EQ(restores, 1);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(shaped.outputs[0].at(i), 2.0 * x[i]) << i;
+  ASSERT_EQ(shaped.notes.size(), 2u);
+  EXPECT_HAS(shaped.notes[0], "reference raised with the outputs flat");
+  EXPECT_HAS(shaped.notes[1], "in setup()'s shapes");
+  ReferenceCall again = run(1);  // the convention that worked is tried first next time
+  EXPECT_EQ(restores, 1);
+  EXPECT_EQ(again.notes.size(), 1u);
+  Error e = error_of([&] { run(4); });
+  EXPECT_EQ(e.code(), ExitCode::Usage);
+  EXPECT_HAS(e.what(), "broken reference");
+  EXPECT_HAS(e.what(), "(and with them");
+  // solve()-style flat buffers have one convention: no retry, no note.
+  std::vector<BufferView> flat = {{"x", DType::F32, n, dx.ptr, false}, {"out", DType::F32, n, dout.ptr, true}};
+  ReferenceCall f = ref.call(flat, {{"form", 0.0, true}}, nullptr, {}, restore);
+  EXPECT_TRUE(f.notes.empty());
+  EXPECT_HAS(error_of([&] { ref.call(flat, {{"form", 4.0, true}}, nullptr, {}, restore); }).what(), "broken reference");
+}
+
+TEST(PythonGpu, ANewTensorForSeveralBuffersGoesToTheOneTheKernelChanged) {
+  KPROF_REQUIRE_TORCH();
+  const size_t n = 64;
+  std::vector<float> x(n), a0(n, 7.0f);
+  for (size_t i = 0; i < n; ++i) x[i] = static_cast<float>(i);
+  DeviceBuffer dx(n * 4), da(n * 4), db(n * 4);
+  dx.upload(x.data());
+  da.upload(a0.data());
+  std::vector<BufferView> bufs = {{"x", DType::F32, n, dx.ptr, false}, {"a", DType::F32, n, da.ptr, true},
+                                  {"b", DType::F32, n, db.ptr, true}};
+  ReferenceModule ref = ReferenceModule::load(py_data("ref_two_buffers.py"));
+  for (int form : {0, 1}) {
+    SCOPED_TRACE("form " + std::to_string(form));
+    ReferenceCall c = ref.call(bufs, {{"form", double(form), true}}, nullptr, {0, 0, 1});
+    ASSERT_EQ(c.outputs.size(), 2u);
+    for (size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(c.outputs[0].at(i), 7.0) << i;  // a: as given
+      ASSERT_EQ(c.outputs[1].at(i), x[i] + 1.0) << i;
+    }
+    EXPECT_HAS(c.notes.back(), form == 0 ? "compared with 'b'" : "omits a");
+  }
+  Error e = error_of([&] { ref.call(bufs, {{"form", 0.0, true}}, nullptr, {0, 1, 1}); });
+  EXPECT_HAS(e.what(), "2 of them changed by the kernel (a, b)");
+}
+
+TEST(PythonGpu, TheReferencesFloat32MatmulPrecisionIsRecorded) {
+  KPROF_REQUIRE_TORCH();
+  const size_t n = 16;
+  DeviceBuffer dx(n * 4), dout(n * 4);
+  std::vector<BufferView> bufs = {{"x", DType::F32, n, dx.ptr, false}, {"out", DType::F32, n, dout.ptr, true}};
+  ReferenceCall plain = ReferenceModule::load(py_data("ref_conventions.py")).call(bufs, {{"form", 0.0, true}});
+  ASSERT_TRUE(plain.precision.known);
+  bool was_tf32 = plain.precision.matmul_tf32;
+  ReferenceCall tf32 = ReferenceModule::load(py_data("ref_tf32.py")).call(bufs, {});
+  EXPECT_TRUE(tf32.precision.matmul_tf32);
+  EXPECT_TRUE(tf32.precision.reduced_matmul());
+  ensure_python();
+  py::gil_scoped_acquire gil;  // leave the process as it was for other tests
+  import_torch().attr("backends").attr("cuda").attr("matmul").attr("allow_tf32") = py::bool_(was_tf32);
 }

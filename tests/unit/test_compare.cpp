@@ -143,3 +143,57 @@ TEST(Compare, DefaultTolerancesAreLooserForHalfTypes) {
   EXPECT_GT(default_tolerance(DType::BF16).rtol, default_tolerance(DType::F16).rtol);
   EXPECT_EQ(default_tolerance(DType::I32).atol, 0.0);
 }
+
+TEST(Compare, NeverWrittenCountsOnlyWhereTheReferenceChangedTheValue) {
+  // A kernel that updates part of an in-place buffer: elements the reference also leaves as they
+  // were are correct when left alone; the one the reference changes is never written.
+  uint64_t s = sentinel_bits(DType::F32);
+  float sentinel;
+  uint32_t s32 = static_cast<uint32_t>(s);
+  std::memcpy(&sentinel, &s32, 4);
+  auto before = f32("x", {0.5f, 0.25f, 0.125f});
+  auto after = f32("x", {0.5f, 0.25f, 0.125f});
+  auto sent = f32("x", {sentinel, sentinel, sentinel});
+  auto ref = f32("x", {0.5f, 0.75f, 0.125f});
+  size_t changed = 0;
+  auto mask = reference_changes(before, ref, &changed);
+  EXPECT_EQ(changed, 1u);
+  EXPECT_EQ(mask, (std::vector<uint8_t>{0, 1, 0}));
+  auto flags = find_never_written(before, after, sent, s, mask);
+  EXPECT_EQ(flags, (std::vector<uint8_t>{0, 1, 0}));
+  auto all = find_never_written(before, after, sent, s);
+  EXPECT_EQ(all, (std::vector<uint8_t>{1, 1, 1}));
+  auto c = compare_output(after, ref, {1e-4, 1e-3, "t"}, flags);
+  EXPECT_FALSE(c.pass);
+  EXPECT_EQ(c.never_written, 1u);
+  EXPECT_EQ(c.mismatches, 1u);
+}
+
+TEST(Compare, ReferenceChangesComparesValuesAcrossDtypes) {
+  auto before = f32("x", {1.5f, -2.0f, std::nanf(""), 3.0f});
+  HostArray ref;
+  ref.name = "x";
+  ref.dtype = DType::F64;
+  ref.count = 4;
+  std::vector<double> r = {1.5, -2.0, std::nan(""), 3.0000001};
+  ref.bytes.resize(32);
+  std::memcpy(ref.bytes.data(), r.data(), 32);
+  size_t changed = 0;
+  auto mask = reference_changes(before, ref, &changed);
+  EXPECT_EQ(changed, 1u);  // NaN == NaN; only the last value moved
+  EXPECT_EQ(mask, (std::vector<uint8_t>{0, 0, 0, 1}));
+  EXPECT_THROW(reference_changes(before, f32("x", {1.0f}), &changed), Error);
+}
+
+TEST(Compare, ErrorStatisticsAndTheSmallestAcceptingAtol) {
+  auto k = f32("C", {1.0f, 2.5f, -3.0f, 10.0f});
+  auto r = f32("C", {1.0f, 2.0f, -2.0f, 10.0f});
+  auto c = compare_output(k, r, {1e-4, 0.1, "t"});
+  EXPECT_EQ(c.nonzero_errors, 2u);
+  EXPECT_NEAR(c.rms_error, std::sqrt((0.25 + 1.0) / 4), 1e-12);
+  EXPECT_NEAR(c.ref_rms, std::sqrt((1.0 + 4.0 + 4.0 + 100.0) / 4), 1e-12);
+  // |delta| - rtol*|ref|: 0.5 - 0.2 = 0.3 and 1.0 - 0.2 = 0.8 -> 0.8 accepts everything.
+  EXPECT_NEAR(c.min_atol_at_rtol, 0.8, 1e-12);
+  EXPECT_TRUE(compare_output(k, r, {c.min_atol_at_rtol + 1e-9, 0.1, "t"}).pass);
+  EXPECT_FALSE(compare_output(k, r, {c.min_atol_at_rtol - 1e-3, 0.1, "t"}).pass);
+}

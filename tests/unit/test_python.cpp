@@ -182,7 +182,7 @@ TEST(Reference, RejectsToleranceThatIsNotANumber) {
 
 TEST(Reference, ScalarsArePassedWithTheirPythonTypes) {
   ReferenceModule ref = ReferenceModule::load(py_data("ref_scalars.py"));
-  std::vector<HostArray> out = ref.call({}, {{"N", 1024, true}, {"alpha", 0.5, false}});
+  std::vector<HostArray> out = ref.call({}, {{"N", 1024, true}, {"alpha", 0.5, false}}).outputs;
   EXPECT_TRUE(out.empty());
   // The same reference rejects N given as a float: proves the types reach Python as declared.
   Error e = error_of([&] { ref.call({}, {{"N", 1024, false}, {"alpha", 0.5, false}}); });

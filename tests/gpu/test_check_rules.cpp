@@ -1,0 +1,120 @@
+// The correctness check's rules for non-const buffers (issue 12, part 2), on the GPU with real
+// .so kernels and a reference computed on the host: a non-const buffer that neither side changes
+// is an input and passes; one the kernel writes while the reference leaves it fails; an output
+// the kernel skips is never written; a non-const index array never gets the sentinel.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <functional>
+
+#include "buffers/host_array.hpp"
+#include "gpu/test_so_kernel_util.hpp"
+#include "gpu_guard.hpp"
+#include "kernel/so_kernel.hpp"
+#include "verify/check.hpp"
+
+using namespace kprof;
+
+namespace {
+
+/// A reference computed on the host: `fn` gets host copies of every buffer (pre-call contents)
+/// and changes the outputs in place, as an in-place ref.py would.
+class HostReference final : public ReferenceRunner {
+ public:
+  explicit HostReference(std::function<void(std::vector<HostArray>&)> fn) : fn_(std::move(fn)) {}
+  std::optional<double> atol() const override { return std::nullopt; }
+  std::optional<double> rtol() const override { return std::nullopt; }
+  std::string origin() const override { return "host reference"; }
+  ReferenceOutputs run(const std::vector<RefTensorArg>& tensors, const std::vector<ScalarArg>&, const KernelInstance&,
+                       const RestoreCopies&) override {
+    std::vector<HostArray> all;
+    for (const auto& t : tensors) all.push_back(copy_to_host(t.name, t.dtype, t.count, t.device_ptr));
+    fn_(all);
+    ReferenceOutputs out;
+    for (size_t i = 0; i < tensors.size(); ++i)
+      if (tensors[i].is_output) out.outputs.push_back(all[i]);
+    return out;
+  }
+
+ private:
+  std::function<void(std::vector<HostArray>&)> fn_;
+};
+
+void set_f32(HostArray& a, size_t i, float v) { std::memcpy(a.bytes.data() + 4 * i, &v, 4); }
+
+CheckResult check(const std::string& kernel, size_t n, HostReference& ref) {
+  std::string cu = kprof_test::built_test_kernel(kernel);
+  SoKernelOptions o;
+  o.kernel_path = cu;
+  o.dims.set("N", std::to_string(n));
+  auto inst = load_so_kernel(o);
+  CheckOptions co;
+  co.trials = 2;
+  return run_check(*inst, [&]() -> ReferenceRunner& { return ref; }, co);
+}
+
+/// C = A + B; A and B left as they were.
+HostReference add_reference() {
+  return HostReference([](std::vector<HostArray>& b) {
+    for (size_t i = 0; i < b[2].count; ++i) set_f32(b[2], i, float(b[0].at(i)) + float(b[1].at(i)));
+  });
+}
+
+const OutputComparison& output(const CheckResult& r, const std::string& name) {
+  for (const auto& c : r.trials.at(0).outputs)
+    if (c.name == name) return c;
+  throw std::runtime_error("no output " + name);
+}
+
+}  // namespace
+
+TEST(CheckRulesGpu, NonConstInputsThatNobodyChangesPass) {
+  KPROF_REQUIRE_GPU();
+  select_gpu(0);
+  HostReference ref = add_reference();
+  CheckResult r = check("nonconst_add", 100000, ref);
+  ASSERT_FALSE(r.fault.has_value());
+  EXPECT_TRUE(r.pass);
+  EXPECT_EQ(r.treated_as_inputs, (std::vector<std::string>{"A", "B"}));
+  EXPECT_EQ(output(r, "A").role, BufferRole::UnchangedInput);
+  EXPECT_EQ(output(r, "C").role, BufferRole::Output);
+  EXPECT_EQ(output(r, "C").never_written, 0u);
+}
+
+TEST(CheckRulesGpu, AKernelWritingANonConstInputTheReferenceLeavesFails) {
+  KPROF_REQUIRE_GPU();
+  select_gpu(0);
+  HostReference ref = add_reference();
+  CheckResult r = check("nonconst_writes_input", 100000, ref);
+  EXPECT_FALSE(r.pass);
+  const OutputComparison& a = output(r, "A");
+  EXPECT_EQ(a.role, BufferRole::WrittenInput);
+  EXPECT_FALSE(a.pass);
+  EXPECT_NE(a.reason.find("the reference leaves 'A' unchanged"), std::string::npos) << a.reason;
+  EXPECT_TRUE(output(r, "C").pass);
+  EXPECT_EQ(r.treated_as_inputs, (std::vector<std::string>{"B"}));
+}
+
+TEST(CheckRulesGpu, AnOutputTheKernelSkipsIsNeverWritten) {
+  KPROF_REQUIRE_GPU();
+  select_gpu(0);
+  HostReference ref = add_reference();
+  CheckResult r = check("nonconst_skips_output", 100000, ref);
+  EXPECT_FALSE(r.pass);
+  const OutputComparison& c = output(r, "C");
+  EXPECT_EQ(c.never_written, 50000u);
+  EXPECT_NE(c.reason.find("never written"), std::string::npos);
+  EXPECT_TRUE(r.precision.empty());  // never-written is not a precision question
+}
+
+TEST(CheckRulesGpu, ANonConstIndexArrayNeverGetsTheSentinel) {
+  KPROF_REQUIRE_GPU();
+  select_gpu(0);
+  HostReference ref([](std::vector<HostArray>& b) {  // out[i] = in[idx[i]]
+    for (size_t i = 0; i < b[2].count; ++i) set_f32(b[2], i, float(b[1].at(static_cast<size_t>(b[0].at(i)))));
+  });
+  CheckResult r = check("nonconst_gather", 4096, ref);
+  ASSERT_FALSE(r.fault.has_value()) << r.fault->message;  // a sentinel index would fault the gather
+  EXPECT_TRUE(r.pass);
+  EXPECT_EQ(r.treated_as_inputs, (std::vector<std::string>{"idx"}));
+}
