@@ -12,7 +12,7 @@ import triton
 import triton.language as tl
 
 BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M = 128, 128, 16, 8
-PRECISION = "ieee"  # gemm_tf32.py is this file with "tf32"
+PRECISION = "ieee"  # gemm_tf32.py runs this kernel with "tf32"
 
 
 @triton.jit
@@ -55,9 +55,10 @@ def setup(M, N, K, seed=0, **kwargs):
     return {"inputs": {"A": A, "B": B, "C": C, "M": M, "N": N, "K": K}, "outputs": ["C"]}
 
 
-def run_kernel(A, B, C, M, N, K, **kwargs):
-    """1-D grid over the tiles, grouped order; does not synchronize."""
+def run_kernel(A, B, C, M, N, K, precision=PRECISION, **kwargs):
+    """1-D grid over the tiles, grouped order, tl.dot's input_precision `precision`; does not
+    synchronize."""
     grid = (triton.cdiv(M, BLOCK_M) * triton.cdiv(N, BLOCK_N),)
     gemm_v1[grid](A, B, C, M, N, K, A.stride(0), A.stride(1), B.stride(0), B.stride(1), C.stride(0), C.stride(1),
-                  BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N, BLOCK_K=BLOCK_K, GROUP_M=GROUP_M, PRECISION=PRECISION,
+                  BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N, BLOCK_K=BLOCK_K, GROUP_M=GROUP_M, PRECISION=precision,
                   num_warps=8, num_stages=3)
