@@ -185,3 +185,68 @@ if want tensor; then  # issue 16: which counters see Hopper's wgmma; the cuBLAS 
   scenario tensor-gemm-full 0 'sm90|gemm|nvjet' -- ncu --clock-control none --profile-from-start off --set full \
     -f -o "$OUT/ncurep/cublas_gemm_4096" python3 bench/gemm_once.py 4096
 fi
+
+# A `kprof run` in DIR: each VERSION's row of comparison.md says PASS and has a class (so it was
+# profiled); the table is kept as $OUT/seedstyle_NAME_comparison.md.   seedstyle_rows NAME DIR VERSION...
+seedstyle_rows() {
+  local name=$1 dir=$2 v
+  shift 2
+  for v in "$@"; do
+    scenario "seedstyle-$name-$v-pass-profiled" 0 "^\| *(\*\*)?$v(\*\*)?[^|]*\| *PASS[^|]*\|.*(Bound|Mixed)" -- cat "$dir/comparison.md"
+  done
+  cp "$dir/comparison.md" "$OUT/seedstyle_${name}_comparison.md" 2>/dev/null
+}
+
+if want seedstyle; then  # issue 12: kernels and ref.py files written for the original workflow (examples/seed_style)
+  SS=$E/seed_style
+  build_so $SS/cuda_gemm/v*.cu $SS/cuda_softmax/v*.cu $SS/broken/*.cu
+  SMD="--N=32768 --D=1024"
+  GMD="--M=2048 --K=2048 --N=2048"
+  GSZ="--size A=M*K --size B=K*N --size C=M*N"
+  # Every version of each multi-version example PASS and profiled.
+  scenario seedstyle-run-triton-softmax 0 'fastest' -- "$K" run $SS/triton_softmax/v0.py $SS/triton_softmax/v1.py \
+    $SS/triton_softmax/v2.py $SS/triton_softmax/v3.py --ref $SS/triton_softmax/ref.py $SMD -o "$W/ss_tsm"
+  seedstyle_rows triton_softmax "$W/ss_tsm" v0 v1 v2 v3
+  scenario seedstyle-run-triton-gemm 0 'fastest' -- "$K" run $SS/triton_gemm/v0.py $SS/triton_gemm/v1.py \
+    $SS/triton_gemm/v2.py --ref $SS/triton_gemm/ref.py $GMD -o "$W/ss_tgm"
+  seedstyle_rows triton_gemm "$W/ss_tgm" v0 v1 v2
+  scenario seedstyle-run-cuda-gemm 0 'fastest' -- "$K" run $SS/cuda_gemm/v0.cu $SS/cuda_gemm/v1.cu $SS/cuda_gemm/v2.cu \
+    --ref $SS/cuda_gemm/ref.py $GMD $GSZ -o "$W/ss_cgm"
+  seedstyle_rows cuda_gemm "$W/ss_cgm" v0 v1 v2
+  scenario seedstyle-run-cuda-softmax 0 'fastest' -- "$K" run $SS/cuda_softmax/v0.cu $SS/cuda_softmax/v1.cu \
+    $SS/cuda_softmax/v2.cu --ref $SS/cuda_softmax/ref.py $SMD --size input=N*D --size output=N*D -o "$W/ss_csm"
+  seedstyle_rows cuda_softmax "$W/ss_csm" v0 v1 v2
+  # Non-const A and B that neither side changes: reported as inputs ("declare it const"), at a ragged size.
+  scenario seedstyle-nonconst-ragged 0 'PASS' -- "$K" check $SS/cuda_gemm/v2.cu --ref $SS/cuda_gemm/ref.py \
+    --M=1000 --K=700 --N=500 $GSZ -o "$W/ss_nc"
+  scenario seedstyle-nonconst-note 0 'const' -- cat "$W/ss_nc/correctness.md"
+  # One Triton kernel, its reference written flat and written for the shapes: both pass.
+  scenario seedstyle-ref-flat 0 'PASS' -- "$K" check $SS/triton_softmax/v2.py --ref $SS/triton_softmax/ref.py \
+    --N=4096 --D=1000 -o "$W/ss_flat"
+  scenario seedstyle-ref-shaped 0 'PASS' -- "$K" check $SS/triton_softmax/v2.py --ref $SS/triton_softmax/ref_shaped.py \
+    --N=4096 --D=1000 -o "$W/ss_shaped"
+  cp "$W/ss_flat/correctness.md" "$OUT/seedstyle_ref_flat_correctness.md" 2>/dev/null
+  cp "$W/ss_shaped/correctness.md" "$OUT/seedstyle_ref_shaped_correctness.md" 2>/dev/null
+  # Planted bugs: each still fails, for its own reason.
+  scenario seedstyle-bug-skips-rows 1 'never written' -- "$K" check $SS/broken/gemm_skips_rows.cu \
+    --ref $SS/cuda_gemm/ref.py --M=1000 --K=512 --N=1000 $GSZ -o "$W/ss_b1"
+  scenario seedstyle-bug-skips-rows-hidden 0 'PASS' -- "$K" check $SS/broken/gemm_skips_rows.cu \
+    --ref $SS/cuda_gemm/ref.py --M=1024 --K=512 --N=1000 $GSZ -o "$W/ss_b1ok"
+  scenario seedstyle-bug-writes-input 1 'modified|unchanged' -- "$K" check $SS/broken/gemm_writes_input.cu \
+    --ref $SS/cuda_gemm/ref.py --M=1000 --K=512 --N=1000 $GSZ -o "$W/ss_b2"
+  scenario seedstyle-bug-triton-tail 1 'outside atol' -- "$K" check $SS/broken/triton_softmax_tail.py \
+    --ref $SS/triton_softmax/ref.py --N=4096 --D=1000 -o "$W/ss_b3"
+  scenario seedstyle-bug-triton-tail-hidden 0 'PASS' -- "$K" check $SS/broken/triton_softmax_tail.py \
+    --ref $SS/triton_softmax/ref.py --N=4096 --D=1024 -o "$W/ss_b3ok"
+  LSM="--N=4096 --D=1000 --size input=N*D --size probs=N*D --size logprobs=N*D"
+  scenario seedstyle-bug-ref-returns-one 2 'dict' -- "$K" check $SS/broken/softmax_logsoftmax.cu \
+    --ref $SS/broken/ref_returns_one.py $LSM -o "$W/ss_b4"
+  scenario seedstyle-ref-dict 0 'PASS' -- "$K" check $SS/broken/softmax_logsoftmax.cu --ref $SS/broken/ref_dict.py $LSM -o "$W/ss_b4ok"
+  # TF32 GEMM at 4096: FAIL, diagnosed as consistent with TF32 / float16, with tolerances that would accept it.
+  scenario seedstyle-tf32 1 'TF32.*float16|float16.*TF32' -- "$K" check $SS/triton_gemm/gemm_tf32.py --ref $SS/triton_gemm/ref.py \
+    --M=4096 --K=4096 --N=4096 -o "$W/ss_tf32"
+  scenario seedstyle-tf32-tolerance-hint 0 '--atol' -- cat "$W/seedstyle-tf32.log"
+  cp "$W/ss_tf32/correctness.md" "$OUT/seedstyle_tf32_correctness.md" 2>/dev/null
+  # The logs stay in $W (packed into results.tgz); the ncu reports do not, to keep it under 16 MiB.
+  find "$W" -path "$W/ss_*" -name '*.ncu-rep' -delete
+fi
