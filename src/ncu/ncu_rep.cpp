@@ -1,7 +1,6 @@
 #include "ncu/ncu_rep.hpp"
 
 #include <fmt/format.h>
-#include <glob.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -19,15 +18,6 @@ extern const char* const kNcuRepReaderSource;  // ncu_rep_py.cpp
 namespace {
 
 using nlohmann::json;
-
-std::vector<std::string> glob_paths(const std::string& pattern) {
-  std::vector<std::string> out;
-  glob_t g{};
-  if (::glob(pattern.c_str(), 0, nullptr, &g) == 0)
-    for (size_t i = 0; i < g.gl_pathc; ++i) out.emplace_back(g.gl_pathv[i]);
-  ::globfree(&g);
-  return out;
-}
 
 std::optional<double> opt_number(const json& v) {
   if (v.is_number()) return v.get<double>();
@@ -123,7 +113,7 @@ std::vector<std::pair<std::string, std::string>> ncu_report_search_dirs() {
     if (!ec) ncu_dirs.push_back(real.parent_path().string());
   }
   for (const char* pattern : {"/usr/local/cuda*/nsight-compute-*", "/opt/nvidia/nsight-compute/*"})
-    for (const auto& d : glob_paths(pattern)) ncu_dirs.push_back(d);
+    for (const auto& d : glob_sorted(pattern)) ncu_dirs.push_back(d);
   for (const auto& d : ncu_dirs) {
     std::string extras = join_path(join_path(d, "extras"), "python");
     bool seen = false;

@@ -88,7 +88,7 @@ def _scalars(act):
     out = {}
     for name in act.metric_names():
         m = act.metric_by_name(name)
-        if m is None or (m.num_instances() > 0 and m.has_correlation_ids()):
+        if m is None:  # per-instance metrics (launch__block_dim_x, inst_executed) keep their total here
             continue
         try:
             v = m.value()

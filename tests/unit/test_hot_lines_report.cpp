@@ -143,7 +143,8 @@ TEST(AnalyzeCmd, NcuRepWithoutNcuGetsMetricsAndHotLines) {
     if (w["kind"] == "local_memory") found = w["where"]["line"].get<int>() == planted;
   EXPECT_TRUE(found) << hl["waste"].dump();
   std::string md = read_file(join_path(out, "ncu_summary.md"));
-  EXPECT_NE(md.find("### Hot lines"), std::string::npos);
+  EXPECT_NE(md.find("## Hot lines"), std::string::npos);
+  EXPECT_NE(md.find("### Where in the source"), std::string::npos);
   EXPECT_NE(md.find("Read with | ncu_report: "), std::string::npos);
 }
 
