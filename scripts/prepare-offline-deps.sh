@@ -4,6 +4,8 @@
 #   .deps/googletest   GoogleTest sources (Debian package googletest)
 #   .deps/cutlass      CUTLASS C++ headers (include/ and tools/util/include/ from PyPI's nvidia-cutlass wheel),
 #                      also packed as .deps/cutlass.tar.xz (about 3 MB instead of 28) to carry to the GPU machine
+#   .whl-ncu/          PyPI's ncu-report wheel (Nsight Compute's Python report interface, ~17 MB), a fallback
+#                      for reading .ncu-rep files where ncu's own extras/python is missing (tests/gpu hotlines)
 #   .dsl1/ .dsl2/      (with --cute-dsl) the nvidia-cutlass-dsl 4.8.1 wheels for Python 3.12, xz-compressed
 #                      and split in two halves of < 34 MB, for two device calls of at most 64 MiB each
 # Nothing here is committed (.gitignore). Needs: apt-get install libcli11-dev nlohmann-json3-dev
@@ -13,6 +15,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 deps="$root/.deps"
 cutlass_version=4.2.0.0
 dsl_version=4.8.1
+ncu_report_version=2026.3.1  # src/ncu/ncu_rep.hpp kNcuReportTestedVersion
 
 need() { [ -e "$1" ] || { echo "missing $1: apt-get install $2" >&2; exit 2; }; }
 need /usr/include/CLI/CLI.hpp libcli11-dev
@@ -38,6 +41,9 @@ mv "$tmp/cutlass_library/source/tools/util/include" "$deps/cutlass/tools/util/in
 rm -rf "$tmp" "$deps/wheels"
 tar -C "$deps" -cf - cutlass | xz -6 -T2 > "$deps/cutlass.tar.xz"
 
+rm -rf "$root/.whl-ncu"
+python3 -m pip download -q --no-deps --only-binary=:all: -d "$root/.whl-ncu" "ncu-report==$ncu_report_version"
+
 if [ "${1:-}" = "--cute-dsl" ]; then
   tmp=$(mktemp -d)
   python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
@@ -55,4 +61,4 @@ if [ "${1:-}" = "--cute-dsl" ]; then
   rm -rf "$tmp"
   echo "CuTe DSL: .dsl1 and .dsl2 (carry each in its own device call; see tests/gpu/run.sh)"
 fi
-du -sh "$deps" "$root"/.dsl* 2>/dev/null || true
+du -sh "$deps" "$root"/.whl-ncu "$root"/.dsl* 2>/dev/null || true

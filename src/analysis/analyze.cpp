@@ -19,6 +19,13 @@ NcuAnalysis analyze_ncu_csv(const std::string& csv_text) {
   return a;
 }
 
+NcuAnalysis analyze_metric_table(MetricTable table) {
+  NcuAnalysis a;
+  a.table = std::move(table);
+  a.verdict = classify_call(a.table);
+  return a;
+}
+
 bool has_usable_metrics(const NcuAnalysis& a) {
   for (const auto& v : a.verdict.kernels)
     if (v.cls != Bottleneck::NotClassified) return true;

@@ -20,6 +20,9 @@ struct NcuAnalysis {
 /// export. An export with no kernels gives an empty verdict (check `table.kernels`).
 NcuAnalysis analyze_ncu_csv(const std::string& csv_text);
 
+/// classify_call on a table already parsed (a CSV export or a report read through ncu_report).
+NcuAnalysis analyze_metric_table(MetricTable table);
+
 /// True when at least one kernel received a class (its Speed of Light metrics were there).
 bool has_usable_metrics(const NcuAnalysis& a);
 

@@ -6,11 +6,14 @@
 #include <memory>
 
 #include "analysis/analyze.hpp"
+#include "analysis/hot_lines.hpp"
+#include "analysis/report_input.hpp"
 #include "cli/commands.hpp"
 #include "cli/validators.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/term.hpp"
+#include "report/hot_lines_report.hpp"
 #include "report/ncu_report.hpp"
 
 namespace kprof {
@@ -22,15 +25,30 @@ struct AnalyzeOptions {
   std::string output_dir = "analyze_out";
   bool json = false;
   double timeout_s = 300.0;
+  size_t top = 10;
+  bool sass = false;
 };
 
+/// The hot lines of every launch of `in` into the header (or the note why there are none).
+void add_hot_lines(const LoadedReport& in, const AnalyzeOptions& o, NcuReportHeader& header) {
+  header.show_sass = o.sass;
+  header.hot_lines_note = in.source_note;
+  if (!in.rep) return;
+  HotLinesOptions ho;
+  ho.top = o.top;
+  for (const auto& k : in.rep->kernels) header.hot_lines[k.id] = hot_lines(k, ho);
+}
+
 int run_analyze(const AnalyzeOptions& o) {
-  std::string csv = read_ncu_export(o.report, o.timeout_s);
+  LoadedReport in;
   NcuAnalysis a;
   try {
-    a = analyze_ncu_csv(csv);
+    in = load_ncu_report(o.report, o.timeout_s);
+    a = analyze_metric_table(in.table);
   } catch (const Error& e) {
-    throw Error(e.code(), o.report + ": " + e.what(), e.hint());
+    std::string what = e.what();
+    if (what.find(o.report) == std::string::npos) what = o.report + ": " + what;  // say which file
+    throw Error(e.code(), what, e.hint());
   }
   if (a.table.kernels.empty())
     throw check_failed(o.report + " holds no profiled kernel",
@@ -38,6 +56,8 @@ int run_analyze(const AnalyzeOptions& o) {
                        "filters and that the application launched kernels)");
 
   NcuReportHeader header = header_from_report(a.table, a.verdict, o.report);
+  header.rows.emplace_back("Read with", in.reader);
+  add_hot_lines(in, o, header);
   NcuReportFiles files = write_ncu_reports(o.output_dir, a.table, a.verdict, header);
   nlohmann::json j = ncu_json(a.table, a.verdict, header);
   j["source"] = o.report;
@@ -56,6 +76,10 @@ int run_analyze(const AnalyzeOptions& o) {
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << verdict_text(a.verdict);
+    for (const auto& [id, h] : header.hot_lines)
+      if (header.hot_lines.size() == 1 || id == a.verdict.kernels[static_cast<size_t>(std::max(a.verdict.leading, 0))].id)
+        std::cout << hot_lines_text(h);
+    if (!header.hot_lines_note.empty()) std::cout << "  hot lines: not available: " << header.hot_lines_note << "\n";
   }
   print_progress("wrote " + files.summary + ", " + files.details +
                  (o.json ? ", " + json_path : std::string()));
@@ -68,14 +92,19 @@ void register_analyze(CLI::App& app, CommandAction& action) {
   auto opts = std::make_shared<AnalyzeOptions>();
   auto* sub = app.add_subcommand("analyze", "Bottleneck verdict for an existing ncu report (.ncu-rep or raw CSV), no GPU needed");
   sub->footer("Bottleneck verdict for an existing Nsight Compute report, without a GPU.\n"
-      "REPORT is a .ncu-rep (read through `ncu --import REPORT --csv --page raw --print-units base`;\n"
-      "needs ncu on PATH) or a CSV exported with `--page raw` (with or without --print-units base).\n"
-      "Writes DIR/ncu_summary.md and DIR/ncu_details.md and prints the verdict per kernel.\n"
+      "REPORT is a .ncu-rep or a CSV exported with `--page raw` (with or without --print-units base).\n"
+      "A .ncu-rep is read through Nsight Compute's Python module ncu_report (ncu's extras/python, or\n"
+      "`pip install ncu-report`; $KPROF_NCU_REPORT names another folder, =off turns it off): metrics and\n"
+      "the hot lines (source lines by share of warp samples, with their stalls and memory waste).\n"
+      "Without ncu_report it is exported with `ncu --import REPORT --csv --page raw --print-units base`\n"
+      "(metrics only). Writes DIR/ncu_summary.md and DIR/ncu_details.md and prints the verdict per kernel.\n"
       "Exit codes: 0 verdict produced; 1 no kernels or no usable metrics; 2 bad input.");
   sub->add_option("REPORT", opts->report, "ncu report: .ncu-rep, or a raw-page CSV export")->required();
   sub->add_option("--output-dir,-o", opts->output_dir, "folder for ncu_summary.md, ncu_details.md (and analysis.json)")
       ->capture_default_str();
   sub->add_flag("--json", opts->json, "print the verdict as JSON on stdout and write DIR/analysis.json");
+  sub->add_option("--top", opts->top, "hot lines to show per kernel")->capture_default_str()->check(CLI::Range(1, 1000));
+  sub->add_flag("--sass", opts->sass, "list the SASS instructions behind each hot line in ncu_summary.md");
   sub->add_option("--timeout", opts->timeout_s, "seconds allowed for ncu to export a .ncu-rep")
       ->capture_default_str()
       ->check(positive_number());

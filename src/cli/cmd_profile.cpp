@@ -12,6 +12,7 @@
 #include "core/fs.hpp"
 #include "core/term.hpp"
 #include "pipeline/load.hpp"
+#include "report/hot_lines_report.hpp"
 #include "report/ncu_report.hpp"
 #include "timing/timing.hpp"
 
@@ -28,6 +29,9 @@ ProfileSettings make_profile_settings(const KernelCliOptions& k, const ProfileCl
   s.run_ncu = !p.no_ncu;
   s.metric_set = p.metrics;
   s.ncu_timeout_s = p.ncu_timeout_s;
+  s.source = p.source;
+  s.sass = p.sass;
+  s.hot_lines_top = p.top;
   return s;
 }
 
@@ -48,6 +52,12 @@ int run_profile_command(ProfileCmd& c) {
   auto out = run_profile(*inst, spec, settings, c.k.output_dir, kernel_header_rows(spec, *inst));
   if (out.classified) {
     std::fputs(verdict_text(out.analysis->verdict).c_str(), stdout);
+    const CallVerdict& call = out.analysis->verdict;
+    if (call.leading >= 0) {
+      auto hl = out.hot_lines.find(call.kernels[static_cast<size_t>(call.leading)].id);
+      if (hl != out.hot_lines.end()) std::fputs(hot_lines_text(hl->second).c_str(), stdout);
+    }
+    if (!out.hot_lines_note.empty()) std::printf("  hot lines: not available: %s\n", out.hot_lines_note.c_str());
   } else {
     std::printf("%s %s\n", styled("not classified:", Style::Warn).c_str(), out.failure.c_str());
     if (!out.hint.empty()) std::printf("  hint: %s\n", out.hint.c_str());

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pipeline/kernel_spec.hpp"
+#include "pipeline/profile.hpp"
 
 namespace kprof {
 
@@ -31,6 +32,9 @@ struct ProfileCliOptions {
   std::string metrics = "kprof";      ///< --metrics kprof|sections|full
   double ncu_timeout_s = 900;         ///< --ncu-timeout
   bool no_ncu = false;                ///< --no-ncu: timing only
+  bool source = kCollectSourceByDefault;  ///< --source / --no-source: hot lines (ncu SourceCounters)
+  bool sass = false;                  ///< --sass: SASS of each hot line in ncu_summary.md
+  size_t top = 10;                    ///< --top: hot lines per kernel
 };
 
 /// Adds the kernel positional(s) and the shared options. `several` allows several kernels (run);

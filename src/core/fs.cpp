@@ -1,8 +1,10 @@
 #include "core/fs.hpp"
 
+#include <glob.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -100,6 +102,16 @@ std::string find_on_path(const std::string& program) {
       return full;
   }
   return "";
+}
+
+std::vector<std::string> glob_sorted(const std::string& pattern) {
+  std::vector<std::string> out;
+  glob_t g{};
+  if (::glob(pattern.c_str(), 0, nullptr, &g) == 0)
+    for (size_t i = 0; i < g.gl_pathc; ++i) out.emplace_back(g.gl_pathv[i]);
+  ::globfree(&g);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace kprof

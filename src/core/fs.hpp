@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace kprof {
 
@@ -36,5 +37,8 @@ std::string absolute_path(const std::string& path);
 
 /// Searches PATH for an executable; returns its full path or "" when absent.
 std::string find_on_path(const std::string& program);
+
+/// The paths matching the shell pattern `pattern` (glob(3)), sorted; empty when none match.
+std::vector<std::string> glob_sorted(const std::string& pattern);
 
 }  // namespace kprof

@@ -1,6 +1,5 @@
 #include "env/tools.hpp"
 
-#include <glob.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,16 +13,6 @@ namespace kprof {
 namespace {
 
 bool executable(const std::string& p) { return !p.empty() && ::access(p.c_str(), X_OK) == 0; }
-
-std::vector<std::string> glob_sorted(const std::string& pattern) {
-  std::vector<std::string> out;
-  glob_t g{};
-  if (::glob(pattern.c_str(), 0, nullptr, &g) == 0)
-    for (size_t i = 0; i < g.gl_pathc; ++i) out.emplace_back(g.gl_pathv[i]);
-  ::globfree(&g);
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 std::string first_error_line(const std::string& text) {
   for (const auto& line : split(text, '\n'))

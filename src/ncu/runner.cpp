@@ -54,6 +54,10 @@ std::vector<std::string> ncu_command(const std::string& ncu, const NcuRunOptions
   } else if (o.metric_set == "sections") {
     for (const auto& s : ncu_main_sections()) a.insert(a.end(), {"--section", s});
   }
+  if (o.source) {
+    if (o.metric_set == "kprof") a.insert(a.end(), {"--section", "SourceCounters"});
+    a.insert(a.end(), {"--import-source", "yes"});
+  }
   if (!o.metrics.empty()) {
     std::string list;
     for (const auto& m : o.metrics) list += (list.empty() ? "" : ",") + m;

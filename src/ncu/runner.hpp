@@ -29,6 +29,9 @@ struct NcuRunOptions {
   std::string report_base;               ///< output path without extension: DIR/profile -> DIR/profile.ncu-rep
   double timeout_s = 900;                ///< wall-clock limit for the profiling run, seconds
   bool show_progress = true;             ///< echo ncu's ==PROF== progress to stderr as it arrives
+  /// Collect the source-level data for the hot lines: ncu's SourceCounters section (already part of
+  /// "sections" and "full") and --import-source yes (the source files go into the report).
+  bool source = false;
 };
 
 /// What came back.
@@ -54,7 +57,8 @@ std::string find_ncu();
 /// The 8 main sections of `--metrics sections` (SpeedOfLight, LaunchStats, Occupancy, ...).
 const std::vector<std::string>& ncu_main_sections();
 
-/// Builds the ncu argv (always --clock-control none: kprof never changes clocks while profiling).
+/// Builds the ncu argv (always --clock-control none: kprof never changes clocks while profiling;
+/// with `source`: --section SourceCounters for the "kprof" set and --import-source yes).
 std::vector<std::string> ncu_command(const std::string& ncu, const NcuRunOptions& opts);
 
 /// Classifies ncu's output: fills failure/message/hint, replay_passes and profiled kernel names.

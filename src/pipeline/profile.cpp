@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "core/error.hpp"
 #include "core/fs.hpp"
@@ -12,6 +13,7 @@
 #include "core/text.hpp"
 #include "env/tools.hpp"
 #include "ncu/metrics.hpp"
+#include "ncu/ncu_rep.hpp"
 #include "report/ncu_report.hpp"
 #include "report/profile_report.hpp"
 #include "timing/timing_report.hpp"
@@ -40,6 +42,35 @@ std::vector<std::string> launched_kernel_names(const TimingResult& t) {
   std::vector<std::string> names;
   for (const auto& k : t.kernel.summary.kernels) names.push_back(display_kernel_name(k.name));
   return names;
+}
+
+/// Reads the hot lines from the report ncu wrote (ncu_report in the embedded Python) into `out`.
+void read_hot_lines(const ProfileSettings& s, ProfileOutcome& out) {
+  if (!s.source) {
+    out.hot_lines_note = "source-level data not collected (--no-source); run with --source for the hot lines";
+    return;
+  }
+  auto start = std::chrono::steady_clock::now();
+  try {
+    std::string why;
+    NcuRepReadOptions ro;
+    ro.metrics = false;
+    ro.rules = false;
+    auto rep = try_read_ncu_rep(out.ncu.report_path, ro, &why);
+    if (!rep) {
+      out.hot_lines_note = "no ncu_report module could be imported to read " + out.ncu.report_path + " (" + why +
+                           "): " + ncu_report_install_hint();
+      return;
+    }
+    HotLinesOptions ho;
+    ho.top = s.hot_lines_top;
+    for (const auto& k : rep->kernels) out.hot_lines[k.id] = hot_lines(k, ho);
+    out.json["hot_lines_reader"] = rep->module_origin;
+  } catch (const Error& e) {
+    out.hot_lines_note = std::string("reading the source counters of the report failed: ") + e.what();
+  }
+  out.json["hot_lines_read_s"] =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace
@@ -79,6 +110,7 @@ ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const P
     no.report_base = join_path(out_dir, "profile");
     no.timeout_s = s.ncu_timeout_s;
     no.show_progress = s.show_progress;
+    no.source = s.source;
     if (s.show_progress)
       print_progress(fmt::format("ncu: profiling one call ({} metrics, set '{}', --clock-control none)",
                                  no.metrics.size(), s.metric_set));
@@ -117,8 +149,14 @@ ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const P
       out.failure += "; CUPTI saw no kernel during the timed calls either";
   }
   if (out.classified) {
+    read_hot_lines(s, out);
+    nh.hot_lines = out.hot_lines;
+    nh.hot_lines_note = out.hot_lines_note;
+    nh.show_sass = s.sass;
+    nlohmann::json read_info = out.json;
     write_ncu_reports(out_dir, out.analysis->table, out.analysis->verdict, nh);
     out.json = ncu_json(out.analysis->table, out.analysis->verdict, nh);
+    for (const auto& [k, v] : read_info.items()) out.json[k] = v;
   } else {
     write_unclassified_reports(out_dir, nh, out.failure, out.hint, out.ncu.log,
                                out.analysis ? &out.analysis->table : nullptr);
@@ -133,6 +171,7 @@ ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const P
                          {"wall_s", out.ncu.wall_s},
                          {"export_wall_s", out.ncu.export_wall_s},
                          {"report", out.ncu.report_path},
+                         {"source_counters", s.run_ncu && s.source},
                          {"profiled_kernels", out.ncu.profiled}};
   write_file_atomic(join_path(out_dir, "profile.json"), out.json.dump(2) + "\n");
   return out;

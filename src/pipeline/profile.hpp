@@ -5,18 +5,26 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "analysis/analyze.hpp"
+#include "analysis/hot_lines.hpp"
 #include "ncu/runner.hpp"
 #include "pipeline/kernel_instance.hpp"
 #include "pipeline/kernel_spec.hpp"
 #include "timing/timing.hpp"
 
 namespace kprof {
+
+/// Whether profile/run collect the source-level data (ncu's SourceCounters section and
+/// --import-source yes) for the hot lines when neither --source nor --no-source is given. Costs a few
+/// replay passes (20 -> 23 for one 4 Mi-element kernel on the H200: 3.2 -> 3.7 s); the GPU suite's
+/// `hotlines` stage measures it on a ~10 us and a ~10 ms kernel (docs/gpu-runs.md).
+inline constexpr bool kCollectSourceByDefault = true;
 
 /// How to profile.
 struct ProfileSettings {
@@ -25,6 +33,9 @@ struct ProfileSettings {
   std::string metric_set = "kprof";  ///< --metrics
   double ncu_timeout_s = 900;        ///< --ncu-timeout
   bool show_progress = true;
+  bool source = kCollectSourceByDefault;  ///< --source / --no-source: collect and report the hot lines
+  bool sass = false;                 ///< --sass: list each hot line's SASS instructions in ncu_summary.md
+  size_t hot_lines_top = 10;         ///< hot lines per kernel
 };
 
 /// What one profile produced.
@@ -37,6 +48,8 @@ struct ProfileOutcome {
   std::string failure;                    ///< one line when not classified ("" otherwise)
   std::string hint;
   nlohmann::json json;                    ///< profile.json as written
+  std::map<int, KernelHotLines> hot_lines;  ///< by ncu launch ID, when the source data was read
+  std::string hot_lines_note;             ///< why there are none ("" when there are)
 };
 
 /// Profiles `inst` (already loaded on the selected GPU) and writes DIR/ncu_summary.md,

@@ -6,6 +6,7 @@
 #include "analysis/derived.hpp"
 #include "analysis/format.hpp"
 #include "ncu/metrics.hpp"
+#include "report/hot_lines_report.hpp"
 #include "report/ncu_report.hpp"
 
 namespace kprof {
@@ -82,6 +83,8 @@ json ncu_json(const MetricTable& table, const CallVerdict& call, const NcuReport
                        {"metrics", metrics_json(k)},
                        {"roofline", roofline_json(k)},
                        {"verdict", verdict_json(call.kernels[i])}});
+    auto hl = header.hot_lines.find(k.id);
+    kernels.back()["hot_lines"] = hl != header.hot_lines.end() ? hot_lines_json(hl->second) : json(nullptr);
   }
   json call_json = {{"class", bottleneck_name(call.cls())},
                     {"leading_kernel", call.leading_name},
@@ -91,6 +94,7 @@ json ncu_json(const MetricTable& table, const CallVerdict& call, const NcuReport
                     {"total_gpu_time_ns", call.total_gpu_time_ns > 0 ? json(call.total_gpu_time_ns) : json(nullptr)}};
   json out = {{"kernels", kernels}, {"call", call_json}};
   if (!header.timing_json.is_null()) out["timing"] = header.timing_json;
+  if (!header.hot_lines_note.empty()) out["hot_lines_note"] = header.hot_lines_note;
   return out;
 }
 

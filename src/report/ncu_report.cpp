@@ -10,6 +10,7 @@
 #include "core/fs.hpp"
 #include "core/text.hpp"
 #include "ncu/metrics.hpp"
+#include "report/hot_lines_report.hpp"
 
 namespace kprof {
 
@@ -128,7 +129,16 @@ std::string bottleneck_body(const Verdict& v, int level) {
   return out;
 }
 
-std::string kernel_sections(const KernelMetrics& k, const Verdict& v, int level) {
+/// The "Where in the source" table and the "Hot lines" section of kernel `id` (or the note why none).
+std::string hot_lines_sections(const NcuReportHeader& header, const Verdict& v, int level) {
+  auto it = header.hot_lines.find(v.id);
+  if (it != header.hot_lines.end())
+    return where_in_source_markdown(it->second, v, level + 1) + hot_lines_markdown(it->second, level, header.show_sass);
+  if (header.hot_lines_note.empty()) return "";
+  return heading(level, "Hot lines") + "Not available: " + header.hot_lines_note + ".\n\n";
+}
+
+std::string kernel_sections(const KernelMetrics& k, const Verdict& v, int level, const NcuReportHeader& header) {
   std::string out;
   for (MetricCategory cat : {MetricCategory::SpeedOfLight, MetricCategory::Memory, MetricCategory::Compute,
                              MetricCategory::Occupancy, MetricCategory::Launch, MetricCategory::Scheduler}) {
@@ -137,7 +147,7 @@ std::string kernel_sections(const KernelMetrics& k, const Verdict& v, int level)
   }
   out += heading(level, category_title(MetricCategory::Roofline)) + roofline_table(k);
   out += heading(level, "Bottleneck") + bottleneck_body(v, level);
-  return out;
+  return out + hot_lines_sections(header, v, level);
 }
 
 std::string header_block(const NcuReportHeader& header, const std::string& fallback_title) {
@@ -204,7 +214,7 @@ std::string render_ncu_summary(const MetricTable& table, const CallVerdict& call
                                const NcuReportHeader& header) {
   std::string out = header_block(header, "ncu summary: " + leading_name(call));
   if (table.kernels.empty()) return out + "No kernel was profiled.\n";
-  if (table.kernels.size() == 1) return out + kernel_sections(table.kernels[0], call.kernels[0], 2);
+  if (table.kernels.size() == 1) return out + kernel_sections(table.kernels[0], call.kernels[0], 2, header);
 
   std::vector<std::vector<std::string>> rows;
   for (const auto& v : call.kernels) {
@@ -220,7 +230,7 @@ std::string render_ncu_summary(const MetricTable& table, const CallVerdict& call
                        "and the JSON cover all {}.\n\n", shown.size(), table.kernels.size());
   for (size_t i : shown)
     out += heading(2, fmt::format("Kernel ID {}: {}", table.kernels[i].id, display_kernel_name(table.kernels[i].name))) +
-           kernel_sections(table.kernels[i], call.kernels[i], 3);
+           kernel_sections(table.kernels[i], call.kernels[i], 3, header);
   out += heading(2, "Bottleneck");
   if (call.leading >= 0) {
     const Verdict& lead = call.kernels[static_cast<size_t>(call.leading)];

@@ -6,10 +6,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "analysis/hot_lines.hpp"
 #include "analysis/verdict.hpp"
 #include "ncu/metric_table.hpp"
 
@@ -23,6 +25,11 @@ struct NcuReportHeader {
   std::vector<std::pair<std::string, std::string>> rows;
   std::string timing_markdown;  ///< optional Markdown section inserted right after the header table
   nlohmann::json timing_json;   ///< optional timing object, stored under "timing" in the JSON (null: none)
+  /// Hot lines by kernel ID (analysis/hot_lines.hpp): each detailed kernel gets a "Hot lines"
+  /// section and a "Where in the source" table under its secondary signals; "hot_lines" in the JSON.
+  std::map<int, KernelHotLines> hot_lines;
+  std::string hot_lines_note;   ///< why there are no hot lines ("" when there are or they were not asked for)
+  bool show_sass = false;       ///< list each hot line's SASS instructions in the Markdown
 };
 
 /// Header rows for a report known only from its ncu export (`kprof analyze`): Kernel (the

@@ -21,7 +21,7 @@ if want env; then
 fi
 
 # Every stage that runs a .cu example needs its .so: built once, whichever of them is asked for.
-if want check || want profile || want analyze || want run || want bench || want runcmp; then
+if want check || want profile || want analyze || want run || want bench || want runcmp || want hotlines; then
   build_so $E/cuda/vector_add/vector_add.cu $E/cuda/softmax/softmax.cu $E/cuda/matmul/matmul.cu \
            $E/broken/*.cu $E/softmax_versions/v*.cu $B/*.cu
 fi
@@ -249,4 +249,79 @@ if want seedstyle; then  # issue 12: kernels and ref.py files written for the or
   cp "$W/ss_tf32/correctness.md" "$OUT/seedstyle_tf32_correctness.md" 2>/dev/null
   # The logs stay in $W (packed into results.tgz); the ncu reports do not, to keep it under 16 MiB.
   find "$W" -path "$W/ss_*" -name '*.ncu-rep' -delete
+fi
+
+if want hotlines; then  # issue 15: hot lines (SourceCounters, read through ncu_report) and what they cost
+  # PyPI's ncu-report wheel, when carried (.whl-ncu, scripts/prepare-offline-deps.sh): unpacked to show
+  # that it, too, reads this ncu's reports; kprof itself prefers ncu's own extras/python.
+  NR=/tmp/ncu-report-site
+  if [ ! -d $NR ] && ls .whl-ncu/*.whl > /dev/null 2>&1; then
+    mkdir -p $NR && for w in .whl-ncu/*.whl; do python3 -m zipfile -e "$w" $NR; done
+  fi
+  PL=tests/data/planted
+  HL="$OUT/hotlines"
+  mkdir -p "$HL"
+  # Cost: passes and wall time of `kprof profile` with and without the source data, on a ~10 us kernel
+  # (vector add, 4 Mi elements) and a ~10 ms one (naive matmul 2048^3); two runs each, alternating.
+  echo -e "kernel\tsource\trun\tprofile_wall_s\treplay_passes\tncu_wall_s\tkernel_time_ms\thot_lines_read_s" > "$HL/cost.tsv"
+  cost_run() {  # NAME SOURCE_FLAG RUN -- kernel options...
+    local name=$1 flag=$2 run=$3; shift 4
+    local d="$W/cost_${name}_${flag#--}_$run" t0
+    t0=$(now)
+    "$K" profile "$@" $flag -o "$d" > "$d.log" 2>&1
+    python3 - "$d/profile.json" "$name" "$flag" "$run" "$(elapsed "$t0")" >> "$HL/cost.tsv" <<'PY'
+import json, sys
+p, name, flag, run, wall = sys.argv[1:]
+try:
+    j = json.load(open(p))
+except Exception as e:  # noqa: BLE001
+    print(f"{name}\t{flag}\t{run}\t{wall}\tFAILED: {e}"); sys.exit()
+r = j.get("ncu_run", {}); t = j.get("timing", {}) or {}
+med = ((t.get("kernel_time") or {}).get("sum_ms") or t.get("call_time_ms") or {}).get("median", "")
+print(f"{name}\t{flag}\t{run}\t{wall}\t{r.get('replay_passes')}\t{r.get('wall_s'):.2f}\t{med}\t{j.get('hot_lines_read_s', '')}")
+PY
+  }
+  for run in 1 2; do
+    for flag in --no-source --source; do
+      cost_run vadd_4Mi $flag $run -- $E/cuda/vector_add/vector_add.cu --N=4194304
+      cost_run matmul_2048 $flag $run -- $E/cuda/matmul/matmul.cu --M=2048 --N=2048 --K=2048 --size A=M*K --size B=K*N --size C=M*N
+    done
+  done
+  cat "$HL/cost.tsv"
+  scenario hotlines-cost-measured 0 'vadd_4Mi.*--source.*[0-9]' -- cat "$HL/cost.tsv"
+  # The planted kernels end to end: each defect's "Where in the source" row names its planted line.
+  for kind in uncoalesced bank_conflicts:bank_conflict local_memory divergence; do
+    waste=${kind%%:*}; tag=${kind#*:}; [ "$tag" = "$kind" ] && tag=$waste
+    line=$(grep -n "PLANTED: $tag" $PL/planted.cu | cut -d: -f1)
+    scenario hotlines-planted-$tag 0 "" -- "$K" profile $PL/solve_$tag.cu --N=4194304 --build --sass -o "$HL/planted_$tag"
+    scenario hotlines-planted-$tag-line 0 "\\| $waste \\|.*\\[planted\\.cu:$line\\]" -- cat "$HL/planted_$tag/ncu_summary.md"
+  done
+  # Triton (Python source lines of the @triton.jit function) and the CUTLASS GEMM (CuTe headers).
+  T=$E/triton
+  scenario hotlines-triton-softmax 0 'hot: softmax\.py:[0-9]+' -- "$K" profile $T/softmax/softmax.py --N=4096 --D=1000 -o "$HL/triton_softmax"
+  scenario hotlines-triton-matmul 0 'hot: matmul\.py:[0-9]+' -- "$K" profile $T/matmul/matmul.py --M=4096 --N=4096 --K=4096 --sass -o "$HL/triton_matmul"
+  G=$E/cutlass/gemm
+  scenario hotlines-cutlass-gemm 0 'hot: ' -- "$K" profile $G/gemm.cu --implementation cutlass --build --sass \
+    --M=4096 --N=4096 --K=4096 --size A=M*K --size B=K*N --size C=M*N -o "$HL/cutlass_gemm"
+  scenario hotlines-cutlass-section 0 '### Hot lines' -- cat "$HL/cutlass_gemm/ncu_summary.md"
+  # analyze of a .ncu-rep: through ncu_report (default) and through ncu's CSV export (=off) the same verdict.
+  R="$HL/planted_uncoalesced/profile.ncu-rep"
+  "$K" analyze "$R" --json -o "$W/an_nr" > "$HL/analyze_ncu_report.json" 2> "$W/an_nr.err"
+  KPROF_NCU_REPORT=off "$K" analyze "$R" --json -o "$W/an_csv" > "$HL/analyze_csv.json" 2> "$W/an_csv.err"
+  scenario hotlines-analyze-same-verdict 0 'same' -- python3 - "$HL/analyze_ncu_report.json" "$HL/analyze_csv.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+ka, kb = a["kernels"][0], b["kernels"][0]
+diff = [m for m, v in ka["metrics"].items() if v["value"] != kb["metrics"].get(m, {}).get("value")
+        and not (isinstance(v["value"], float) and abs(v["value"] - (kb["metrics"][m]["value"] or 0)) <= 1e-6 * abs(v["value"]))]
+print("class", ka["verdict"]["class"], kb["verdict"]["class"], "metrics differing:", diff[:10])
+print("hot lines via ncu_report:", bool(ka.get("hot_lines")), "via CSV:", kb.get("hot_lines"))
+print("same" if ka["verdict"]["class"] == kb["verdict"]["class"] and not diff else "DIFFERENT")
+PY
+  grep -h "Read with" "$W/an_nr/ncu_summary.md" "$W/an_csv/ncu_summary.md" > "$HL/readers.txt"
+  if [ -d $NR ]; then
+    KPROF_NCU_REPORT=$NR "$K" analyze "$R" -o "$W/an_pip" > "$HL/analyze_pip.txt" 2>&1
+    scenario hotlines-analyze-pip-package 0 'PyPI package ncu-report' -- cat "$W/an_pip/ncu_summary.md"
+  fi
+  cat "$HL/readers.txt"
 fi

@@ -1,6 +1,7 @@
 // `kprof analyze` end to end (the built binary, no GPU): the verdict on each real export, the
 // same verdict as the library path `profile` uses, base-unit exports, .ncu-rep through a stand-in
-// ncu, and the exit codes for bad input (2) and reports without kernels or usable metrics (1).
+// ncu (with ncu_report turned off: KPROF_NCU_REPORT=off), and the exit codes for bad input (2) and
+// reports without kernels or usable metrics (1).
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -164,9 +165,10 @@ TEST(AnalyzeCmd, NcuRepNeedsNcuOnPath) {
   write_file_atomic(rep, "binary");
   std::string empty_dir = scratch("empty_path");
   make_dirs(empty_dir);
-  ProcessResult r = analyze({rep, "-o", scratch("rep_out")}, {{"PATH", empty_dir}});
+  ProcessResult r = analyze({rep, "-o", scratch("rep_out")}, {{"PATH", empty_dir}, {"KPROF_NCU_REPORT", "off"}});
   EXPECT_EQ(r.exit_code, 2) << r.combined();
-  EXPECT_NE(r.err.find("needs Nsight Compute's ncu, which is not on PATH"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("needs Nsight Compute's Python module ncu_report or its ncu executable"), std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("--page raw --print-units base"), std::string::npos) << r.err;
 }
 
@@ -180,14 +182,14 @@ TEST(AnalyzeCmd, NcuRepIsExportedThroughNcu) {
                "echo '==PROF== message line'\ncat '" + data("fma.raw.csv") + "'\n");
   std::string rep = scratch("fma.ncu-rep");
   write_file_atomic(rep, "binary");
-  ProcessResult r = analyze({rep, "-o", scratch("rep_ok_out")}, {{"PATH", bin + ":/usr/bin:/bin"}});
+  ProcessResult r = analyze({rep, "-o", scratch("rep_ok_out")}, {{"PATH", bin + ":/usr/bin:/bin"}, {"KPROF_NCU_REPORT", "off"}});
   EXPECT_EQ(r.exit_code, 0) << r.combined();
   EXPECT_NE(r.out.find("Compute-Bound (FMA pipe)"), std::string::npos) << r.out;
 
   std::string bad = scratch("fake_ncu_bad");
   make_dirs(bad);
   write_script(bad + "/ncu", "echo '==ERROR== Failed to open report file' >&2\nexit 1\n");
-  ProcessResult f = analyze({rep, "-o", scratch("rep_bad_out")}, {{"PATH", bad + ":/usr/bin:/bin"}});
+  ProcessResult f = analyze({rep, "-o", scratch("rep_bad_out")}, {{"PATH", bad + ":/usr/bin:/bin"}, {"KPROF_NCU_REPORT", "off"}});
   EXPECT_EQ(f.exit_code, 2) << f.combined();
   EXPECT_NE(f.err.find("ncu could not read"), std::string::npos) << f.err;
   EXPECT_NE(f.err.find("Failed to open report file"), std::string::npos) << f.err;
