@@ -4,7 +4,6 @@
 
 #include <filesystem>
 
-#include "analysis/classify.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/subprocess.hpp"
@@ -12,10 +11,10 @@
 
 namespace kprof {
 
-NcuAnalysis analyze_ncu_csv(const std::string& csv_text) {
+NcuAnalysis analyze_ncu_csv(const std::string& csv_text, const AnalysisContext& ctx) {
   NcuAnalysis a;
   a.table = parse_ncu_raw_csv(csv_text);
-  a.verdict = classify_call(a.table);
+  a.verdict = assess_call(a.table, ctx);
   return a;
 }
 

@@ -82,6 +82,7 @@ void add_profile_options(CLI::App* sub, ProfileCliOptions& o) {
                   "stopped")->capture_default_str()
       ->check(positive_number());
   sub->add_flag("--no-ncu", o.no_ncu, "Skip Nsight Compute: timing only (no classification)");
+  sub->add_flag("--no-roofline", o.no_roofline, "Do not draw roofline.svg/.png (matplotlib in kprof's Python)");
 }
 
 namespace {

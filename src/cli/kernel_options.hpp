@@ -31,6 +31,7 @@ struct ProfileCliOptions {
   std::string metrics = "kprof";      ///< --metrics kprof|sections|full
   double ncu_timeout_s = 900;         ///< --ncu-timeout
   bool no_ncu = false;                ///< --no-ncu: timing only
+  bool no_roofline = false;           ///< --no-roofline: skip roofline.svg/.png (no Python start for the chart)
 };
 
 /// Adds the kernel positional(s) and the shared options. `several` allows several kernels (run);
