@@ -17,6 +17,19 @@ namespace {
 namespace m = metric;
 namespace t = threshold;
 
+/// A row with its description filled in (state NotCollected until evaluated).
+SignalRow new_row(const std::string& id, const std::string& symptom, const std::string& metric,
+                  const std::string& threshold, const std::string& ideal, const std::string& issue) {
+  SignalRow row;
+  row.id = id;
+  row.symptom = symptom;
+  row.metric = metric;
+  row.threshold = threshold;
+  row.ideal = ideal;
+  row.likely_issue = issue;
+  return row;
+}
+
 /// A row whose inputs are missing.
 SignalRow not_collected(SignalRow row, std::vector<std::string> missing) {
   row.state = SignalState::NotCollected;
@@ -64,18 +77,17 @@ SignalRow coalescing_row(const KernelMetrics& k, bool loads) {
 /// The seed's "L1/L2 hit rate too low", fired only where data is reused (load_reuse >=
 /// kMinReuseForHitRate): a kernel that requests each byte once cannot hit, whatever its rate.
 SignalRow hit_rate_row(const KernelMetrics& k, bool l1, std::optional<double> footprint) {
-  SignalRow row;
-  row.id = l1 ? "l1-hit" : "l2-hit";
   double limit = l1 ? t::kLowL1HitPct : t::kLowL2HitPct;
-  row.symptom = fmt::format("{} hit rate too low (on reused data)", l1 ? "L1/TEX" : "L2");
-  row.metric = fmt::format("{}; reuse = ({} x {} + {} x 32) / footprint", l1 ? m::kL1Hit : m::kL2Hit, m::kLdSectors,
-                           m::kLdBytesPerSector, m::kLocalLdSectors);
-  row.threshold = fmt::format("< {}% (seed gives no number; kprof choice) and reuse >= {} (the loads request the "
-                              "footprint at least {} times)",
-                              fmt_sig(limit), fmt_sig(t::kMinReuseForHitRate), fmt_sig(t::kMinReuseForHitRate));
-  row.ideal = "as high as the data's reuse allows; a kernel that reads each byte once (a stream) "
-              "cannot hit, so a low rate matters only when data is reused";
-  row.likely_issue = "Poor locality or working set too large";
+  SignalRow row = new_row(
+      l1 ? "l1-hit" : "l2-hit", fmt::format("{} hit rate too low (on reused data)", l1 ? "L1/TEX" : "L2"),
+      fmt::format("{}; reuse = ({} x {} + {} x 32) / footprint", l1 ? m::kL1Hit : m::kL2Hit, m::kLdSectors,
+                  m::kLdBytesPerSector, m::kLocalLdSectors),
+      fmt::format("< {}% (seed gives no number; kprof choice) and reuse >= {} (the loads request the "
+                  "footprint at least {} times)",
+                  fmt_sig(limit), fmt_sig(t::kMinReuseForHitRate), fmt_sig(t::kMinReuseForHitRate)),
+      "as high as the data's reuse allows; a kernel that reads each byte once (a stream) cannot hit, so a low "
+      "rate matters only when data is reused",
+      "Poor locality or working set too large");
   auto v = catalog_value(k, l1 ? m::kL1Hit : m::kL2Hit);
   if (!v) return not_collected(row, {l1 ? m::kL1Hit : m::kL2Hit});
   row.value = format_value(*v, "%");
@@ -108,14 +120,12 @@ SignalRow hit_rate_row(const KernelMetrics& k, bool l1, std::optional<double> fo
 /// ((wavefronts - conflicts) / wavefronts, from the same two ncu metrics), so both halves of the
 /// seed's row are one test: conflicts > kHighBankConflictPct % <=> efficiency < 100 - that.
 SignalRow bank_conflict_row(const KernelMetrics& k) {
-  SignalRow row;
-  row.id = "bank-conflicts";
-  row.symptom = "Shared memory efficiency low or bank conflicts high";
-  row.metric = fmt::format("{} / {}", m::kBankConflicts, m::kSharedWavefronts);
-  row.threshold = fmt::format("conflicts > {}% of shared wavefronts, i.e. efficiency < {}% (kprof choice)",
-                              fmt_sig(t::kHighBankConflictPct), fmt_sig(100.0 - t::kHighBankConflictPct));
-  row.ideal = "efficiency 100%, 0 conflicts: one wavefront per shared-memory request";
-  row.likely_issue = "Shared memory bank conflicts";
+  SignalRow row = new_row(
+      "bank-conflicts", "Shared memory efficiency low or bank conflicts high",
+      fmt::format("{} / {}", m::kBankConflicts, m::kSharedWavefronts),
+      fmt::format("conflicts > {}% of shared wavefronts, i.e. efficiency < {}% (kprof choice)",
+                  fmt_sig(t::kHighBankConflictPct), fmt_sig(100.0 - t::kHighBankConflictPct)),
+      "efficiency 100%, 0 conflicts: one wavefront per shared-memory request", "Shared memory bank conflicts");
   auto conflicts = catalog_value(k, m::kBankConflicts);
   auto wavefronts = catalog_value(k, m::kSharedWavefronts);
   std::vector<std::string> missing;
@@ -138,13 +148,7 @@ SignalRow bank_conflict_row(const KernelMetrics& k) {
 SignalRow simple_row(const KernelMetrics& k, const char* id, const char* symptom, const char* metric_name,
                      const std::string& unit, bool fires_below, double limit,
                      const std::string& threshold_text, const char* ideal, const char* issue) {
-  SignalRow row;
-  row.id = id;
-  row.symptom = symptom;
-  row.metric = metric_name;
-  row.threshold = threshold_text;
-  row.ideal = ideal;
-  row.likely_issue = issue;
+  SignalRow row = new_row(id, symptom, metric_name, threshold_text, ideal, issue);
   auto v = catalog_value(k, metric_name);
   if (!v) return not_collected(row, {metric_name});
   row.value = format_value(*v, unit);
@@ -154,13 +158,10 @@ SignalRow simple_row(const KernelMetrics& k, const char* id, const char* symptom
 }
 
 SignalRow spill_row(const KernelMetrics& k) {
-  SignalRow row;
-  row.id = "spill";
-  row.symptom = "Register spill > 0 (local-memory traffic)";
-  row.metric = fmt::format("{} + {}", m::kLocalLdSectors, m::kLocalStSectors);
-  row.threshold = "> 0 sectors (seed)";
-  row.ideal = "0: no local memory (spills or local arrays)";
-  row.likely_issue = "Register pressure causing local memory traffic";
+  SignalRow row = new_row("spill", "Register spill > 0 (local-memory traffic)",
+                          fmt::format("{} + {}", m::kLocalLdSectors, m::kLocalStSectors), "> 0 sectors (seed)",
+                          "0: no local memory (spills or local arrays)",
+                          "Register pressure causing local memory traffic");
   auto ld = catalog_value(k, m::kLocalLdSectors);
   auto st = catalog_value(k, m::kLocalStSectors);
   std::vector<std::string> missing;
@@ -178,14 +179,11 @@ SignalRow spill_row(const KernelMetrics& k) {
 
 SignalRow stall_row(const KernelMetrics& k, const std::string& reason, const char* label,
                     const char* issue) {
-  SignalRow row;
-  row.id = "stall-" + reason;
-  row.symptom = fmt::format("Stall {} high", label);
-  row.metric = fmt::format("{} / {}", stall_metric(reason), m::kWarpLatency);
-  row.threshold = fmt::format(">= {}% of warp cycles per issued instruction (kprof choice)",
-                              fmt_sig(t::kHighStallSharePct));
-  row.ideal = "a small share; stalls are spread and hidden by other warps";
-  row.likely_issue = issue;
+  SignalRow row = new_row("stall-" + reason, fmt::format("Stall {} high", label),
+                          fmt::format("{} / {}", stall_metric(reason), m::kWarpLatency),
+                          fmt::format(">= {}% of warp cycles per issued instruction (kprof choice)",
+                                      fmt_sig(t::kHighStallSharePct)),
+                          "a small share; stalls are spread and hidden by other warps", issue);
   auto s = stall_share(k, reason);
   if (!s) return not_collected(row, {stall_metric(reason)});
   row.value = fmt::format("{} cycles per issued instruction = {} of all", fmt_sig(s->cycles, 4),
@@ -195,14 +193,11 @@ SignalRow stall_row(const KernelMetrics& k, const std::string& reason, const cha
 }
 
 SignalRow divergence_row(const KernelMetrics& k) {
-  SignalRow row;
-  row.id = "divergent-branches";
-  row.symptom = "Divergent branches high";
-  row.metric = fmt::format("{} / {}", m::kDivergentTargets, m::kBranchInst);
-  row.threshold = fmt::format("> {}% of executed branch instructions (kprof choice)",
-                              fmt_sig(t::kHighDivergentBranchPct));
-  row.ideal = "0: all threads of a warp take the same branch target";
-  row.likely_issue = "Warp divergence";
+  SignalRow row = new_row("divergent-branches", "Divergent branches high",
+                          fmt::format("{} / {}", m::kDivergentTargets, m::kBranchInst),
+                          fmt::format("> {}% of executed branch instructions (kprof choice)",
+                                      fmt_sig(t::kHighDivergentBranchPct)),
+                          "0: all threads of a warp take the same branch target", "Warp divergence");
   auto div = catalog_value(k, m::kDivergentTargets);
   auto branches = catalog_value(k, m::kBranchInst);
   std::vector<std::string> missing;
@@ -242,13 +237,10 @@ SignalRow branch_efficiency_row(const KernelMetrics& k) {
 /// threads, from divergence or predication, even where the branch targets look uniform. ncu's
 /// ThreadDivergence rule: the smaller of the two ratios below 24 of 32.
 SignalRow thread_divergence_row(const KernelMetrics& k) {
-  SignalRow row;
-  row.id = "thread-divergence";
-  row.symptom = "Threads per instruction low (divergence or predication)";
-  row.metric = fmt::format("min({}, {})", m::kThreadsPerInst, m::kThreadsPerInstPredOn);
-  row.threshold = fmt::format("< {} of 32 (ncu's ThreadDivergence rule)", fmt_sig(t::kMinThreadsPerInst));
-  row.ideal = "32: every thread of a warp executes every instruction";
-  row.likely_issue = "Warp divergence or predication";
+  SignalRow row = new_row("thread-divergence", "Threads per instruction low (divergence or predication)",
+                          fmt::format("min({}, {})", m::kThreadsPerInst, m::kThreadsPerInstPredOn),
+                          fmt::format("< {} of 32 (ncu's ThreadDivergence rule)", fmt_sig(t::kMinThreadsPerInst)),
+                          "32: every thread of a warp executes every instruction", "Warp divergence or predication");
   auto all = catalog_value(k, m::kThreadsPerInst);
   auto npo = catalog_value(k, m::kThreadsPerInstPredOn);
   if (!all && !npo) return not_collected(row, {m::kThreadsPerInst, m::kThreadsPerInstPredOn});

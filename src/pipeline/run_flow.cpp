@@ -213,7 +213,11 @@ RunOutcome run_workflow(const RunRequest& req) {
     fill_ncu_columns(row, p);
     if (p.classified) profiled.emplace_back(row.name, *p.analysis);
     if (!p.classified && ps.run_ncu) out.exit_code = std::max(out.exit_code, 1);
-    step_line(row.name, "profile", row.cls, t0);
+    step_line(row.name, "profile",
+              row.pct_of_bound ? fmt::format("{}, at {:.1f}% of the bound (at most {:.2f}x faster)", row.cls,
+                                             *row.pct_of_bound, row.max_speedup.value_or(1.0))
+                               : row.cls,
+              t0);
   };
 
   for (size_t i = 0; i < req.versions.size(); ++i) {

@@ -103,7 +103,8 @@ std::string comparison_markdown(const std::vector<VersionRow>& rows, const std::
   md += "\n\"same (within noise)\": the difference of medians is at most the larger of the two versions' "
         "standard deviations over their timed calls. \"% of bound\": the version's time bound (the least bytes at "
         "the achievable DRAM bandwidth, the declared FLOPs at the peak of the precision used) over its measured time; "
-        "near 100% there is little left to gain (docs/CLASSIFICATION.md). Versions that fail correctness are not profiled. "
+        "near 100% there is little left to gain (docs/CLASSIFICATION.md); roofline.svg shows every version's leading "
+        "kernel against the GPU's ceilings. Versions that fail correctness are not profiled. "
         "Each version's folder holds its correctness.md, ncu_summary.md, ncu_details.md, profile.json and "
         "profile.ncu-rep.\n";
   return md;

@@ -14,6 +14,7 @@
 #include "core/fs.hpp"
 #include "core/text.hpp"
 #include "timing/bandwidth_kernel.hpp"
+#include "timing/device_ops.hpp"
 
 namespace kprof {
 
@@ -35,31 +36,28 @@ std::string utc_now() {
   return buf;
 }
 
-/// Median of `reps` timed runs of `op` (after warm-up), in seconds; throws Error on CUDA errors.
+/// Device memory freed with the object (device_free: never waits on a stuck GPU).
+struct DeviceMemory {
+  void* p = nullptr;
+  DeviceMemory(size_t bytes, const char* what) { cuda_check(cudaMalloc(&p, bytes), what); }
+  ~DeviceMemory() { device_free(p); }
+};
+
+/// Median of kTimedReps timed runs of `op` (after kWarmupReps), in seconds; throws Error on CUDA errors.
 template <typename Op>
 double median_seconds(Op op) {
-  cudaEvent_t a = nullptr, b = nullptr;
-  cuda_check(cudaEventCreate(&a), "cudaEventCreate");
-  cuda_check(cudaEventCreate(&b), "cudaEventCreate");
+  EventPair ev;
   std::vector<double> s;
-  try {
-    for (int i = 0; i < kWarmupReps; ++i) cuda_check(op(), "bandwidth warm-up copy");
-    for (int i = 0; i < kTimedReps; ++i) {
-      cuda_check(cudaEventRecord(a, cudaStreamLegacy), "cudaEventRecord");
-      cuda_check(op(), "bandwidth copy");
-      cuda_check(cudaEventRecord(b, cudaStreamLegacy), "cudaEventRecord");
-      cuda_check(cudaEventSynchronize(b), "bandwidth copy");
-      float ms = 0;
-      cuda_check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
-      s.push_back(ms * 1e-3);
-    }
-  } catch (...) {
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-    throw;
+  for (int i = 0; i < kWarmupReps; ++i) cuda_check(op(), "bandwidth warm-up copy");
+  for (int i = 0; i < kTimedReps; ++i) {
+    cuda_check(cudaEventRecord(ev.start, cudaStreamLegacy), "cudaEventRecord");
+    cuda_check(op(), "bandwidth copy");
+    cuda_check(cudaEventRecord(ev.stop, cudaStreamLegacy), "cudaEventRecord");
+    cuda_check(cudaEventSynchronize(ev.stop), "bandwidth copy");
+    float ms = 0;
+    cuda_check(cudaEventElapsedTime(&ms, ev.start, ev.stop), "cudaEventElapsedTime");
+    s.push_back(ms * 1e-3);
   }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
   std::sort(s.begin(), s.end());
   return s[s.size() / 2];
 }
@@ -71,24 +69,12 @@ AchievableBandwidth measure() {
   if (bytes < (size_t{64} << 20))
     throw check_failed(fmt::format("only {} of GPU memory free: too little to measure the copy bandwidth",
                                    fmt_bytes(static_cast<double>(free_b))));
-  void *src = nullptr, *dst = nullptr;
-  cuda_check(cudaMalloc(&src, bytes), "allocating the bandwidth source buffer");
-  if (cudaMalloc(&dst, bytes) != cudaSuccess) {
-    device_free(src);
-    throw check_failed("cannot allocate the bandwidth destination buffer");
-  }
-  double t_kernel = 0, t_memcpy = 0;
-  try {
-    cuda_check(cudaMemset(src, 1, bytes), "filling the bandwidth source buffer");
-    t_kernel = median_seconds([&] { return launch_bandwidth_copy(src, dst, bytes); });
-    t_memcpy = median_seconds([&] { return cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, cudaStreamLegacy); });
-  } catch (...) {
-    device_free(src);
-    device_free(dst);
-    throw;
-  }
-  device_free(src);
-  device_free(dst);
+  DeviceMemory src(bytes, "allocating the bandwidth source buffer");
+  DeviceMemory dst(bytes, "allocating the bandwidth destination buffer");
+  cuda_check(cudaMemset(src.p, 1, bytes), "filling the bandwidth source buffer");
+  double t_kernel = median_seconds([&] { return launch_bandwidth_copy(src.p, dst.p, bytes); });
+  double t_memcpy =
+      median_seconds([&] { return cudaMemcpyAsync(dst.p, src.p, bytes, cudaMemcpyDeviceToDevice, cudaStreamLegacy); });
   double moved = 2.0 * static_cast<double>(bytes);  // each byte read once and written once
   AchievableBandwidth bw;
   bw.bytes_per_s = std::max(moved / t_kernel, moved / t_memcpy);

@@ -32,19 +32,6 @@ double ms_since(Clock::time_point t0) {
 constexpr uint64_t kMarkerBytes = 4;
 constexpr uint32_t kMarkerValue = 0x6b;
 
-/// An event pair on the legacy default stream (destroyed with the object).
-struct EventPair {
-  cudaEvent_t start = nullptr, stop = nullptr;
-  EventPair() {
-    cuda_check(cudaEventCreate(&start), "cudaEventCreate");
-    cuda_check(cudaEventCreate(&stop), "cudaEventCreate");
-  }
-  ~EventPair() {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-  }
-};
-
 /// Calls the kernel between kprof's restore/flush steps.
 class Driver {
  public:

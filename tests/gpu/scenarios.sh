@@ -21,7 +21,7 @@ if want env; then
 fi
 
 # Every stage that runs a .cu example needs its .so: built once, whichever of them is asked for.
-if want check || want profile || want analyze || want run || want bench || want runcmp; then
+if want check || want profile || want analyze || want run || want bench || want runcmp || want sol || want solrules; then
   build_so $E/cuda/vector_add/vector_add.cu $E/cuda/softmax/softmax.cu $E/cuda/matmul/matmul.cu \
            $E/broken/*.cu $E/softmax_versions/v*.cu $B/*.cu
 fi
@@ -189,22 +189,22 @@ fi
 if want sol; then  # issue 16: time bound, % of bound, ranked findings, roofline, timing against ncu
   export KPROF_CACHE_DIR="$OUT/cache"   # the achievable bandwidth is measured once here, then cached
   scenario sol-achievable 0 'PASSED' -- build-gpu/tests/kprof_tests --gtest_filter='AchievableGpu.*'
-  cp "$KPROF_CACHE_DIR/ceilings.json" "$OUT/ceilings.json" 2>/dev/null
   SO="$OUT/sol"
   for kn in memory_bound:67108864 compute_bound:4194304 latency_bound:1048576 occupancy_bound:67108864; do
     k=${kn%%:*}; n=${kn#*:}
-    scenario "sol-$k" 0 'of bound' -- "$K" run $B/$k.cu --ref $B/${k}_ref.py --N=$n -o "$SO/$k"
+    scenario "sol-$k" 0 'of the bound' -- "$K" run $B/$k.cu --ref $B/${k}_ref.py --N=$n -o "$SO/$k"
   done
-  scenario sol-vadd-64Mi 0 'of bound' -- "$K" run $E/cuda/vector_add/vector_add.cu --ref $VREF --N=67108864 -o "$SO/vadd"
+  scenario sol-vadd-64Mi 0 'of the bound' -- "$K" run $E/cuda/vector_add/vector_add.cu --ref $VREF --N=67108864 -o "$SO/vadd"
   G=$E/cutlass/gemm
-  scenario sol-cutlass 0 'of bound' -- "$K" run $G/gemm.cu --implementation cutlass --build --ref $G/ref.py \
+  scenario sol-cutlass 0 'of the bound' -- "$K" run $G/gemm.cu --implementation cutlass --build --ref $G/ref.py \
     --M=4096 --N=4096 --K=4096 --size A=M*K --size B=K*N --size C=M*N -o "$SO/cutlass_gemm"
-  scenario sol-torch-matmul 0 'of bound' -- "$K" run bench/kernels/torch_matmul.py --ref bench/kernels/torch_matmul_ref.py \
+  scenario sol-torch-matmul 0 'of the bound' -- "$K" run bench/kernels/torch_matmul.py --ref bench/kernels/torch_matmul_ref.py \
     --M=8192 --N=8192 --K=8192 -o "$SO/torch_matmul"
   S=$E/softmax_versions
   scenario sol-softmax 0 'fastest' -- "$K" run $S/v0.cu $S/v1.cu $S/v2.cu --ref $S/ref.py --N=4096 --D=1024 \
     --size input=N*D --size output=N*D -o "$SO/softmax"
   scenario sol-roofline 0 'roofline.svg' -- ls "$SO/softmax/roofline.svg" "$SO/torch_matmul/roofline.png"
+  cp "$KPROF_CACHE_DIR/ceilings.json" "$OUT/ceilings.json" 2>/dev/null  # measured by the first run, then cached
   python3 tests/gpu/sol_summary.py "$SO" > "$OUT/sol_summary.md" 2>&1
   scenario sol-summary 0 'torch_matmul' -- cat "$OUT/sol_summary.md"
   cat "$OUT/sol_summary.md"
