@@ -4,7 +4,6 @@
 
 #include <filesystem>
 
-#include "analysis/classify.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/subprocess.hpp"
@@ -12,17 +11,14 @@
 
 namespace kprof {
 
-NcuAnalysis analyze_ncu_csv(const std::string& csv_text) {
-  NcuAnalysis a;
-  a.table = parse_ncu_raw_csv(csv_text);
-  a.verdict = classify_call(a.table);
-  return a;
+NcuAnalysis analyze_ncu_csv(const std::string& csv_text, const AnalysisContext& ctx) {
+  return analyze_metric_table(parse_ncu_raw_csv(csv_text), ctx);
 }
 
-NcuAnalysis analyze_metric_table(MetricTable table) {
+NcuAnalysis analyze_metric_table(MetricTable table, const AnalysisContext& ctx) {
   NcuAnalysis a;
   a.table = std::move(table);
-  a.verdict = classify_call(a.table);
+  a.verdict = assess_call(a.table, ctx);
   return a;
 }
 

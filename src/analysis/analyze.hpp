@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/assess.hpp"
 #include "analysis/verdict.hpp"
 #include "ncu/metric_table.hpp"
 
@@ -16,12 +17,13 @@ struct NcuAnalysis {
   CallVerdict verdict;  ///< per-kernel verdicts and the call's leading kernel
 };
 
-/// parse_ncu_raw_csv + classify_call. Throws usage_error (exit 2) when the text is not an ncu
-/// export. An export with no kernels gives an empty verdict (check `table.kernels`).
-NcuAnalysis analyze_ncu_csv(const std::string& csv_text);
+/// parse_ncu_raw_csv + assess_call (classification, findings, and with `ctx` the time bound,
+/// ncu's rule results and the clock check). Throws usage_error (exit 2) when the text is not an
+/// ncu export. An export with no kernels gives an empty verdict (check `table.kernels`).
+NcuAnalysis analyze_ncu_csv(const std::string& csv_text, const AnalysisContext& ctx = {});
 
-/// classify_call on a table already parsed (a CSV export or a report read through ncu_report).
-NcuAnalysis analyze_metric_table(MetricTable table);
+/// assess_call on a table already parsed (a CSV export or a report read through ncu_report).
+NcuAnalysis analyze_metric_table(MetricTable table, const AnalysisContext& ctx = {});
 
 /// True when at least one kernel received a class (its Speed of Light metrics were there).
 bool has_usable_metrics(const NcuAnalysis& a);

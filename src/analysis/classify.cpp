@@ -226,6 +226,37 @@ void classify_latency(Verdict& v, const KernelMetrics& k, const SolReading& s) {
   add_section(v, "Warp State Statistics");
 }
 
+/// Mixed: the seed's last row. When a pipe is very busy (>= kVeryHighPipePct, ncu's
+/// HighPipeUtilization "likely a performance bottleneck") the class stays Mixed (neither SOL leads
+/// by 20 points) but the limiter is that pipe, with the memory unit beside it: a tensor-core GEMM
+/// with both SOLs above 90% is at its limit on the tensor pipe, not "without a dominant symptom".
+void classify_mixed(Verdict& v, const SolReading& s, const std::vector<PipeUse>& pipes) {
+  v.cls = Bottleneck::Mixed;
+  double sm = *s.sm, mem = *s.mem;
+  std::string base = fmt::format("SM SOL {} and memory SOL {}: neither > {}% with a {}-point lead, not both < {}%, "
+                                 "and no occupancy limit",
+                                 pct(sm), pct(mem), num(t::kBoundSolPct), num(t::kMuchHigherPts), num(t::kLatencySolPct));
+  if (!pipes.empty() && pipes.front().pct >= t::kVeryHighPipePct) {
+    const PipeUse& p = pipes.front();
+    auto unit = memory_unit(s);
+    v.limiter = fmt::format("{} pipe at {}", p.name, pct(p.pct));
+    v.evidence.push_back({fmt::format("A pipe is very busy ({} pipe)", p.name), p.metric, pct(p.pct),
+                          fmt::format(">= {}% (ncu's HighPipeUtilization: \"likely a performance bottleneck\")",
+                                      num(t::kVeryHighPipePct)),
+                          true});
+    v.summary = fmt::format("Mixed, limited by the {} pipe at {}{}: {}", p.name, pct(p.pct),
+                            unit ? fmt::format(" with {} at {}", unit->name, pct(unit->pct)) : std::string(), base);
+    add_section(v, "Compute Workload Analysis");
+    if (mem > t::kBoundSolPct) add_section(v, "Memory Workload Analysis");
+    return;
+  }
+  v.limiter = "no single dominant symptom";
+  v.summary = "Mixed: " + base;
+  add_section(v, "GPU Speed Of Light Throughput");
+  add_section(v, "Compute Workload Analysis");
+  add_section(v, "Memory Workload Analysis");
+}
+
 void add_signal_sections(Verdict& v) {
   for (const auto& row : v.signals) {
     if (row.state != SignalState::Fires) continue;
@@ -236,6 +267,7 @@ void add_signal_sections(Verdict& v) {
     } else if (i.find("bank conflicts") != std::string::npos) {
       add_section(v, "Memory Workload Analysis Tables");
     } else if (i.find("divergence") != std::string::npos) {
+      add_section(v, "Warp State Statistics");
       add_section(v, "Source Counters");
     } else if (i.find("Register pressure") != std::string::npos) {
       add_section(v, "Memory Workload Analysis");
@@ -245,13 +277,13 @@ void add_signal_sections(Verdict& v) {
 
 }  // namespace
 
-Verdict classify_kernel(const KernelMetrics& k) {
+Verdict classify_kernel(const KernelMetrics& k, std::optional<double> footprint) {
   Verdict v;
   v.id = k.id;
   v.kernel = k.name;
   v.gpu_time_ns = catalog_value(k, m::kDuration).value_or(std::nan(""));
   v.missing_metrics = missing_catalog_metrics(k);
-  v.signals = evaluate_signals(k);
+  v.signals = evaluate_signals(k, footprint);
   for (const auto& row : v.signals)
     if (row.state == SignalState::NotCollected) {
       std::string needs;
@@ -293,25 +325,17 @@ Verdict classify_kernel(const KernelMetrics& k) {
   } else if (sm < t::kLatencySolPct && mem < t::kLatencySolPct) {
     classify_latency(v, k, s);
   } else {
-    v.cls = Bottleneck::Mixed;
-    v.limiter = "no single dominant symptom";
-    v.summary = fmt::format("Mixed: SM SOL {} and memory SOL {}: neither > {}% with a {}-point lead, "
-                            "not both < {}%, and no occupancy limit",
-                            pct(sm), pct(mem), num(t::kBoundSolPct), num(t::kMuchHigherPts),
-                            num(t::kLatencySolPct));
-    add_section(v, "GPU Speed Of Light Throughput");
-    add_section(v, "Compute Workload Analysis");
-    add_section(v, "Memory Workload Analysis");
+    classify_mixed(v, s, pipes);
   }
   add_signal_sections(v);
   return v;
 }
 
-CallVerdict classify_call(const MetricTable& table) {
+CallVerdict classify_call(const MetricTable& table, std::optional<double> footprint) {
   CallVerdict call;
   std::map<std::string, double> time_by_name;
   for (const auto& k : table.kernels) {
-    call.kernels.push_back(classify_kernel(k));
+    call.kernels.push_back(classify_kernel(k, footprint));
     const Verdict& v = call.kernels.back();
     if (!std::isnan(v.gpu_time_ns)) {
       time_by_name[v.kernel] += v.gpu_time_ns;

@@ -163,6 +163,29 @@ Coalescing coalescing(const KernelMetrics& k, bool loads) {
   return c;
 }
 
+std::optional<LoadReuse> load_reuse(const KernelMetrics& k, std::optional<double> footprint_bytes) {
+  auto gld = catalog_value(k, m::kLdSectors);
+  auto lld = catalog_value(k, m::kLocalLdSectors);
+  if (!gld && !lld) return std::nullopt;
+  LoadReuse r;
+  // Bytes the threads use, not whole sectors: an uncoalesced load fetches 32-byte sectors for 4
+  // bytes each, which is waste (the coalescing finding), not reuse of the data.
+  double used_per_sector = catalog_value(k, m::kLdBytesPerSector).value_or(threshold::kSectorBytes);
+  r.requested_bytes = gld.value_or(0) * used_per_sector + lld.value_or(0) * threshold::kSectorBytes;
+  if (footprint_bytes && *footprint_bytes > 0) {
+    r.footprint_bytes = *footprint_bytes;
+    r.footprint_how = "the call's buffers";
+  } else if (auto rd = catalog_value(k, m::kDramRead); rd && *rd > 0) {
+    r.footprint_bytes = *rd;
+    r.footprint_how = m::kDramRead;
+  } else {
+    return std::nullopt;
+  }
+  if (r.requested_bytes <= 0) return std::nullopt;
+  r.factor = r.requested_bytes / r.footprint_bytes;
+  return r;
+}
+
 Roofline roofline_point(const KernelMetrics& k) {
   Roofline r;
   auto cycles = catalog_value(k, m::kSmspCycles);

@@ -85,6 +85,21 @@ struct Coalescing {
 /// Coalescing of global loads (`loads`) or stores; reads the .ratio metric, else a .pct one.
 Coalescing coalescing(const KernelMetrics& k, bool loads);
 
+/// How often the kernel's loads request the same bytes: the bytes its threads load (global load
+/// sectors x bytes used per sector, plus local load sectors x 32) against the footprint (the
+/// bytes the call's buffers hold when kprof knows them, else the DRAM bytes read: an upper bound
+/// of the footprint, so the reuse is then a lower bound). A pure stream reads each byte once:
+/// factor ~1; so does an uncoalesced gather that reads each element once (its extra sectors are
+/// waste, which the coalescing signal reports, not reuse).
+struct LoadReuse {
+  double requested_bytes = 0;  ///< l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum x ..._bytes_per_sector_mem_global_op_ld.ratio + local load sectors x 32
+  double footprint_bytes = 0;
+  std::string footprint_how;   ///< "the call's buffers" or "dram__bytes_read.sum"
+  double factor = 0;           ///< requested / footprint
+};
+/// nullopt when the load sectors or the footprint are missing or zero.
+std::optional<LoadReuse> load_reuse(const KernelMetrics& k, std::optional<double> footprint_bytes);
+
 /// A roofline point. FLOPs follow ncu's roofline: FADD, FMUL = 1, FFMA = 2 (same for FP64),
 /// HADD, HMUL = 2 and HFMA = 4 (packed half2), from the thread-instruction rates
 /// (…_pred_on.sum.per_cycle_elapsed) times smsp__cycles_elapsed.avg. Tensor ops are ncu's own

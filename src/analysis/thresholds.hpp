@@ -71,6 +71,21 @@ inline constexpr double kHighStallSharePct = 30.0;
 /// (smsp__sass_average_branch_targets_threads_uniform.pct): one bounds check in a partial last
 /// warp should not fire.
 inline constexpr double kMinBranchEfficiencyPct = 95.0;
+/// The L1 and L2 hit-rate rows fire only where data is reused: the loads request at least this
+/// many times the footprint (derived.hpp load_reuse). A stream reads each byte once (factor ~1)
+/// and cannot hit, so a low hit rate is not a finding there (kprof choice, issue 16: the L1 row
+/// fired on nearly every real export before).
+inline constexpr double kMinReuseForHitRate = 2.0;
+/// Thread divergence / predication: fewer than this many threads of 32 active per executed
+/// instruction (smsp__thread_inst_executed_per_inst_executed.ratio or its not-predicated-off
+/// twin, the smaller). ncu's ThreadDivergence rule uses the same 24.
+inline constexpr double kMinThreadsPerInst = 24.0;
+/// Mixed names a pipe as its limiter when the pipe is at least this busy (ncu's
+/// HighPipeUtilization calls a pipe above 80% "very high"): a kernel at its limit on two units.
+inline constexpr double kVeryHighPipePct = 80.0;
+/// A stall reason is named in the verdict when it takes at least this share of the warp cycles
+/// and points at the limiter or at a firing finding (kprof choice).
+inline constexpr double kExplainingStallPct = 20.0;
 /// Seed: "divergent branches high" (no number). kprof choice: divergent branch targets above 5%
 /// of executed branch instructions.
 inline constexpr double kHighDivergentBranchPct = 5.0;

@@ -79,7 +79,8 @@ std::vector<BufferView> DeviceBuffers::views() const {
   std::vector<BufferView> v;
   for (size_t i = 0; i < plan_.buffers.size(); ++i) {
     const auto& s = plan_.buffers[i];
-    v.push_back(BufferView{s.name, s.dtype, s.count, regions_[i]->data(), s.is_output, {}});
+    v.push_back(BufferView{s.name, s.dtype, s.count, regions_[i]->data(), s.is_output, {},
+                           s.count_source.rfind("rule", 0) == 0});
   }
   return v;
 }

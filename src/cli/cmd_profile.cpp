@@ -27,6 +27,7 @@ ProfileSettings make_profile_settings(const KernelCliOptions& k, const ProfileCl
   s.timing.call_timeout_ms = k.spec.timeout_s * 1000.0;
   validate(s.timing);
   s.run_ncu = !p.no_ncu;
+  s.roofline = !p.no_roofline;
   s.metric_set = p.metrics;
   s.ncu_timeout_s = p.ncu_timeout_s;
   s.source = p.source;

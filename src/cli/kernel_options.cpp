@@ -88,6 +88,7 @@ void add_profile_options(CLI::App* sub, ProfileCliOptions& o) {
                             "(default: ") + (kCollectSourceByDefault ? "on" : "off") + ")");
   sub->add_flag("--sass", o.sass, "List the SASS instructions behind each hot line in ncu_summary.md");
   sub->add_option("--top", o.top, "Hot lines per kernel")->capture_default_str()->check(CLI::Range(1, 1000));
+  sub->add_flag("--no-roofline", o.no_roofline, "Do not draw roofline.svg/.png (matplotlib in kprof's Python)");
 }
 
 namespace {

@@ -35,6 +35,7 @@ struct ProfileCliOptions {
   bool source = kCollectSourceByDefault;  ///< --source / --no-source: hot lines (ncu SourceCounters)
   bool sass = false;                  ///< --sass: SASS of each hot line in ncu_summary.md
   size_t top = 10;                    ///< --top: hot lines per kernel
+  bool no_roofline = false;           ///< --no-roofline: skip roofline.svg/.png (no Python start for the chart)
 };
 
 /// Adds the kernel positional(s) and the shared options. `several` allows several kernels (run);

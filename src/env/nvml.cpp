@@ -6,6 +6,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 
@@ -18,6 +19,7 @@ using nvmlClockType_t = int;                // enum nvmlClockType_t
 constexpr nvmlReturn_t NVML_SUCCESS = 0;
 constexpr nvmlClockType_t NVML_CLOCK_SM = 1;
 constexpr nvmlClockType_t NVML_CLOCK_MEM = 2;
+constexpr int NVML_TEMPERATURE_GPU = 0;      // enum nvmlTemperatureSensors_t
 constexpr unsigned NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE = 80;
 constexpr unsigned NVML_DEVICE_NAME_V2_BUFFER_SIZE = 96;
 
@@ -41,6 +43,9 @@ struct Nvml::Api {
   nvmlReturn_t (*clock)(nvmlDevice_t, nvmlClockType_t, unsigned*) = nullptr;      // nvmlDeviceGetClockInfo
   nvmlReturn_t (*max_clock)(nvmlDevice_t, nvmlClockType_t, unsigned*) = nullptr;  // nvmlDeviceGetMaxClockInfo
   nvmlReturn_t (*reasons)(nvmlDevice_t, unsigned long long*) = nullptr;      // ...ClocksEventReasons
+  nvmlReturn_t (*power)(nvmlDevice_t, unsigned*) = nullptr;                  // nvmlDeviceGetPowerUsage (mW)
+  nvmlReturn_t (*power_limit)(nvmlDevice_t, unsigned*) = nullptr;            // nvmlDeviceGetEnforcedPowerLimit (mW)
+  nvmlReturn_t (*temperature)(nvmlDevice_t, int, unsigned*) = nullptr;       // nvmlDeviceGetTemperature
   nvmlReturn_t (*lock)(nvmlDevice_t, unsigned, unsigned) = nullptr;          // nvmlDeviceSetGpuLockedClocks
   nvmlReturn_t (*reset)(nvmlDevice_t) = nullptr;                             // nvmlDeviceResetGpuLockedClocks
 
@@ -88,6 +93,9 @@ Nvml* Nvml::get(std::string* why) {
     api->reasons = sym<decltype(api->reasons)>(lib, "nvmlDeviceGetCurrentClocksEventReasons");
     if (!api->reasons)
       api->reasons = sym<decltype(api->reasons)>(lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
+    api->power = sym<decltype(api->power)>(lib, "nvmlDeviceGetPowerUsage");
+    api->power_limit = sym<decltype(api->power_limit)>(lib, "nvmlDeviceGetEnforcedPowerLimit");
+    api->temperature = sym<decltype(api->temperature)>(lib, "nvmlDeviceGetTemperature");
     api->lock = sym<decltype(api->lock)>(lib, "nvmlDeviceSetGpuLockedClocks");
     api->reset = sym<decltype(api->reset)>(lib, "nvmlDeviceResetGpuLockedClocks");
     if (!api->init || !api->handle_by_index) {
@@ -162,6 +170,67 @@ std::optional<uint64_t> Nvml::clock_event_reasons(int index) const {
   if (!d || !api_->reasons || api_->reasons(d, &mask) != NVML_SUCCESS) return std::nullopt;
   return static_cast<uint64_t>(mask);
 }
+
+std::optional<double> Nvml::power_w(int index) const {
+  nvmlDevice_t d = api_->device(index);
+  unsigned mw = 0;
+  if (!d || !api_->power || api_->power(d, &mw) != NVML_SUCCESS) return std::nullopt;
+  return mw / 1000.0;
+}
+
+std::optional<double> Nvml::power_limit_w(int index) const {
+  nvmlDevice_t d = api_->device(index);
+  unsigned mw = 0;
+  if (!d || !api_->power_limit || api_->power_limit(d, &mw) != NVML_SUCCESS) return std::nullopt;
+  return mw / 1000.0;
+}
+
+std::optional<unsigned> Nvml::temperature_c(int index) const {
+  nvmlDevice_t d = api_->device(index);
+  unsigned t = 0;
+  if (!d || !api_->temperature || api_->temperature(d, NVML_TEMPERATURE_GPU, &t) != NVML_SUCCESS) return std::nullopt;
+  return t;
+}
+
+NvmlSample Nvml::sample(int index) const {
+  NvmlSample s;
+  nvmlDevice_t d = api_->device(index);
+  if (!d) return s;
+  unsigned v = 0;
+  if (api_->clock && api_->clock(d, NVML_CLOCK_SM, &v) == NVML_SUCCESS) s.sm_mhz = v;
+  if (api_->clock && api_->clock(d, NVML_CLOCK_MEM, &v) == NVML_SUCCESS) s.mem_mhz = v;
+  if (api_->power && api_->power(d, &v) == NVML_SUCCESS) s.power_w = v / 1000.0;
+  unsigned long long mask = 0;
+  if (api_->reasons && api_->reasons(d, &mask) == NVML_SUCCESS) s.reasons = static_cast<uint64_t>(mask);
+  if (api_->temperature && api_->temperature(d, NVML_TEMPERATURE_GPU, &v) == NVML_SUCCESS) s.temp_c = v;
+  return s;
+}
+
+const std::vector<NvmlReasonBit>& nvml_reason_bits() {
+  static const std::vector<NvmlReasonBit> bits = {
+      {0x1, "GPU idle"},           {0x2, "application/locked clocks"}, {0x4, "SW power cap"},
+      {0x8, "HW slowdown"},        {0x10, "sync boost"},               {0x20, "SW thermal slowdown"},
+      {0x40, "HW thermal slowdown"}, {0x80, "HW power brake"},         {0x100, "display clock setting"}};
+  return bits;
+}
+
+std::string nvml_reason_names(uint64_t mask) {
+  if (mask == 0) return "none";
+  std::string out;
+  uint64_t known = 0;
+  for (const auto& b : nvml_reason_bits()) {
+    known |= b.bit;
+    if (mask & b.bit) out += (out.empty() ? "" : ", ") + std::string(b.name);
+  }
+  if (mask & ~known) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(mask & ~known));
+    out += (out.empty() ? "" : ", ") + std::string(buf);
+  }
+  return out;
+}
+
+bool nvml_reasons_throttle(uint64_t mask) { return (mask & (0x4 | 0x8 | 0x20 | 0x40 | 0x80)) != 0; }
 
 std::string Nvml::lock_sm_clock(int index, unsigned min_mhz, unsigned max_mhz) const {
   if (!api_->lock) return "this driver's NVML has no nvmlDeviceSetGpuLockedClocks (Volta or newer, driver >= 418)";

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kprof {
 
@@ -22,6 +23,36 @@ struct GpuClocks {
 /// nvmlClocksEventReasonApplicationsClocksSetting (0x2, also named
 /// nvmlClocksThrottleReasonUserDefinedClocks): clocks held by a user setting such as a lock.
 constexpr uint64_t kNvmlReasonUserDefinedClocks = 0x2ULL;
+/// nvmlClocksEventReasonGpuIdle (0x1): nothing runs on the GPU.
+constexpr uint64_t kNvmlReasonGpuIdle = 0x1ULL;
+
+/// The bits of NVML's clock event reasons (nvml.h, nvmlClocksEventReason*), with the names kprof
+/// prints: 0x1 GPU idle, 0x2 application/locked clocks, 0x4 SW power cap, 0x8 HW slowdown,
+/// 0x10 sync boost, 0x20 SW thermal slowdown, 0x40 HW thermal slowdown, 0x80 HW power brake,
+/// 0x100 display clock setting.
+struct NvmlReasonBit {
+  uint64_t bit;
+  const char* name;
+};
+const std::vector<NvmlReasonBit>& nvml_reason_bits();
+
+/// "SW power cap, HW slowdown" for a mask (unknown bits as "0x..."), "none" for 0.
+std::string nvml_reason_names(uint64_t mask);
+
+/// True when `mask` holds a reason that lowers the clock below what the workload asked for:
+/// power cap, HW slowdown, thermal slowdown or power brake (0x4, 0x8, 0x20, 0x40, 0x80). Idle,
+/// application clocks, sync boost and display clocks are not throttling.
+bool nvml_reasons_throttle(uint64_t mask);
+
+/// One reading of the quantities that say under which conditions a kernel ran. Unset fields
+/// could not be read. All calls are NVML queries (read-only).
+struct NvmlSample {
+  std::optional<unsigned> sm_mhz;     ///< nvmlDeviceGetClockInfo(NVML_CLOCK_SM), MHz
+  std::optional<unsigned> mem_mhz;    ///< nvmlDeviceGetClockInfo(NVML_CLOCK_MEM), MHz
+  std::optional<double> power_w;      ///< nvmlDeviceGetPowerUsage, W (NVML averages it over a window: it lags)
+  std::optional<uint64_t> reasons;    ///< nvmlDeviceGetCurrentClocksEventReasons mask
+  std::optional<unsigned> temp_c;     ///< nvmlDeviceGetTemperature(NVML_TEMPERATURE_GPU), C
+};
 
 /// The loaded NVML library (a process-wide singleton).
 class Nvml {
@@ -56,6 +87,18 @@ class Nvml {
   /// Bit mask of active clock event reasons (nvmlDeviceGetCurrentClocksEventReasons, falling
   /// back to the older nvmlDeviceGetCurrentClocksThrottleReasons), or nullopt.
   std::optional<uint64_t> clock_event_reasons(int index) const;
+
+  /// Power draw of GPU `index` in W (nvmlDeviceGetPowerUsage, milliwatts / 1000), or nullopt.
+  std::optional<double> power_w(int index) const;
+
+  /// The enforced power limit of GPU `index` in W (nvmlDeviceGetEnforcedPowerLimit), or nullopt.
+  std::optional<double> power_limit_w(int index) const;
+
+  /// GPU temperature in C (nvmlDeviceGetTemperature, sensor NVML_TEMPERATURE_GPU), or nullopt.
+  std::optional<unsigned> temperature_c(int index) const;
+
+  /// SM and memory clock, power, clock event reasons and temperature of GPU `index`, read now.
+  NvmlSample sample(int index) const;
 
   /// Locks the SM clock range of GPU `index` to [min_mhz, max_mhz] (nvmlDeviceSetGpuLockedClocks).
   /// Returns "" on success, else NVML's error string (e.g. "Insufficient Permissions").

@@ -23,6 +23,7 @@ const std::vector<MetricSpec> kCatalog = {
     {m::kL1Pct, "L1/TEX throughput", "%", C::SpeedOfLight, "class: Memory-Bound names the unit", true,
      "l1tex__throughput.avg.pct_of_peak_sustained_active", 0},
     {m::kL2Pct, "L2 throughput", "%", C::SpeedOfLight, "class: Memory-Bound names the unit", true, nullptr, 0},
+    {m::kL1PctActive, "L1/TEX throughput (active cycles)", "%", C::SpeedOfLight, "finding: bank conflicts (ncu's weight)", false, nullptr, 0},
     {m::kDuration, "GPU time (duration under ncu)", "ns", C::SpeedOfLight, "call: leading kernel; roofline", true, nullptr, 0},
     {"gpc__cycles_elapsed.max", "Elapsed cycles", "cycle", C::SpeedOfLight, "report", false, nullptr, 0},
     {"sm__cycles_active.avg", "SM active cycles", "cycle", C::SpeedOfLight, "report", false, nullptr, 0},
@@ -54,7 +55,8 @@ const std::vector<MetricSpec> kCatalog = {
     {m::kPipeXu, "XU pipe utilization (transcendentals)", "%", C::Compute, "class: Compute-Bound names the pipe", false, nullptr, 0},
     {"sm__inst_executed.avg.per_cycle_active", "Executed IPC (per SM, active cycles)", "inst/cycle", C::Compute, "report", false, nullptr, 0},
     {"smsp__inst_executed.sum", "Executed instructions", "inst", C::Compute, "report", false, nullptr, 0},
-    {m::kThreadsPerInst, "Threads per executed instruction", "", C::Compute, "report (divergence)", false, nullptr, 0},
+    {m::kThreadsPerInst, "Threads per executed instruction", "", C::Compute, "signal: thread divergence", false, nullptr, 0},
+    {m::kThreadsPerInstPredOn, "Threads per executed instruction, not predicated off", "", C::Compute, "signal: thread divergence", false, nullptr, 0},
     {m::kBranchUniformPct, "Branch efficiency", "%", C::Compute, "signal: warp divergence", false, nullptr, 0},
     {m::kDivergentTargets, "Divergent branch targets", "", C::Compute, "signal: warp divergence", false, nullptr, 0},
     {m::kBranchInst, "Executed branch instructions", "inst", C::Compute, "signal: warp divergence", false, nullptr, 0},
@@ -116,6 +118,20 @@ const std::vector<MetricSpec> kCatalog = {
     {"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum.per_cycle_elapsed", "HFMA thread instructions per cycle", "inst/cycle", C::Roofline, "roofline (4 FLOP, packed)", false, nullptr, 0},
     {m::kFfmaPeak, "FP32 peak: FFMA per cycle (GPU)", "inst/cycle", C::Roofline, "roofline (% of FP32 peak)", false, nullptr, 0},
     {m::kDfmaPeak, "FP64 peak: DFMA per cycle (GPU)", "inst/cycle", C::Roofline, "roofline (% of FP64 peak)", false, nullptr, 0},
+    {m::kHfmaPeak, "FP16 peak: HFMA2 per cycle (GPU)", "inst/cycle", C::Roofline, "bound: FP16 peak", false, nullptr, 0},
+    {m::kHgmmaFp16Peak, "FP16 tensor peak, wgmma dense (ops per cycle)", "", C::Roofline, "bound: tensor peak", false, nullptr, 90},
+    {m::kHgmmaBf16Peak, "BF16 tensor peak, wgmma dense (ops per cycle)", "", C::Roofline, "bound: tensor peak", false, nullptr, 90},
+    {m::kHgmmaTf32Peak, "TF32 tensor peak, wgmma dense (ops per cycle)", "", C::Roofline, "bound: tensor peak", false, nullptr, 90},
+    {m::kHmmaFp16Peak, "FP16 tensor peak, mma dense (ops per cycle)", "", C::Roofline, "bound: tensor peak", false, nullptr, 80},
+    {m::kHmmaBf16Peak, "BF16 tensor peak, mma dense (ops per cycle)", "", C::Roofline, "bound: tensor peak", false, nullptr, 80},
+    {m::kHmmaTf32Peak, "TF32 tensor peak, mma dense (ops per cycle)", "", C::Roofline, "bound: tensor peak", false, nullptr, 80},
+    {m::kTensorFp64Peak, "FP64 tensor peak (ops per cycle)", "", C::Roofline, "bound: tensor peak", false, nullptr, 80},
+    {m::kTensorFp8Peak, "FP8 tensor peak, dense (ops per cycle)", "", C::Roofline, "bound: tensor peak", false, nullptr, 90},
+    {m::kL2Sectors, "L2 sectors (all requests)", "sector", C::Roofline, "roofline (L2 point)", false, nullptr, 0},
+    {m::kL2XbarPeak, "L2 peak: lts2xbar cycles per cycle (x 32 B)", "", C::Roofline, "roofline (L2 ceiling)", false, nullptr, 0},
+    {m::kL2Freq, "L2 frequency", "Hz", C::Roofline, "roofline (L2 ceiling)", false, nullptr, 0},
+    {m::kL1WritebackPeak, "L1 peak: LSU writeback cycles per cycle (x 128 B)", "", C::Roofline, "roofline (L1 ceiling)", false, nullptr, 0},
+    {m::kL1Freq, "L1 frequency", "Hz", C::Roofline, "roofline (L1 ceiling)", false, nullptr, 0},
     {"sm__ops_path_tensor_src_fp16.sum", "Tensor ops, FP16 inputs", "", C::Roofline, "roofline (tensor ops)", false, nullptr, 0},
     {"sm__ops_path_tensor_src_bf16_dst_fp32.sum", "Tensor ops, BF16 inputs", "", C::Roofline, "roofline (tensor ops)", false, nullptr, 0},
     {"sm__ops_path_tensor_src_tf32_dst_fp32.sum", "Tensor ops, TF32 inputs", "", C::Roofline, "roofline (tensor ops)", false, nullptr, 0},
@@ -216,7 +232,10 @@ const std::vector<std::string>& tensor_op_metrics() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> r;
     for (const auto& s : kCatalog)
-      if (std::string(s.name).rfind("sm__ops_path_tensor_src_", 0) == 0) r.emplace_back(s.name);
+      // The counters only (".sum"), not their ".sum.peak_sustained" peaks.
+      if (std::string(s.name).rfind("sm__ops_path_tensor_src_", 0) == 0 && std::string(s.name).size() > 4 &&
+          std::string(s.name).compare(std::string(s.name).size() - 4, 4, ".sum") == 0)
+        r.emplace_back(s.name);
     return r;
   }();
   return names;

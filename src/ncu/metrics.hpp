@@ -73,6 +73,8 @@ inline constexpr const char* kMemSol = "gpu__compute_memory_throughput.avg.pct_o
 inline constexpr const char* kDramPct = "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed";
 inline constexpr const char* kL1Pct = "l1tex__throughput.avg.pct_of_peak_sustained_elapsed";
 inline constexpr const char* kL2Pct = "lts__throughput.avg.pct_of_peak_sustained_elapsed";
+/// L1 throughput over active cycles: the weight ncu's SharedMemoryConflicts rule uses.
+inline constexpr const char* kL1PctActive = "l1tex__throughput.avg.pct_of_peak_sustained_active";
 inline constexpr const char* kDuration = "gpu__time_duration.sum";
 inline constexpr const char* kSmFreq = "gpc__cycles_elapsed.avg.per_second";
 inline constexpr const char* kDramFreq = "dram__cycles_elapsed.avg.per_second";
@@ -106,6 +108,7 @@ inline constexpr const char* kBranchUniformPct = "smsp__sass_average_branch_targ
 inline constexpr const char* kDivergentTargets = "smsp__sass_branch_targets_threads_divergent.sum";
 inline constexpr const char* kBranchInst = "smsp__inst_executed_op_branch.sum";
 inline constexpr const char* kThreadsPerInst = "smsp__thread_inst_executed_per_inst_executed.ratio";
+inline constexpr const char* kThreadsPerInstPredOn = "smsp__thread_inst_executed_pred_on_per_inst_executed.ratio";
 // Occupancy and launch
 inline constexpr const char* kAchievedOcc = "sm__warps_active.avg.pct_of_peak_sustained_active";
 inline constexpr const char* kTheoreticalOcc = "sm__maximum_warps_per_active_cycle_pct";
@@ -127,6 +130,26 @@ inline constexpr const char* kWarpLatency = "smsp__average_warp_latency_per_inst
 inline constexpr const char* kSmspCycles = "smsp__cycles_elapsed.avg";
 inline constexpr const char* kFfmaPeak = "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained";
 inline constexpr const char* kDfmaPeak = "sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained";
+inline constexpr const char* kHfmaPeak = "sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained";
+// Dense tensor-core peaks (ops per cycle, GPU), per source type: Hopper's wgmma (hgmma) paths,
+// the mma.sync (hmma) paths, and the FP64/FP8 paths. sm__ops_path_tensor_src_fp16's own peak is
+// the sparse one (8192 per SM per cycle on the H200 against 4096 dense), so it is not used.
+inline constexpr const char* kHgmmaFp16Peak = "sm__ops_path_tensor_op_hgmma_src_fp16_sparsity_off.sum.peak_sustained";
+inline constexpr const char* kHgmmaBf16Peak = "sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained";
+inline constexpr const char* kHgmmaTf32Peak = "sm__ops_path_tensor_op_hgmma_src_tf32_dst_fp32_sparsity_off.sum.peak_sustained";
+inline constexpr const char* kHmmaFp16Peak = "sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained";
+inline constexpr const char* kHmmaBf16Peak = "sm__ops_path_tensor_op_hmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained";
+inline constexpr const char* kHmmaTf32Peak = "sm__ops_path_tensor_op_hmma_src_tf32_dst_fp32_sparsity_off.sum.peak_sustained";
+inline constexpr const char* kTensorFp64Peak = "sm__ops_path_tensor_src_fp64.sum.peak_sustained";
+inline constexpr const char* kTensorFp8Peak = "sm__ops_path_tensor_src_fp8_sparsity_off.sum.peak_sustained";
+// Hierarchical roofline: L2 traffic in sectors, and the L2 / L1 peaks as ncu's full-set roofline
+// derives them (derived__lts__lts2xbar_bytes = lts2xbar cycles x 32 B; derived__l1tex__lsu_
+// writeback_bytes_mem_lgds = LSU writeback cycles x 128 B), from counters in ncu's full set.
+inline constexpr const char* kL2Sectors = "lts__t_sectors.sum";
+inline constexpr const char* kL2XbarPeak = "lts__lts2xbar_cycles_active.sum.peak_sustained";
+inline constexpr const char* kL2Freq = "lts__cycles_elapsed.avg.per_second";
+inline constexpr const char* kL1WritebackPeak = "l1tex__lsu_writeback_active_mem_lgds.sum.peak_sustained";
+inline constexpr const char* kL1Freq = "l1tex__cycles_elapsed.avg.per_second";
 }  // namespace metric
 
 /// The catalog name of the thread-instruction rate of op `op` ("fadd", "ffma", "hfma", ...):

@@ -37,13 +37,14 @@ def _clear_module():
 
 def _import(candidates):
     """ncu_report from the first candidate folder [dir, label] that imports, else from sys.path.
-    Returns (module, origin) or (None, why)."""
+    Returns (module, origin) or (None, why). KPROF_NCU_REPORT=off wins over a module already
+    imported."""
+    if any(folder == "off" for folder, _ in candidates):
+        return None, "reading .ncu-rep files through ncu_report is turned off (KPROF_NCU_REPORT=off)"
     if "module" in _state:
         return _state["module"], _state["origin"]
     tried = []
     for folder, label in candidates:
-        if folder == "off":
-            return None, "reading .ncu-rep files through ncu_report is turned off (KPROF_NCU_REPORT=off)"
         if not (os.path.isfile(os.path.join(folder, "ncu_report.py")) or
                 os.path.isdir(os.path.join(folder, "ncu_report"))):
             tried.append("%s: no ncu_report there" % folder)

@@ -27,6 +27,9 @@ struct BufferView {
   /// The tensor's shape for a Python kernel (setup() may return 2-D tensors: the reference sees
   /// its copies in that shape); empty = flat 1-D of `count` (solve()'s pointers).
   std::vector<int64_t> shape;
+  /// Its element count came from the seed's sizing rule (not --size, --ptr-size or setup()): it
+  /// may be larger than the kernel uses, which the time bound says (analysis/bound.hpp).
+  bool sized_by_rule = false;
 };
 
 /// A scalar argument (a dimension such as N, or a float parameter such as alpha).

@@ -14,7 +14,9 @@
 #include "env/tools.hpp"
 #include "ncu/metrics.hpp"
 #include "ncu/ncu_rep.hpp"
+#include "pipeline/assess_context.hpp"
 #include "report/ncu_report.hpp"
+#include "report/roofline_chart.hpp"
 #include "report/profile_report.hpp"
 #include "timing/timing_report.hpp"
 
@@ -73,6 +75,29 @@ void read_hot_lines(const ProfileSettings& s, ProfileOutcome& out) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+/// The kernel row of the header ("" when absent), for the chart's title.
+std::string title_of(const std::vector<std::pair<std::string, std::string>>& header) {
+  for (const auto& [k, v] : header)
+    if (k == "Kernel") return v;
+  return "";
+}
+
+/// roofline.svg of one call: every launch shown in detail, the leading one with the call's bound.
+std::string write_call_roofline(const std::string& dir, const NcuAnalysis& a, const std::string& title) {
+  const CallVerdict& call = a.verdict;
+  if (!call.ceilings) return "roofline not drawn: no kernel was classified";
+  std::vector<RooflineEntry> entries;
+  for (size_t i : kernels_to_detail(call)) {
+    RooflineEntry e{display_kernel_name(a.table.kernels[i].name), &a.table.kernels[i], std::nullopt, std::nullopt};
+    if (static_cast<int>(i) == call.leading && call.bound) {
+      e.bound = call.bound;
+      e.work = call.work;
+    }
+    entries.push_back(e);
+  }
+  return write_roofline(dir, roofline_spec(entries, *call.ceilings, "kprof roofline: " + title));
+}
+
 }  // namespace
 
 ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& s,
@@ -119,7 +144,8 @@ ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const P
       out.failure = out.ncu.message;
       out.hint = out.ncu.hint;
     } else {
-      out.analysis = analyze_ncu_csv(out.ncu.csv);
+      AnalysisContext ctx = profile_context(inst, spec, s.ref, out.timing, out.ncu.report_path, s.metric_set, out.notes);
+      out.analysis = analyze_ncu_csv(out.ncu.csv, ctx);
       for (const auto& k : out.analysis->table.kernels)
         for (const auto& m : missing_required_metrics(k))
           if (std::find(out.missing_required.begin(), out.missing_required.end(), m) == out.missing_required.end())
@@ -157,6 +183,12 @@ ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const P
     write_ncu_reports(out_dir, out.analysis->table, out.analysis->verdict, nh);
     out.json = ncu_json(out.analysis->table, out.analysis->verdict, nh);
     for (const auto& [k, v] : read_info.items()) out.json[k] = v;
+    if (s.roofline) out.roofline_note = write_call_roofline(out_dir, *out.analysis, title_of(header));
+    out.json["roofline"] = out.roofline_note.empty() ? nlohmann::json(join_path(out_dir, "roofline.svg"))
+                                                     : nlohmann::json(out.roofline_note);
+    out.json["assessment_notes"] = out.notes;
+    for (const auto& n : out.notes) print_warning(n);
+    if (!out.roofline_note.empty() && s.roofline) print_warning(out.roofline_note);
   } else {
     write_unclassified_reports(out_dir, nh, out.failure, out.hint, out.ncu.log,
                                out.analysis ? &out.analysis->table : nullptr);

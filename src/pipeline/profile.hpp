@@ -36,6 +36,10 @@ struct ProfileSettings {
   bool source = kCollectSourceByDefault;  ///< --source / --no-source: collect and report the hot lines
   bool sass = false;                 ///< --sass: list each hot line's SASS instructions in ncu_summary.md
   size_t hot_lines_top = 10;         ///< hot lines per kernel
+  /// ref.py whose optional flops(**dims) / bytes_moved(**dims) declare the work for the time
+  /// bound (`kprof run` passes its --ref); "" = the buffers alone.
+  std::string ref;
+  bool roofline = true;              ///< write DIR/roofline.svg and .png
 };
 
 /// What one profile produced.
@@ -47,13 +51,16 @@ struct ProfileOutcome {
   bool classified = false;                ///< a verdict was produced
   std::string failure;                    ///< one line when not classified ("" otherwise)
   std::string hint;
+  std::vector<std::string> notes;         ///< what the assessment could not do (achievable bandwidth, ref.py's work)
+  std::string roofline_note;              ///< why roofline.svg was not written ("" when it was)
   nlohmann::json json;                    ///< profile.json as written
   std::map<int, KernelHotLines> hot_lines;  ///< by ncu launch ID, when the source data was read
   std::string hot_lines_note;             ///< why there are none ("" when there are)
 };
 
 /// Profiles `inst` (already loaded on the selected GPU) and writes DIR/ncu_summary.md,
-/// DIR/ncu_details.md, DIR/profile.json and DIR/profile.ncu-rep. `header` rows describe the
+/// DIR/ncu_details.md, DIR/profile.json, DIR/profile.ncu-rep and DIR/roofline.svg/.png (with
+/// the time bound, the ranked findings and kprof's timing against ncu's: analysis/assess.hpp). `header` rows describe the
 /// kernel (pipeline/load.hpp kernel_header_rows). Timing is always written, even when ncu fails
 /// (then the summary says why and what to do, and no class is given). Throws Error when timing
 /// itself fails (a fault, a hang: exit 1) or for bad options (exit 2).

@@ -22,6 +22,7 @@
 #include "pipeline/reference_loader.hpp"
 #include "python/reference.hpp"
 #include "report/correctness_report.hpp"
+#include "report/roofline_chart.hpp"
 
 namespace kprof {
 namespace {
@@ -49,6 +50,30 @@ void fill_ncu_columns(VersionRow& row, const ProfileOutcome& p) {
   row.achieved_occupancy = k.number("sm__warps_active.avg.pct_of_peak_sustained_active");
   auto stalls = ranked_stalls(k);
   if (!stalls.empty()) row.leading_stall = fmt::format("{} ({:.0f}%)", stalls[0].reason, stalls[0].share_pct);
+  if (v.bound && v.bound->bound_s) {
+    row.pct_of_bound = v.bound->pct_of_bound;
+    row.bound_ms = *v.bound->bound_s * 1e3;
+    row.max_speedup = v.bound->max_speedup;
+    row.bound_basis = v.bound->binding;
+  }
+  const auto& lead = v.kernels[static_cast<size_t>(v.leading)];
+  if (!lead.findings.empty())
+    row.top_finding = fmt::format("{} ({:.1f}%)", lead.findings[0].title, lead.findings[0].ranked_pct());
+}
+
+/// roofline.svg of `kprof run`: each version's leading kernel with its bound. Returns a note
+/// when it is not written ("" when it is).
+std::string write_versions_roofline(const std::string& dir, const std::vector<std::pair<std::string, NcuAnalysis>>& done) {
+  std::vector<RooflineEntry> entries;
+  const Ceilings* ceilings = nullptr;
+  for (const auto& [name, a] : done) {
+    const CallVerdict& v = a.verdict;
+    if (v.leading < 0 || !v.ceilings) continue;
+    if (!ceilings) ceilings = &*v.ceilings;
+    entries.push_back({name, &a.table.kernels[static_cast<size_t>(v.leading)], v.work, v.bound});
+  }
+  if (!ceilings) return "roofline not drawn: no version was classified";
+  return write_roofline(dir, roofline_spec(entries, *ceilings, "kprof roofline: the versions' leading kernels"));
 }
 
 /// "A: f32 x 1024, C: f32 x 1024" from {"A", "f32 x 1024"}, {"C", "f32 x 1024"}.
@@ -137,6 +162,7 @@ RunOutcome run_workflow(const RunRequest& req) {
   auto names = version_folder_names(req.versions);
   std::vector<std::pair<std::string, std::string>> header;
   std::vector<std::pair<std::string, std::string>> first_buffers;  ///< the first loaded version's
+  std::vector<std::pair<std::string, NcuAnalysis>> profiled;        ///< classified versions, for the chart
 
   // One version: load, check, and when correct, profile. Fills `row`; `step` and `t0` follow the
   // step in progress. Throws Error (the caller records it on the row and goes on).
@@ -174,6 +200,7 @@ RunOutcome run_workflow(const RunRequest& req) {
     step = "profile";
     t0 = Clock::now();
     ProfileSettings ps = req.profile;
+    ps.ref = req.ref;
     inst->prepare(spec.seed);
     ProfileOutcome p = run_profile(*inst, spec, ps, row.folder, kheader);
     row.profiled = true;
@@ -184,8 +211,13 @@ RunOutcome run_workflow(const RunRequest& req) {
       row.kernel_std_ms = p.timing.kernel.summary.sum.stddev;
     }
     fill_ncu_columns(row, p);
+    if (p.classified) profiled.emplace_back(row.name, *p.analysis);
     if (!p.classified && ps.run_ncu) out.exit_code = std::max(out.exit_code, 1);
-    step_line(row.name, "profile", row.cls, t0);
+    step_line(row.name, "profile",
+              row.pct_of_bound ? fmt::format("{}, at {:.1f}% of the bound (at most {:.2f}x faster)", row.cls,
+                                             *row.pct_of_bound, row.max_speedup.value_or(1.0))
+                               : row.cls,
+              t0);
   };
 
   for (size_t i = 0; i < req.versions.size(); ++i) {
@@ -230,8 +262,13 @@ RunOutcome run_workflow(const RunRequest& req) {
   }
   out.comparison = compare_versions(out.rows);
   write_file_atomic(join_path(req.output_dir, "comparison.md"), comparison_markdown(out.rows, out.comparison, header, basis));
-  write_file_atomic(join_path(req.output_dir, "comparison.json"),
-                    comparison_json(out.rows, out.comparison, header, basis).dump(2) + "\n");
+  nlohmann::json cj = comparison_json(out.rows, out.comparison, header, basis);
+  if (req.profile.roofline && req.profile.run_ncu) {
+    std::string note = write_versions_roofline(req.output_dir, profiled);
+    cj["roofline"] = note.empty() ? nlohmann::json(join_path(req.output_dir, "roofline.svg")) : nlohmann::json(note);
+    if (!note.empty()) print_warning(note);
+  }
+  write_file_atomic(join_path(req.output_dir, "comparison.json"), cj.dump(2) + "\n");
   return out;
 }
 

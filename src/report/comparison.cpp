@@ -14,6 +14,12 @@ namespace {
 std::string opt_pct(const std::optional<double>& v) { return v ? fmt::format("{:.1f}%", *v) : "n/a"; }
 std::string opt_ms(const std::optional<double>& v) { return v ? fmt_duration_ms(*v) : "n/a"; }
 
+/// "80.3% (at most 1.25x faster)", or "n/a".
+std::string bound_cell(const VersionRow& r) {
+  if (!r.pct_of_bound) return "n/a";
+  return fmt::format("{:.1f}% (at most {:.2f}x faster)", *r.pct_of_bound, r.max_speedup.value_or(1.0));
+}
+
 /// kprof's noise rule (README.md): two medians differ by at most the larger of the two versions'
 /// standard deviations over their timed calls. Both rows must have a time.
 bool within_noise(const VersionRow& a, const VersionRow& b) {
@@ -77,11 +83,11 @@ std::string comparison_markdown(const std::vector<VersionRow>& rows, const std::
                  r.time_ms ? fmt::format("{} ± {}", fmt_duration_ms(*r.time_ms), opt_ms(r.spread_ms)) : "n/a",
                  c.speedup ? fmt::format("{:.2f}x", *c.speedup) : "n/a", c.verdict, r.cls, opt_pct(r.sm_sol),
                  opt_pct(r.mem_sol), opt_pct(r.achieved_occupancy), r.leading_stall.empty() ? "n/a" : r.leading_stall,
-                 opt_ms(r.call_ms), opt_ms(r.kernel_ms)});
+                 bound_cell(r), r.top_finding.empty() ? "none" : r.top_finding, opt_ms(r.call_ms), opt_ms(r.kernel_ms)});
   }
   md += "\n" + markdown_table({"Version", "Correctness", "Median time ± std", "Speedup vs first", "vs first",
                                "Class", "SM SOL", "Memory SOL", "Achieved occupancy", "Leading stall",
-                               "Call time (events)", "Kernel time (CUPTI)"},
+                               "% of bound", "Top finding (est. gain)", "Call time (events)", "Kernel time (CUPTI)"},
                               t);
   std::string notes;
   for (const auto& r : rows)
@@ -95,7 +101,10 @@ std::string comparison_markdown(const std::vector<VersionRow>& rows, const std::
     md += ".\n";
   }
   md += "\n\"same (within noise)\": the difference of medians is at most the larger of the two versions' "
-        "standard deviations over their timed calls. Versions that fail correctness are not profiled. "
+        "standard deviations over their timed calls. \"% of bound\": the version's time bound (the least bytes at "
+        "the achievable DRAM bandwidth, the declared FLOPs at the peak of the precision used) over its measured time; "
+        "near 100% there is little left to gain (docs/CLASSIFICATION.md); roofline.svg shows every version's leading "
+        "kernel against the GPU's ceilings. Versions that fail correctness are not profiled. "
         "Each version's folder holds its correctness.md, ncu_summary.md, ncu_details.md, profile.json and "
         "profile.ncu-rep.\n";
   return md;
@@ -120,7 +129,10 @@ nlohmann::json comparison_json(const std::vector<VersionRow>& rows, const std::v
                              {"tied_with_fastest", c.tied_with_fastest}, {"class", r.cls},
                              {"note", r.note.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.note)},
                              {"sm_sol_pct", opt(r.sm_sol)}, {"memory_sol_pct", opt(r.mem_sol)},
-                             {"achieved_occupancy_pct", opt(r.achieved_occupancy)}, {"leading_stall", r.leading_stall}});
+                             {"achieved_occupancy_pct", opt(r.achieved_occupancy)}, {"leading_stall", r.leading_stall},
+                             {"pct_of_bound", opt(r.pct_of_bound)}, {"bound_ms", opt(r.bound_ms)},
+                             {"max_speedup", opt(r.max_speedup)}, {"bound_basis", r.bound_basis},
+                             {"top_finding", r.top_finding}});
   }
   return j;
 }

@@ -25,6 +25,11 @@ struct VersionRow {
   std::string cls;               ///< class or "not classified: ..." / "not profiled"
   std::optional<double> sm_sol, mem_sol, achieved_occupancy;  ///< %, from ncu
   std::string leading_stall;     ///< "long scoreboard (62%)"
+  std::optional<double> pct_of_bound;  ///< time bound / measured time, % (analysis/bound.hpp)
+  std::optional<double> bound_ms;      ///< the time bound, ms
+  std::optional<double> max_speedup;   ///< measured / bound: "at most Y x faster"
+  std::string bound_basis;             ///< what the bound binds on ("memory at the achievable 4.3 TB/s")
+  std::string top_finding;             ///< the finding with the largest gain, "bank conflicts (75.6%)"
   std::string folder;            ///< DIR/<name>/
   std::string note;              ///< a caveat for this row (e.g. its buffers differ from the first's)
 };

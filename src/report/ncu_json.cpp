@@ -7,6 +7,7 @@
 #include "analysis/format.hpp"
 #include "ncu/metrics.hpp"
 #include "report/hot_lines_report.hpp"
+#include "report/findings_report.hpp"
 #include "report/ncu_report.hpp"
 
 namespace kprof {
@@ -63,10 +64,16 @@ json verdict_json(const Verdict& v) {
                        {"threshold", s.threshold}, {"ideal", s.ideal},
                        {"fires", signal_state_name(s.state)}, {"likely_issue", s.likely_issue},
                        {"missing", s.missing}});
+  json efficiency = v.efficiency ? json{{"unit", v.efficiency->unit}, {"metric", v.efficiency->metric},
+                                        {"pct", v.efficiency->pct}, {"all", v.efficiency->all}}
+                                  : json(nullptr);
   return {{"class", bottleneck_name(v.cls)},   {"limiter", v.limiter},
           {"summary", v.summary},              {"evidence", evidence},
           {"signals", signals},                {"next_sections", v.next_sections},
-          {"missing_metrics", v.missing_metrics}, {"not_concluded", v.not_concluded}};
+          {"missing_metrics", v.missing_metrics}, {"not_concluded", v.not_concluded},
+          {"leading_stalls", v.leading_stalls}, {"implementation_efficiency", efficiency},
+          {"findings", findings_json(v)},      {"findings_note", v.findings_note},
+          {"ncu_rules", rules_json(v.ncu_rules)}, {"ncu_rules_note", v.ncu_rules_note}};
 }
 
 json ncu_json(const MetricTable& table, const CallVerdict& call, const NcuReportHeader& header) {
@@ -91,7 +98,16 @@ json ncu_json(const MetricTable& table, const CallVerdict& call, const NcuReport
                     {"leading_id", call.leading >= 0 ? json(call.kernels[static_cast<size_t>(call.leading)].id)
                                                      : json(nullptr)},
                     {"leading_share_pct", call.total_gpu_time_ns > 0 ? json(call.leading_share_pct) : json(nullptr)},
-                    {"total_gpu_time_ns", call.total_gpu_time_ns > 0 ? json(call.total_gpu_time_ns) : json(nullptr)}};
+                    {"total_gpu_time_ns", call.total_gpu_time_ns > 0 ? json(call.total_gpu_time_ns) : json(nullptr)},
+                    {"bound", call.bound ? bound_json(*call.bound) : json(nullptr)},
+                    {"ceilings", call.ceilings ? ceilings_json(*call.ceilings) : json(nullptr)},
+                    {"timing_vs_ncu", call.clocks ? json{{"gap_pct", call.clocks->gap_pct},
+                                                         {"beyond_noise", call.clocks->beyond_noise},
+                                                         {"tolerance_ms", call.clocks->tolerance_ms},
+                                                         {"cycle_gap_pct", optional_json(call.clocks->cycle_gap_pct)},
+                                                         {"clocks_explain", call.clocks->clocks_explain},
+                                                         {"text", call.clocks->text}}
+                                                  : json(nullptr)}};
   json out = {{"kernels", kernels}, {"call", call_json}};
   if (!header.timing_json.is_null()) out["timing"] = header.timing_json;
   if (!header.hot_lines_note.empty()) out["hot_lines_note"] = header.hot_lines_note;
@@ -112,6 +128,7 @@ std::string verdict_text(const CallVerdict& call) {
     for (const auto& s : v.signals)
       if (s.state == SignalState::Fires)
         out += fmt::format("  ! {}: {} -> {}\n", s.symptom, s.value, s.likely_issue);
+    out += findings_text(call, v);
     for (const auto& s : v.not_concluded) out += "  not concluded: " + s + "\n";
     if (!v.missing_metrics.empty())
       out += fmt::format("  ({} catalog metrics missing from this report: listed in ncu_summary.md)\n",

@@ -11,6 +11,7 @@
 #include "core/text.hpp"
 #include "ncu/metrics.hpp"
 #include "report/hot_lines_report.hpp"
+#include "report/findings_report.hpp"
 
 namespace kprof {
 
@@ -112,6 +113,7 @@ std::string bottleneck_body(const Verdict& v, int level) {
                                 v.limiter.empty() ? "" : " (" + v.limiter + ")", v.summary);
   if (!v.evidence.empty()) out += evidence_table(v) + "\n";
   out += heading(level + 1, "Secondary signals") + signal_table(v) + "\n";
+  out += findings_markdown(v, level + 1);
   out += heading(level + 1, "Next sections of the ncu report to read");
   for (size_t i = 0; i < v.next_sections.size(); ++i)
     out += fmt::format("{}. {}\n", i + 1, v.next_sections[i]);
@@ -214,7 +216,9 @@ std::string render_ncu_summary(const MetricTable& table, const CallVerdict& call
                                const NcuReportHeader& header) {
   std::string out = header_block(header, "ncu summary: " + leading_name(call));
   if (table.kernels.empty()) return out + "No kernel was profiled.\n";
-  if (table.kernels.size() == 1) return out + kernel_sections(table.kernels[0], call.kernels[0], 2, header);
+  if (table.kernels.size() == 1)
+    return out + kernel_sections(table.kernels[0], call.kernels[0], 2, header) + bound_markdown(call, 2) +
+           clock_check_markdown(call, 2);
 
   std::vector<std::vector<std::string>> rows;
   for (const auto& v : call.kernels) {
@@ -238,10 +242,10 @@ std::string render_ncu_summary(const MetricTable& table, const CallVerdict& call
                        lead.kernel, lead.id, format_value(call.leading_share_pct, "%"),
                        bottleneck_name(lead.cls), lead.limiter.empty() ? "" : " (" + lead.limiter + ")",
                        lead.summary);
-    out += evidence_table(lead) + "\nSee its section above for the secondary signals and the next "
-                                  "sections of the ncu report to read.\n";
+    out += evidence_table(lead) + "\nSee its section above for the secondary signals, the ranked findings and the "
+                                  "next sections of the ncu report to read.\n\n";
   }
-  return out;
+  return out + bound_markdown(call, 2) + clock_check_markdown(call, 2);
 }
 
 std::string render_ncu_details(const MetricTable& table, const NcuReportHeader& header) {

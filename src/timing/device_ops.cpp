@@ -118,4 +118,14 @@ void check_launch(const std::string& what, int kernel_runtime_error) {
                      "`kprof check` reports the same error on the first call");
 }
 
+EventPair::EventPair() {
+  cuda_check(cudaEventCreate(&start), "cudaEventCreate");
+  cuda_check(cudaEventCreate(&stop), "cudaEventCreate");
+}
+
+EventPair::~EventPair() {
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+}
+
 }  // namespace kprof

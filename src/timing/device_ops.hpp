@@ -95,4 +95,14 @@ bool gpu_left_busy();
 /// (KernelInstance::take_launch_error(): a .so carries its own static cudart).
 void check_launch(const std::string& what, int kernel_runtime_error = 0);
 
+/// A pair of CUDA events (start, stop), created with the object and destroyed with it.
+/// Throws Error (exit 1) when an event cannot be created.
+struct EventPair {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  EventPair();
+  ~EventPair();
+  EventPair(const EventPair&) = delete;
+  EventPair& operator=(const EventPair&) = delete;
+};
+
 }  // namespace kprof

@@ -32,19 +32,6 @@ double ms_since(Clock::time_point t0) {
 constexpr uint64_t kMarkerBytes = 4;
 constexpr uint32_t kMarkerValue = 0x6b;
 
-/// An event pair on the legacy default stream (destroyed with the object).
-struct EventPair {
-  cudaEvent_t start = nullptr, stop = nullptr;
-  EventPair() {
-    cuda_check(cudaEventCreate(&start), "cudaEventCreate");
-    cuda_check(cudaEventCreate(&stop), "cudaEventCreate");
-  }
-  ~EventPair() {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-  }
-};
-
 /// Calls the kernel between kprof's restore/flush steps.
 class Driver {
  public:
@@ -116,6 +103,7 @@ class ClockSampler {
       return;
     }
     if (auto clk = nvml_->clocks(gpu)) c_.max_mhz = clk->sm_max_mhz;
+    power_limit_w_ = nvml_->power_limit_w(gpu);
     if (std::getenv("CUDA_VISIBLE_DEVICES"))
       c_.note = fmt::format("SM clock read from NVML GPU {}; CUDA_VISIBLE_DEVICES is set, so NVML's "
                             "GPU {} may not be CUDA device {}", gpu, gpu, gpu);
@@ -129,11 +117,20 @@ class ClockSampler {
     }
     return v;
   }
+  /// The reader for the background sampler; empty without NVML.
+  std::function<NvmlSample()> reader() const {
+    if (!nvml_) return {};
+    Nvml* n = nvml_;
+    int g = gpu_;
+    return [n, g] { return n->sample(g); };
+  }
+  std::optional<double> power_limit_w() const { return power_limit_w_; }
 
  private:
   int gpu_;
   SmClockRecord& c_;
   Nvml* nvml_ = nullptr;
+  std::optional<double> power_limit_w_;
 };
 
 /// Phase 1: CUDA events around each call; stops at options.iters or the time budget.
@@ -142,6 +139,11 @@ void phase_call_time(Driver& d, const TimingOptions& o, TimingResult& r, int gpu
   ClockSampler clocks(gpu, r.sm_clock);
   reset_persisting_l2();
   r.sm_clock.before = clocks.sample();
+  std::unique_ptr<BackgroundSampler> during;
+  if (auto read = clocks.reader()) {
+    during = std::make_unique<BackgroundSampler>(read, kClockSamplePeriodMs);
+    during->start();
+  }
   const int floor_iters = std::min(o.iters, o.min_iters);
   const auto t0 = Clock::now();
   for (int i = 0; i < o.iters; ++i) {
@@ -162,6 +164,12 @@ void phase_call_time(Driver& d, const TimingOptions& o, TimingResult& r, int gpu
     cuda_check(cudaEventElapsedTime(&ms, ev.start, ev.stop), "cudaEventElapsedTime (" + what + ")");
     r.call_ms.push_back(ms);
     if (i + 1 < o.iters) clocks.sample();
+  }
+  if (during) {
+    during->stop();
+    r.during = summarize_clock_samples(during->samples(), during->period_ms(), clocks.power_limit_w());
+  } else {
+    r.during.note = r.sm_clock.note.empty() ? "NVML not available" : r.sm_clock.note;
   }
   r.sm_clock.after = clocks.sample();
   r.iters = static_cast<int>(r.call_ms.size());

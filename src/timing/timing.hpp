@@ -17,6 +17,7 @@
 
 #include "pipeline/kernel_instance.hpp"
 #include "timing/attribution.hpp"
+#include "timing/clock_sampler.hpp"
 #include "timing/stats.hpp"
 
 namespace kprof {
@@ -97,6 +98,10 @@ struct TimingResult {
   bool overhead_dominates = false;   ///< median kernel time < kOverheadKernelShare * median call time
   bool kernels_exceed_call = false;  ///< median kernel busy time > call time (1 + kEscapeMargin)
   SmClockRecord sm_clock;
+  /// NVML sampled by a thread every kClockSamplePeriodMs during phase 1 (the timed calls and
+  /// kprof's restore/flush between them): SM and memory clock, power, clock event reasons,
+  /// temperature. `during.note` says why it is empty.
+  ClockSummary during;
   std::vector<std::string> notes;    ///< anything the reader should know (restore, CUPTI, clocks)
 };
 

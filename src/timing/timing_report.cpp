@@ -42,6 +42,16 @@ std::string stream_label(const KernelNameStats& k, const std::optional<uint32_t>
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
+std::string range_text(const SampledRange& r, const char* unit, int decimals = 0) {
+  if (!r.n) return "n/a";
+  return fmt::format("{:.{}f}-{:.{}f} {} (mean {:.{}f})", *r.min, decimals, *r.max, decimals, unit, *r.mean, decimals);
+}
+
+nlohmann::json range_json(const SampledRange& r) {
+  if (!r.n) return nullptr;
+  return {{"min", *r.min}, {"max", *r.max}, {"mean", *r.mean}, {"n", r.n}};
+}
+
 std::string warmup_text(const TimingResult& r) {
   const TimingOptions& o = r.options;
   std::string how = o.warmup_calls
@@ -52,6 +62,35 @@ std::string warmup_text(const TimingResult& r) {
 }
 
 }  // namespace
+
+std::string during_text(const ClockSummary& d) {
+  if (d.samples == 0) return "During the timed calls: not sampled (" + d.note + ").";
+  std::string s = fmt::format("During the timed calls (NVML sampled every {} ms by a thread, {} samples over {}): "
+                              "SM clock {}, memory clock {}, power {}",
+                              fmt_sig(d.period_ms, 3), d.samples, fmt_duration_ms(d.span_ms),
+                              range_text(d.sm_mhz, "MHz"), range_text(d.mem_mhz, "MHz"), range_text(d.power_w, "W", 0));
+  if (d.power_limit_w) s += fmt::format(" against a {:.0f} W limit", *d.power_limit_w);
+  if (d.power_w.n) s += " (NVML's power reading is averaged over a window and lags the kernel)";
+  s += fmt::format(", temperature {}; clock event reasons: {}.", range_text(d.temp_c, "C"), reason_text(d));
+  return s;
+}
+
+nlohmann::json during_json(const ClockSummary& d) {
+  nlohmann::json reasons = nlohmann::json::object();
+  for (const auto& [bit, n] : d.reason_counts) reasons[nvml_reason_names(bit)] = n;
+  return {{"samples", d.samples},
+          {"period_ms", d.period_ms},
+          {"span_ms", d.span_ms},
+          {"sm_clock_mhz", range_json(d.sm_mhz)},
+          {"memory_clock_mhz", range_json(d.mem_mhz)},
+          {"power_w", range_json(d.power_w)},
+          {"power_limit_w", d.power_limit_w ? nlohmann::json(*d.power_limit_w) : nlohmann::json()},
+          {"temperature_c", range_json(d.temp_c)},
+          {"reason_samples", d.reason_samples},
+          {"reasons", reasons},
+          {"throttled_samples", d.throttled},
+          {"note", d.note}};
+}
 
 std::vector<std::string> timing_findings(const TimingResult& r) {
   std::vector<std::string> out;
@@ -150,6 +189,7 @@ std::string timing_markdown(const TimingResult& r) {
   const auto& c = r.sm_clock;
   md += fmt::format("- SM clock (NVML): {} before, {} after, {} to {} between calls; maximum {}.\n",
                     mhz(c.before), mhz(c.after), mhz(c.min_seen), mhz(c.max_seen), mhz(c.max_mhz));
+  md += "- " + during_text(r.during) + "\n";
   if (!r.notes.empty()) {
     md += "\n### Notes\n\n";
     for (const auto& n : r.notes) md += "- " + n + "\n";
@@ -214,6 +254,7 @@ nlohmann::json timing_json(const TimingResult& r) {
   j["sm_clock_mhz"] = {{"before", opt_json(c.before)},     {"after", opt_json(c.after)},
                        {"min_seen", opt_json(c.min_seen)}, {"max_seen", opt_json(c.max_seen)},
                        {"max", opt_json(c.max_mhz)}};
+  j["during_timed_calls"] = during_json(r.during);
   j["notes"] = r.notes;
   return j;
 }

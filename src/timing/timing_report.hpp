@@ -22,6 +22,15 @@ std::vector<std::string> timing_findings(const TimingResult& r);
 /// restore, per-call limit, SM clock) and notes. Durations with readable units (fmt_duration_ms).
 std::string timing_markdown(const TimingResult& r);
 
+/// One sentence on what NVML showed during the timed calls (clock ranges, power against the
+/// limit, temperature, clock event reasons with their sample counts), or why nothing was sampled.
+std::string during_text(const ClockSummary& d);
+
+/// The same as JSON: {samples, period_ms, span_ms, sm_clock_mhz {min,max,mean,n}, memory_clock_mhz,
+/// power_w, power_limit_w, temperature_c, reason_samples, reasons {name: samples},
+/// throttled_samples, note}.
+nlohmann::json during_json(const ClockSummary& d);
+
 /// The same content as JSON; durations in ms (keys end in _ms), clocks in MHz, ratios as
 /// fractions (cv 0.012 = 1.2%). Statistics without data are null.
 nlohmann::json timing_json(const TimingResult& r);

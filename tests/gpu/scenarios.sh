@@ -21,7 +21,7 @@ if want env; then
 fi
 
 # Every stage that runs a .cu example needs its .so: built once, whichever of them is asked for.
-if want check || want profile || want analyze || want run || want bench || want runcmp || want hotlines; then
+if want check || want profile || want analyze || want run || want bench || want runcmp || want hotlines || want sol || want solrules; then
   build_so $E/cuda/vector_add/vector_add.cu $E/cuda/softmax/softmax.cu $E/cuda/matmul/matmul.cu \
            $E/broken/*.cu $E/softmax_versions/v*.cu $B/*.cu
 fi
@@ -324,4 +324,65 @@ PY
     scenario hotlines-analyze-pip-package 0 'PyPI package ncu-report' -- cat "$W/an_pip/ncu_summary.md"
   fi
   cat "$HL/readers.txt"
+fi
+
+if want sol; then  # issue 16: time bound, % of bound, ranked findings, roofline, timing against ncu
+  export KPROF_CACHE_DIR="$OUT/cache"   # the achievable bandwidth is measured once here, then cached
+  scenario sol-achievable 0 'PASSED' -- build-gpu/tests/kprof_tests --gtest_filter='AchievableGpu.*'
+  SO="$OUT/sol"
+  for kn in memory_bound:67108864 compute_bound:4194304 latency_bound:1048576 occupancy_bound:67108864; do
+    k=${kn%%:*}; n=${kn#*:}
+    scenario "sol-$k" 0 'of the bound' -- "$K" run $B/$k.cu --ref $B/${k}_ref.py --N=$n -o "$SO/$k"
+  done
+  scenario sol-vadd-64Mi 0 'of the bound' -- "$K" run $E/cuda/vector_add/vector_add.cu --ref $VREF --N=67108864 -o "$SO/vadd"
+  G=$E/cutlass/gemm
+  scenario sol-cutlass 0 'of the bound' -- "$K" run $G/gemm.cu --implementation cutlass --build --ref $G/ref.py \
+    --M=4096 --N=4096 --K=4096 --size A=M*K --size B=K*N --size C=M*N -o "$SO/cutlass_gemm"
+  scenario sol-torch-matmul 0 'of the bound' -- "$K" run bench/kernels/torch_matmul.py --ref bench/kernels/torch_matmul_ref.py \
+    --M=8192 --N=8192 --K=8192 -o "$SO/torch_matmul"
+  S=$E/softmax_versions
+  scenario sol-softmax 0 'fastest' -- "$K" run $S/v0.cu $S/v1.cu $S/v2.cu --ref $S/ref.py --N=4096 --D=1024 \
+    --size input=N*D --size output=N*D -o "$SO/softmax"
+  scenario sol-roofline 0 'roofline.svg' -- ls "$SO/softmax/roofline.svg" "$SO/torch_matmul/roofline.png"
+  cp "$KPROF_CACHE_DIR/ceilings.json" "$OUT/ceilings.json" 2>/dev/null  # measured by the first run, then cached
+  python3 tests/gpu/sol_summary.py "$SO" > "$OUT/sol_summary.md" 2>&1
+  scenario sol-summary 0 'torch_matmul' -- cat "$OUT/sol_summary.md"
+  cat "$OUT/sol_summary.md"
+fi
+
+if want solrules; then  # issue 16: ncu's own rules beside kprof's findings, and what the extra passes cost
+  export KPROF_CACHE_DIR="$OUT/cache"
+  R="$OUT/rules"
+  NCU_PY="$(dirname "$(readlink -f "$(command -v ncu)")")/extras/python"
+  for set in kprof sections full; do
+    scenario "solrules-memory-$set" 0 'Bound|Mixed' -- "$K" profile $B/memory_bound.cu --N=16777216 --metrics $set -o "$R/mem_$set"
+    python3 - "$R/mem_$set/profile.json" "$set" >> "$OUT/rule_passes.tsv" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))["ncu_run"]
+print("memory_bound 16Mi\t%s\treplay passes %s\tncu wall %.1f s" % (sys.argv[2], j["replay_passes"], j["wall_s"]))
+PY
+  done
+  cat "$OUT/rule_passes.tsv"
+  # ncu's rule results of the sections/full reports, read with Nsight Compute's own Python module,
+  # then analysed by kprof beside its findings (the .rules.json exchange format of issue 16).
+  for set in sections full; do
+    cp "$R/mem_$set/profile.ncu-rep" "$R/mem_$set.ncu-rep"
+    python3 scripts/ncurep_fixtures.py --ncu-report "$NCU_PY" "$R/mem_$set.ncu-rep" > /dev/null 2>&1
+    scenario "solrules-analyze-$set" 0 'Bound|Mixed' -- "$K" analyze "$R/mem_$set.raw.csv" -o "$R/an_$set"
+  done
+  # The planted kernels through kprof with --metrics full: the planted defect first, ncu's estimate beside it.
+  nvcc -O3 -lineinfo -arch=sm_90 tests/data/planted/planted.cu -o "$W/planted" > "$W/planted_build.log" 2>&1
+  for k in uncoalesced:uncoalesced_gather bank:bank_conflict local:local_spill divergent:divergent; do
+    arg=${k%%:*}; name=${k#*:}
+    ncu --clock-control none --set full -k "regex:^${name}$" -c 1 -f -o "$R/$name" "$W/planted" "$arg" > "$W/ncu_$name.log" 2>&1
+    python3 scripts/ncurep_fixtures.py --ncu-report "$NCU_PY" "$R/$name.ncu-rep" > /dev/null 2>&1
+    scenario "solrules-planted-$name" 0 'est. gain' -- "$K" analyze "$R/$name.raw.csv" -o "$R/an_$name"
+  done
+  # The GEMM clock question: one call under ncu after 90 back-to-back calls (hot), against a cold one.
+  G16="gpu__time_duration.sum,gpc__cycles_elapsed.max,gpc__cycles_elapsed.avg.per_second,dram__cycles_elapsed.avg.per_second"
+  scenario solrules-gemm-hot 0 'gpu__time_duration' -- ncu --clock-control none --metrics "$G16" --csv --print-units base \
+    -k regex:nvjet --launch-skip 90 --launch-count 1 python3 bench/gemm_hot.py 8192 100
+  scenario solrules-gemm-cold 0 'gpu__time_duration' -- ncu --clock-control none --metrics "$G16" --csv --print-units base \
+    -k regex:nvjet --launch-skip 10 --launch-count 1 python3 bench/gemm_hot.py 8192 11
+  cp "$W/solrules-gemm-hot.log" "$OUT/gemm_hot_ncu.csv"; cp "$W/solrules-gemm-cold.log" "$OUT/gemm_cold_ncu.csv"
 fi

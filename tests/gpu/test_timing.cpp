@@ -118,9 +118,16 @@ TEST(GpuTiming, KernelTimeMatchesAKnownSpinAndCallTimeCoversIt) {
   EXPECT_FALSE(r.kernels_exceed_call);
   EXPECT_GT(r.l2_flush_bytes, 0u);
   EXPECT_EQ(r.l2_flush_bytes, 2 * gpu_l2_bytes(0));
-  if (Nvml::get()) EXPECT_TRUE(r.sm_clock.before.has_value());
+  if (Nvml::get()) {
+    EXPECT_TRUE(r.sm_clock.before.has_value());
+    // NVML sampled by a thread during the ~20 timed calls (issue 16): clock, power and reasons.
+    EXPECT_GE(r.during.samples, 1u) << r.during.note;
+    EXPECT_GT(r.during.sm_mhz.n, 0u);
+    EXPECT_GT(r.during.reason_samples, 0u);
+  }
   std::string md = timing_markdown(r);  // the report shows names shortened for display
   EXPECT_NE(md.find(display_kernel_name(kSpinName)), std::string::npos) << md;
+  if (Nvml::get()) EXPECT_NE(md.find("During the timed calls (NVML sampled every 2 ms"), std::string::npos) << md;
 }
 
 TEST(GpuTiming, KernelTimeOfAManyBlockKernelStaysInsideItsCallTime) {

@@ -86,11 +86,13 @@ TEST(AnalyzeCmd, JsonVerdictEqualsTheLibraryPathProfileUses) {
   for (const char* file : {"copy.raw.csv", "fma.raw.csv", "tiny.raw.csv", "strided.raw.csv",
                            "copy.basic-like.raw.csv"}) {
     std::string dir = scratch(std::string("json_") + file);
-    ProcessResult r = analyze({data(file), "--json", "-o", dir});
+    ProcessResult r = analyze({data(file), "--json", "-o", dir, "--no-roofline"});
     ASSERT_EQ(r.exit_code, 0) << r.combined();
     nlohmann::json cli = nlohmann::json::parse(r.out);
     EXPECT_EQ(cli, nlohmann::json::parse(read_file(dir + "/analysis.json")));
-    NcuAnalysis lib = analyze_ncu_csv(read_file(data(file)));  // what profile calls
+    AnalysisContext ctx;  // what analyze adds: ncu's rule results of the report (none beside these CSVs)
+    ctx.rules = read_rule_results(data(file), &ctx.rules_note);
+    NcuAnalysis lib = analyze_ncu_csv(read_file(data(file)), ctx);  // what profile calls
     ASSERT_EQ(cli["kernels"].size(), lib.verdict.kernels.size());
     EXPECT_EQ(cli["kernels"][0]["verdict"], verdict_json(lib.verdict.kernels[0])) << file;
     EXPECT_EQ(cli["call"], ncu_json(lib.table, lib.verdict)["call"]) << file;

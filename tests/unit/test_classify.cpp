@@ -110,7 +110,11 @@ TEST(ClassifyFixtures, StridedIsMemoryBoundWithTheUncoalescedSignalFiring) {
   EXPECT_NE(ld.value.find("12.5%"), std::string::npos) << ld.value;
   EXPECT_NE(ld.value.find("32 sectors/request (ideal 4 "), std::string::npos) << ld.value;
   EXPECT_EQ(signal(v, "Global store efficiency").state, SignalState::Clear);
-  EXPECT_EQ(signal(v, "L2 hit rate").state, SignalState::Fires);  // 8.6% < 50%
+  // L2 hits 8.6%, but the gather loads each element once (reuse 0.06 against the DRAM bytes):
+  // its repeated sector fetches are the coalescing signal's, whose fix removes them (issue 16).
+  const SignalRow& l2 = signal(v, "L2 hit rate");
+  EXPECT_EQ(l2.state, SignalState::Clear);
+  EXPECT_NE(l2.value.find("8.6%; reuse 0.0625"), std::string::npos) << l2.value;
   EXPECT_NE(std::find(v.next_sections.begin(), v.next_sections.end(), "Source Counters"), v.next_sections.end());
 }
 
@@ -130,7 +134,7 @@ TEST(ClassifyFixtures, StallSharesMatchNcusOwnRuleText) {
 TEST(ClassifyFixtures, EverySeedSignalRowIsEvaluatedWithThresholdAndIdeal) {
   for (const char* f : {"copy.raw.csv", "fma.raw.csv", "tiny.raw.csv", "strided.raw.csv"}) {
     Verdict v = classify_kernel(fixture_kernel(f));
-    ASSERT_EQ(v.signals.size(), 12u) << f;
+    ASSERT_EQ(v.signals.size(), 13u) << f;  // the seed's 12 rows and kprof's thread divergence
     for (const auto& s : v.signals) {
       EXPECT_NE(s.state, SignalState::NotCollected) << f << ": " << s.symptom;
       EXPECT_FALSE(s.threshold.empty()) << s.symptom;

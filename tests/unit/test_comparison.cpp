@@ -94,6 +94,25 @@ TEST(Comparison, RowNotesAreListedUnderTheTable) {
   EXPECT_EQ(j["versions"][1]["note"].get<std::string>(), "its buffers differ from the first version's");
 }
 
+TEST(Comparison, PercentOfBoundColumnForEveryVersion) {
+  std::vector<VersionRow> rows = {row("v0", true, 0.30, 0.01), row("v1", true, 0.24, 0.01)};
+  rows[0].pct_of_bound = 62.4;
+  rows[0].max_speedup = 1.6;
+  rows[0].top_finding = "Uncoalesced global loads (35.0%)";
+  rows[1].pct_of_bound = 79.4;
+  rows[1].max_speedup = 1.26;
+  auto cmp = compare_versions(rows);
+  std::string md = comparison_markdown(rows, cmp, {}, "kernel time");
+  EXPECT_NE(md.find("| % of bound |"), std::string::npos) << md;
+  EXPECT_NE(md.find("62.4% (at most 1.60x faster)"), std::string::npos) << md;
+  EXPECT_NE(md.find("79.4% (at most 1.26x faster)"), std::string::npos) << md;
+  EXPECT_NE(md.find("Uncoalesced global loads (35.0%)"), std::string::npos) << md;
+  auto j = comparison_json(rows, cmp, {}, "kernel time");
+  EXPECT_DOUBLE_EQ(j["versions"][1]["pct_of_bound"].get<double>(), 79.4);
+  rows[1].pct_of_bound.reset();
+  EXPECT_NE(comparison_markdown(rows, compare_versions(rows), {}, "k").find("| n/a |"), std::string::npos);
+}
+
 TEST(KernelHeader, ReferenceRowFollowsTheSignature) {
   FakeKernel k;
   KernelSpec s;

@@ -23,3 +23,13 @@ def reference(A, B, C, M, N, K, **kwargs):
     a = A[: M * K].view(M, K).double()
     b = B[: K * N].view(K, N).double()
     return torch.matmul(a, b).to(torch.float32).reshape(-1)
+
+
+def flops(M, N, K, **kwargs):
+    """FLOPs of C = A @ B (an FMA counts 2), for kprof's time bound."""
+    return 2 * M * N * K
+
+
+def bytes_moved(M, N, K, **kwargs):
+    """The least traffic: A and B (fp16) read once, C (fp32) written once."""
+    return 2 * M * K + 2 * K * N + 4 * M * N

@@ -1,0 +1,16 @@
+// Charts drawn with matplotlib in the embedded Python (the field's usual plotting library;
+// kprof draws nothing itself). Used by report/roofline_chart.hpp.
+#pragma once
+
+#include <string>
+
+namespace kprof {
+
+/// Draws the roofline described by `spec_json` (the format of report/roofline_chart.hpp
+/// roofline_spec) into `svg_path` and `png_path` (each written to a temporary file and renamed,
+/// so a chart is whole or absent). Returns "" on success, else why not, in one line:
+/// "matplotlib is not installed in kprof's Python (...): pip install matplotlib", or the Python
+/// error. Never throws; starts Python if needed.
+std::string render_roofline(const std::string& spec_json, const std::string& svg_path, const std::string& png_path);
+
+}  // namespace kprof
