@@ -10,8 +10,11 @@
 namespace kprof {
 
 /// Checks everything about `spec` that needs no GPU, so usage errors are exit 2 on any machine:
-/// the file type against --implementation, the file, and for a .cu the solve() signature, every
-/// dimension, the --size / --ptr-size expressions and (without --build) that the .so exists.
+/// the file type against --implementation, the file; for a .cu the solve() signature (read as nvcc
+/// compiles it; one progress line says where and how), every dimension, the --size / --ptr-size
+/// expressions and the .so (read as ELF, not loaded: a shared library exporting `solve`; with
+/// --build only when it will not be rebuilt); for a .py its syntax, setup and run_kernel (ast), a
+/// --so given for it, and dimensions named like kprof options that setup() does not take.
 /// Throws Error (exit 2) with what to do.
 void validate_spec(const KernelSpec& spec);
 
