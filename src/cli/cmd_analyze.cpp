@@ -103,6 +103,10 @@ int run_analyze(const AnalyzeOptions& o) {
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << verdict_text(a.verdict);
+    if (sa.others.launches > 0)
+      std::cout << fmt::format("({} more launches with less GPU time are summed up under \"Launches not shown in "
+                               "full\" in ncu_summary.md and ncu_details.md)\n",
+                               sa.others.launches);
   }
   print_progress("wrote " + files.summary + ", " + files.details +
                  (o.json ? ", " + json_path : std::string()));

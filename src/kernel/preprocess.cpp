@@ -19,6 +19,7 @@ namespace kprof {
 namespace {
 
 constexpr size_t kMaxCacheEntries = 64;
+constexpr uintmax_t kMaxCacheBytes = 64ull << 20;  ///< a CUTLASS kernel's entry is about 5 MB
 
 /// Size and mtime of a file as one comparable string, "" when missing.
 std::string file_stamp(const std::string& path) {
@@ -67,16 +68,18 @@ std::string drop_system_lines(const std::string& text, std::vector<std::string>&
   return out;
 }
 
-/// Keeps the newest kMaxCacheEntries entries of `dir`.
+/// Keeps the newest entries of `dir`: at most kMaxCacheEntries, kMaxCacheBytes in all.
 void prune_cache(const std::string& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
   std::vector<std::pair<fs::file_time_type, fs::path>> entries;
   for (const auto& e : fs::directory_iterator(dir, ec))
     if (e.path().extension() == ".ii") entries.emplace_back(e.last_write_time(ec), e.path());
-  if (entries.size() <= kMaxCacheEntries) return;
-  std::sort(entries.begin(), entries.end());
-  for (size_t i = 0; i + kMaxCacheEntries < entries.size(); ++i) {
+  std::sort(entries.rbegin(), entries.rend());  // newest first
+  uintmax_t bytes = 0;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    bytes += fs::file_size(entries[i].second, ec);
+    if (i < kMaxCacheEntries && bytes <= kMaxCacheBytes) continue;
     fs::remove(entries[i].second, ec);
     fs::path deps = entries[i].second;
     fs::remove(deps.replace_extension(".deps"), ec);

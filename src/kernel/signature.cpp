@@ -228,7 +228,15 @@ std::string mangled_solve_name(const std::vector<Param>& params) {
   std::string out = "_Z5solve";
   if (params.empty()) return out + "v";
   std::vector<std::string> subs;  // substitution candidates, in order (S_, S0_, S1_, ...)
-  auto ref = [&](size_t i) { return i == 0 ? std::string("S_") : "S" + std::to_string(i - 1) + "_"; };
+  auto ref = [&](size_t i) {  // S_, then S<seq-id>_ with seq-id i-1 in base 36 (0-9, A-Z)
+    if (i == 0) return std::string("S_");
+    std::string id;
+    for (size_t n = i - 1;; n /= 36) {
+      id.insert(id.begin(), "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[n % 36]);
+      if (n < 36) break;
+    }
+    return "S" + id + "_";
+  };
   for (const auto& p : params) {
     std::string base = p.type_text;
     for (const char* drop : {"const ", "*"})

@@ -91,6 +91,8 @@ class SoKernel final : public KernelInstance {
   const BufferPlan& plan() const { return plan_.buffers; }
   /// The parsed solve() signature.
   const Signature& parsed_signature() const { return plan_.signature; }
+  /// How solve() was read (where, which #if branch, which flags: SignatureReading::how).
+  const SignatureReading& signature_reading() const { return plan_.reading; }
   /// The library that was loaded (absolute path).
   const std::string& so_path() const;
 

@@ -180,6 +180,8 @@ std::vector<std::pair<std::string, std::string>> kernel_header_rows(const Kernel
       {"Seed", std::to_string(spec.seed)},
   };
   if (!reference.empty()) rows.insert(rows.begin() + 3, {"Reference", reference});
+  if (const auto* so = dynamic_cast<const SoKernel*>(&inst))  // which #if branch, which nvcc flags
+    rows.insert(rows.begin() + (reference.empty() ? 3 : 4), {"Signature read", so->signature_reading().how});
   for (const auto& b : inst.buffers())
     rows.push_back({"Buffer " + b.name, fmt::format("{} x {} ({}), {}", dtype_name(b.dtype), b.count,
                                                      fmt_bytes(static_cast<double>(b.count * dtype_size(b.dtype))),

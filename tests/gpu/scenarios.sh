@@ -194,6 +194,7 @@ if want badinput; then  # issue 14: solve() as nvcc compiles it, libraries read 
   scenario badinput-ifdef-float-buffers 0 'float32 x 1000003' -- cat "$W/vif/correctness.md"
   scenario badinput-ifdef-double 0 'PASS' -- "$K" check $VI --ref $VREF --N=1000003 --so "$W/vi_d.so" --build -o "$W/vid" -- -DUSE_DOUBLE
   scenario badinput-ifdef-double-buffers 0 'float64 x 1000003' -- cat "$W/vid/correctness.md"
+  scenario badinput-ifdef-double-read 0 'Signature read .*-DUSE_DOUBLE' -- cat "$W/vid/correctness.md"
   scenario badinput-ifdef-record 0 'recorded with .*vi_d.so' -- "$K" check $VI --ref $VREF --N=1000 --so "$W/vi_d.so" -o "$W/vid2"
   scenario badinput-ifdef-profile 0 'Memory-Bound' -- "$K" profile $VI --N=67108864 --so "$W/vi_d.so" -o "$W/vidp"
   # Exit 2 before the GPU on the GPU machine too.

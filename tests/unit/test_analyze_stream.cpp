@@ -5,12 +5,14 @@
 
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "analysis/analyze_stream.hpp"
 #include "analysis/classify.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
+#include "core/subprocess.hpp"
 #include "core/text.hpp"
 #include "ncu/csv.hpp"
 #include "ncu/raw_reader.hpp"
@@ -195,4 +197,26 @@ TEST(AnalyzeStream, ClassifyingOnTheCatalogColumnsGivesTheVerdictOfTheWholeRow) 
     EXPECT_LT(light.metrics.size(), full.metrics.size()) << f;
     EXPECT_EQ(verdict_json(classify_kernel(light)), verdict_json(classify_kernel(full))) << f;
   }
+}
+
+TEST(AnalyzeStream, TheCommandShowsTheLongestLaunchesAndSumsUpTheOthers) {
+  const std::string path = scratch("thirty.raw.csv");
+  write_file_atomic(path, make_export(30, 4, [](size_t i) { return 5.0 + static_cast<double>(i); }));
+  const std::string out = scratch("thirty_out");
+  ProcessOptions o;
+  o.timeout_s = 60;
+  o.env["NO_COLOR"] = "1";
+  ProcessResult r = run_process({KPROF_BINARY, "analyze", path, "-o", out, "--json"}, o);
+  ASSERT_EQ(r.exit_code, 0) << r.combined();
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["kernels"].size(), 10u);  // the 10 longest: launches 20..29
+  EXPECT_EQ(j["kernels"][0]["id"], 20);
+  EXPECT_EQ(j["other_launches"]["launches"], 20);
+  EXPECT_EQ(j["other_launches"]["launches_in_report"], 30);
+  for (const char* file : {"/ncu_summary.md", "/ncu_details.md"}) {
+    std::string md = read_file(out + file);
+    EXPECT_NE(md.find("## Launches not shown in full"), std::string::npos) << file;
+    EXPECT_NE(md.find("30 launches in the report, the 10 with the most GPU time shown in full"), std::string::npos) << file;
+  }
+  EXPECT_EQ(read_file(out + "/ncu_details.md").find("## Kernel ID 19:"), std::string::npos);  // not in full
 }

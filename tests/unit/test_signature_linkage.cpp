@@ -143,7 +143,10 @@ TEST(SignatureLinkage, MangledNamesMatchTheSystemCompiler) {
   const std::vector<std::string> lists = {
       "const float* A, const float* B, float* C, int N", "double* x, const double* y, long n, float alpha",
       "const int8_t* q, uint8_t* o, unsigned n", "const unsigned short* a, short* b, char* c, signed char* d",
-      "const int64_t* a, uint64_t* b, size_t n, long long m"};
+      "const int64_t* a, uint64_t* b, size_t n, long long m",
+      // more than 11 substitutions: seq-ids go on in base 36 (S9_, SA_, SB_, ...)
+      "const float* a, const double* b, const int* c, const long* d, const short* e, const char* f, "
+      "const unsigned* g, const unsigned long* h, const unsigned long* h2, const short* e2"};
   for (const auto& list : lists) {
     std::string expect = mangled_solve_name(parse_solve_signature("extern \"C\" void solve(" + list + ") {}").params);
     write_file_atomic(dir + "/m.cpp", "#include <cstdint>\n#include <cstddef>\nvoid solve(" + list + ") {}\n");
