@@ -69,6 +69,62 @@ Kept reread(const std::string& path, size_t row) {
   throw usage_error(path + " changed while kprof read it", "analyze a file nothing else is writing");
 }
 
+/// One kernel name's launches while reading, and its longest launch.
+struct NameTotals {
+  LaunchTotals totals;
+  double longest = -1;     ///< rank_time of its longest launch
+  size_t longest_row = 0;  ///< that launch's row
+};
+
+/// What the reading pass gathered.
+struct Scan {
+  std::vector<Kept> top;  ///< the launches kept in full
+  std::map<std::string, NameTotals> names;
+  size_t first_classified = SIZE_MAX;  ///< row of the first classified launch
+};
+
+/// The call's verdict over all launches (as classify_call computes it: the leading launch is the
+/// longest launch of the kernel name with the most GPU time; without durations the first classified
+/// launch), the kept launches in file order (the leading one read again when it was not kept), and
+/// the totals per name and of the launches not kept.
+void finish(StreamedAnalysis& a, Scan& scan, const std::string& path) {
+  CallVerdict& call = a.kept.verdict;
+  double best_time = -1;
+  std::string best_name;
+  for (const auto& [name, acc] : scan.names) {
+    call.total_gpu_time_ns += acc.totals.gpu_time_ns;
+    if (acc.longest >= 0 && acc.totals.gpu_time_ns > best_time) best_time = acc.totals.gpu_time_ns, best_name = name;
+  }
+  size_t lead_row = !best_name.empty() ? scan.names[best_name].longest_row
+                                       : (scan.first_classified == SIZE_MAX ? 0 : scan.first_classified);
+  auto& top = scan.top;
+  if (a.launches > 0 && std::none_of(top.begin(), top.end(), [&](const Kept& k) { return k.row == lead_row; }))
+    top.push_back(reread(path, lead_row));
+  std::sort(top.begin(), top.end(), [](const Kept& x, const Kept& y) { return x.row < y.row; });
+  LaunchTotals kept;
+  for (auto& k : top) {
+    if (k.row == lead_row) call.leading = static_cast<int>(call.kernels.size());
+    add(kept, k.verdict);
+    call.kernels.push_back(std::move(k.verdict));
+    a.kept.table.kernels.push_back(std::move(k.metrics));
+  }
+  if (call.leading >= 0) {
+    call.leading_name = best_name.empty() ? call.kernels[static_cast<size_t>(call.leading)].kernel : best_name;
+    if (!best_name.empty() && call.total_gpu_time_ns > 0) call.leading_share_pct = 100.0 * best_time / call.total_gpu_time_ns;
+  }
+  for (const auto& [name, acc] : scan.names) {
+    a.by_name.push_back({name, acc.totals});
+    a.others.gpu_time_ns += acc.totals.gpu_time_ns;
+    for (const auto& [cls, n] : acc.totals.classes) a.others.classes[cls] += n;
+  }
+  std::sort(a.by_name.begin(), a.by_name.end(),
+            [](const KernelNameTotals& x, const KernelNameTotals& y) { return x.totals.gpu_time_ns > y.totals.gpu_time_ns; });
+  a.others.launches = a.launches - call.kernels.size();
+  a.others.gpu_time_ns -= kept.gpu_time_ns;
+  for (const auto& [cls, n] : kept.classes)
+    if ((a.others.classes[cls] -= n) == 0) a.others.classes.erase(cls);
+}
+
 std::string class_counts(const LaunchTotals& t) {
   std::string s;
   for (const auto& [cls, n] : t.classes) s += fmt::format("{}{} {}", s.empty() ? "" : ", ", bottleneck_name(cls), n);
@@ -102,10 +158,8 @@ StreamedAnalysis analyze_ncu_file(const std::string& path, size_t keep, const An
   std::error_code ec;
   const uint64_t total = std::filesystem::file_size(path, ec);
   keep = std::max<size_t>(keep, 1);
-  std::vector<Kept> top;  // min-heap on rank_time: the `keep` launches with the most GPU time
+  Scan scan;
   auto later = [](const Kept& x, const Kept& y) { return rank_time(x.verdict) > rank_time(y.verdict); };
-  std::map<std::string, std::pair<LaunchTotals, std::pair<double, size_t>>> names;  // totals, (longest, its row)
-  size_t first_classified = SIZE_MAX;
   auto last_report = std::chrono::steady_clock::now();
   bool reported = false;  // small exports finish without progress lines
   const std::vector<bool> wanted = classifier_columns(reader.columns());
@@ -113,10 +167,11 @@ StreamedAnalysis analyze_ncu_file(const std::string& path, size_t keep, const An
   for (size_t row = 0; reader.next(light, &wanted); ++row) {
     Verdict v = classify_checked(light, a);
     ++a.launches;
-    auto& acc = names[v.kernel];
-    add(acc.first, v);
-    if (rank_time(v) > acc.second.first || acc.first.launches == 1) acc.second = {rank_time(v), row};
-    if (first_classified == SIZE_MAX && v.cls != Bottleneck::NotClassified) first_classified = row;
+    NameTotals& acc = scan.names[v.kernel];
+    add(acc.totals, v);
+    if (acc.totals.launches == 1 || rank_time(v) > acc.longest) acc.longest = rank_time(v), acc.longest_row = row;
+    if (scan.first_classified == SIZE_MAX && v.cls != Bottleneck::NotClassified) scan.first_classified = row;
+    std::vector<Kept>& top = scan.top;  // a min-heap: the `keep` launches with the most GPU time
     if (top.size() < keep || rank_time(v) > rank_time(top.front().verdict)) {
       if (top.size() == keep) {
         std::pop_heap(top.begin(), top.end(), later);
@@ -137,43 +192,8 @@ StreamedAnalysis analyze_ncu_file(const std::string& path, size_t keep, const An
     }
   }
   if (reported) progress(a.launches, reader.bytes_read(), total);
-
-  // The call's leading launch, as classify_call picks it: the longest launch of the kernel name
-  // with the most GPU time; without durations the first classified launch.
-  CallVerdict& call = a.kept.verdict;
-  double best_time = -1;
-  std::string best_name;
-  for (const auto& [name, acc] : names) {
-    call.total_gpu_time_ns += acc.first.gpu_time_ns;
-    if (acc.second.first >= 0 && acc.first.gpu_time_ns > best_time) best_time = acc.first.gpu_time_ns, best_name = name;
-  }
-  size_t lead_row = best_name.empty() ? (first_classified == SIZE_MAX ? 0 : first_classified) : names[best_name].second.second;
-  if (a.launches > 0 && std::none_of(top.begin(), top.end(), [&](const Kept& k) { return k.row == lead_row; }))
-    top.push_back(reread(path, lead_row));
-  std::sort(top.begin(), top.end(), [](const Kept& x, const Kept& y) { return x.row < y.row; });
   a.kept.table.columns = reader.columns();
-  for (auto& k : top) {
-    if (k.row == lead_row) call.leading = static_cast<int>(call.kernels.size());
-    call.kernels.push_back(std::move(k.verdict));
-    a.kept.table.kernels.push_back(std::move(k.metrics));
-  }
-  if (call.leading >= 0) {
-    call.leading_name = best_name.empty() ? call.kernels[static_cast<size_t>(call.leading)].kernel : best_name;
-    if (!best_name.empty() && call.total_gpu_time_ns > 0) call.leading_share_pct = 100.0 * best_time / call.total_gpu_time_ns;
-  }
-  for (const auto& [name, acc] : names) a.by_name.push_back({name, acc.first});
-  std::sort(a.by_name.begin(), a.by_name.end(),
-            [](const KernelNameTotals& x, const KernelNameTotals& y) { return x.totals.gpu_time_ns > y.totals.gpu_time_ns; });
-  a.others.launches = a.launches - call.kernels.size();
-  LaunchTotals kept_totals;
-  for (const auto& v : call.kernels) add(kept_totals, v);
-  for (const auto& nt : a.by_name) {
-    a.others.gpu_time_ns += nt.totals.gpu_time_ns;
-    for (const auto& [cls, n] : nt.totals.classes) a.others.classes[cls] += n;
-  }
-  a.others.gpu_time_ns -= kept_totals.gpu_time_ns;
-  for (const auto& [cls, n] : kept_totals.classes)
-    if ((a.others.classes[cls] -= n) == 0) a.others.classes.erase(cls);
+  finish(a, scan, path);
   return a;
 }
 

@@ -29,6 +29,11 @@ class CsvReader {
 
  private:
   bool fill();  ///< refills the buffer; false at end of input
+  /// Appends `first` and the rest of its run (up to a quote or newline inside quotes; up to a
+  /// separator, quote or line end outside) from the buffer to `field`.
+  void append_run(std::string& field, char first, bool quoted);
+  /// After a '=' at a record's start: when the next character is '=' too, drops the line.
+  bool skip_message_line();
   std::istream& in_;
   bool skip_messages_;
   std::vector<char> buf_ = std::vector<char>(1 << 20);
