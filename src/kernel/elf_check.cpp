@@ -18,6 +18,7 @@
 namespace kprof {
 namespace {
 
+#ifdef KPROF_HAVE_LIBELF
 /// The first bytes of a file, printable (`#!/bin/sh`) or as hex (`50 4b 03 04`).
 std::string first_bytes(const std::string& path) {
   std::string head;
@@ -38,7 +39,6 @@ std::string first_bytes(const std::string& path) {
   return "bytes " + hex;
 }
 
-#ifdef KPROF_HAVE_LIBELF
 #if defined(__x86_64__)
 constexpr int kHostMachine = EM_X86_64;
 constexpr const char* kHostName = "x86-64";
