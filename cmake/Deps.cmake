@@ -4,8 +4,8 @@
 #   1. KPROF_DEPS_DIR (default: <source>/.deps, filled by scripts/prepare-offline-deps.sh):
 #      include/ (CLI11, nlohmann/json, fmt, ffi.h) and googletest/ sources, for an offline machine
 #      that lacks the Debian -dev packages.
-#   2. The system (Debian: libcli11-dev nlohmann-json3-dev libfmt-dev libffi-dev pybind11-dev
-#      libgtest-dev python3-dev; see README.md "Install").
+#   2. The system (Debian: libcli11-dev nlohmann-json3-dev libfmt-dev libffi-dev libelf-dev
+#      pybind11-dev libgtest-dev python3-dev; see README.md "Install").
 set(KPROF_DEPS_DIR "${CMAKE_SOURCE_DIR}/.deps" CACHE PATH "Folder prepared by scripts/prepare-offline-deps.sh")
 
 add_library(kprof_deps INTERFACE)
@@ -34,6 +34,24 @@ if(NOT KPROF_FFI_LIB)
 endif()
 target_link_libraries(kprof_deps INTERFACE ${KPROF_FFI_LIB})
 
+# ---- libelf (elfutils): reads a kernel .so's ELF header and dynamic symbols without loading it.
+# Linked statically (libelf.a, which needs only zlib), so the binary runs where libelf.so.1 is not
+# installed. Optional: without it kprof still builds, and a bad --so is found when dlopen() loads
+# it (after the GPU check) instead of before.
+find_path(KPROF_ELF_INC gelf.h HINTS ${_kprof_hints})
+find_library(KPROF_ELF_LIB NAMES libelf.a elf HINTS "${KPROF_DEPS_DIR}/lib" /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib)
+find_library(KPROF_Z_LIB NAMES z libz.so.1 HINTS /usr/lib/x86_64-linux-gnu /lib/x86_64-linux-gnu /usr/lib64 /usr/lib)
+if(KPROF_ELF_INC AND KPROF_ELF_LIB AND KPROF_Z_LIB)
+  target_include_directories(kprof_deps SYSTEM INTERFACE ${KPROF_ELF_INC})
+  target_link_libraries(kprof_deps INTERFACE ${KPROF_ELF_LIB} ${KPROF_Z_LIB})
+  target_compile_definitions(kprof_deps INTERFACE KPROF_HAVE_LIBELF=1)
+  set(_kprof_elf_status "libelf ${KPROF_ELF_LIB}")
+else()
+  message(WARNING "kprof: libelf not found (Debian: libelf-dev): a --so is then checked only when it is loaded, "
+                  "after the GPU check, not before")
+  set(_kprof_elf_status "no libelf")
+endif()
+
 # ---- Python (embedded) and pybind11 ----------------------------------------------------------
 find_package(Python3 REQUIRED COMPONENTS Interpreter Development.Embed)
 find_package(pybind11 CONFIG QUIET)
@@ -61,4 +79,4 @@ target_link_libraries(kprof_deps INTERFACE CUDA::cudart_static CUDA::cupti ${CMA
 target_compile_definitions(kprof_deps INTERFACE KPROF_CUDA_BIN_DIR="${CUDAToolkit_BIN_DIR}")
 
 message(STATUS "kprof: Python ${Python3_VERSION} (${Python3_EXECUTABLE}), pybind11 ${pybind11_VERSION}, "
-               "CUDA ${CUDAToolkit_VERSION}, libffi ${KPROF_FFI_LIB}")
+               "CUDA ${CUDAToolkit_VERSION}, libffi ${KPROF_FFI_LIB}, ${_kprof_elf_status}")

@@ -123,6 +123,12 @@ std::string explaining_stalls(const KernelMetrics& k, const Verdict& v) {
 CallVerdict assess_call(const MetricTable& table, const AnalysisContext& ctx) {
   std::optional<double> footprint = ctx.work ? ctx.work->min_bytes : std::nullopt;
   CallVerdict call = classify_call(table, footprint);
+  assess_verdict(table, call, ctx);
+  return call;
+}
+
+void assess_verdict(const MetricTable& table, CallVerdict& call, const AnalysisContext& ctx) {
+  std::optional<double> footprint = ctx.work ? ctx.work->min_bytes : std::nullopt;
   const size_t n = std::min(table.kernels.size(), call.kernels.size());
   for (size_t i = 0; i < n; ++i) {
     const KernelMetrics& k = table.kernels[i];
@@ -170,7 +176,6 @@ CallVerdict assess_call(const MetricTable& table, const AnalysisContext& ctx) {
                                   format_value(cap, "%"), format_value(call.bound->pct_of_bound.value_or(0), "%"));
   }
   add_clock_check(call, table, ctx);
-  return call;
 }
 
 }  // namespace kprof

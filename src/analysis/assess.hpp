@@ -31,8 +31,13 @@ struct AnalysisContext {
   std::string rules_note;
 };
 
-/// classify_call, then everything the file comment lists. Never throws.
+/// classify_call, then assess_verdict. Never throws.
 CallVerdict assess_call(const MetricTable& table, const AnalysisContext& ctx);
+
+/// Everything the file comment lists, added to a verdict already classified (`call.kernels[i]`
+/// belongs to `table.kernels[i]`; a streamed analysis keeps only some launches in the table).
+/// Never throws.
+void assess_verdict(const MetricTable& table, CallVerdict& call, const AnalysisContext& ctx);
 
 /// The leading stall reasons of `k` that explain the verdict's limiter or one of its findings
 /// (each reason points at a unit: long scoreboard at global/local memory, short scoreboard and

@@ -1,6 +1,7 @@
-// Opening an existing ncu report for `kprof analyze`: a .ncu-rep through Nsight Compute's Python
-// module ncu_report (metrics, per-instruction source counters, rule results; no ncu executable
-// needed), else through `ncu --import ... --csv` (metrics only); a CSV export as it is.
+// Opening an existing .ncu-rep for `kprof analyze` through Nsight Compute's Python module
+// ncu_report (metrics, per-instruction source counters, rule results; no ncu executable needed).
+// Everything else (a CSV export, a .ncu-repz, a .ncu-rep without ncu_report) is exported through
+// ncu and streamed (analysis/analyze_stream.hpp).
 #pragma once
 
 #include <optional>
@@ -11,19 +12,16 @@
 
 namespace kprof {
 
-/// A report opened for analysis.
+/// A report opened through ncu_report.
 struct LoadedReport {
-  MetricTable table;          ///< every launch's metrics, base units
-  std::optional<NcuRep> rep;  ///< the report as ncu_report read it (source counters, rules), when it did
-  std::string reader;         ///< how it was read: "ncu_report: <origin>", "ncu --import (CSV)", "CSV export"
-  std::string source_note;    ///< why there are no hot lines ("" when `rep` holds source counters)
+  MetricTable table;  ///< every launch's metrics, base units
+  NcuRep rep;         ///< the report as ncu_report read it (source counters, rules)
+  std::string reader; ///< "ncu_report: <origin>"
 };
 
-/// Opens `path`. A .ncu-rep: ncu_report when it imports (ncu_rep.hpp), else ncu's CSV export
-/// (read_ncu_export, with `timeout_s`), and `source_note` says what to install for the hot lines;
-/// any other file: a raw-page CSV. Throws usage_error (exit 2) for a missing file, a folder, an
-/// unreadable report, or a .ncu-rep when neither ncu_report nor ncu is available (hint: both
-/// ways to install); check_failed (exit 1) when the export runs past `timeout_s`.
-LoadedReport load_ncu_report(const std::string& path, double timeout_s = 300.0);
+/// `path` read through ncu_report when it is a .ncu-rep and a module imports (ncu_rep.hpp); nullopt
+/// otherwise, with `why_not` saying why (for a .ncu-rep: where it looked and what to install).
+/// Throws usage_error (exit 2) when ncu_report cannot read the file.
+std::optional<LoadedReport> load_with_ncu_report(const std::string& path, std::string* why_not);
 
 }  // namespace kprof

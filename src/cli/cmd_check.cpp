@@ -19,7 +19,7 @@ namespace kprof {
 namespace {
 
 int run_check_command(KernelCliOptions& o) {
-  KernelSpec spec = spec_for(o, o.kernels.at(0));
+  KernelSpec spec = spec_for(o, 0);
   validate_spec(spec);  // input errors are exit 2 on any machine, before any GPU work
   check_reference_source(o.ref);
   select_gpu(spec.gpu);

@@ -44,7 +44,7 @@ struct ProfileCmd {
 };
 
 int run_profile_command(ProfileCmd& c) {
-  KernelSpec spec = spec_for(c.k, c.k.kernels.at(0));
+  KernelSpec spec = spec_for(c.k, 0);
   validate_spec(spec);  // input errors are exit 2 on any machine, before any GPU work
   ProfileSettings settings = make_profile_settings(c.k, c.p);
   select_gpu(spec.gpu);

@@ -24,7 +24,7 @@ struct RunCmd {
 
 int run_run_command(RunCmd& c) {
   RunRequest req;
-  for (const auto& path : c.k.kernels) req.versions.push_back(spec_for(c.k, path));
+  for (size_t i = 0; i < c.k.kernels.size(); ++i) req.versions.push_back(spec_for(c.k, i));
   req.ref = c.k.ref;
   req.check.seed = c.k.spec.seed;
   req.check.trials = c.k.trials;

@@ -29,7 +29,7 @@ void fail_on(const std::optional<KernelFault>& f) {
 }
 
 int run_runner(RunnerOptions& o) {
-  KernelSpec spec = spec_for(o.k, o.k.kernels.at(0));
+  KernelSpec spec = spec_for(o.k, 0);
   select_gpu(spec.gpu);
   auto inst = load_kernel(spec, /*extra_copies=*/0.0);
   inst->prepare(spec.seed);

@@ -7,6 +7,7 @@
 
 #include "cli/validators.hpp"
 #include "core/error.hpp"
+#include "core/fs.hpp"
 #include "core/text.hpp"
 
 namespace kprof {
@@ -23,7 +24,14 @@ void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool w
                                "cuda-cpp | cutlass | triton | cute-dsl (default: triton for .py, cuda-cpp otherwise)");
   sub->add_option("--backend", o.spec.implementation, "Alias of --implementation (seed compatibility)")
       ->excludes(impl);
-  sub->add_option("--so", o.spec.so_path, "Shared library to load (default: the .cu's sibling .so, same base name)");
+  sub->add_option("--so", o.so_paths,
+                  several ? "Shared library of each version, one --so per kernel file in their order (default: each "
+                            ".cu's sibling .so, same base name)"
+                          : "Shared library to load (default: the .cu's sibling .so, same base name)")
+      ->allow_extra_args(false);
+  sub->add_option(kNvccFlagOption, o.spec.nvcc_flags, "nvcc flag (written after `--`: kprof check K.cu ... -- -DX=1)")
+      ->allow_extra_args(false)
+      ->group("");
   sub->add_flag("--build", o.spec.build, "Build the .so first (kprof build) when it is missing or older than the .cu");
   sub->add_option("--arch", o.spec.arch, "GPU architecture for --build, e.g. sm_90a (default: the GPU's own)");
   sub->add_option("--size", o.spec.sizes,
@@ -60,7 +68,8 @@ void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool w
   sub->allow_extras();
   std::string before = sub->get_footer();
   sub->footer((before.empty() ? std::string() : before + "\n\n") + "Dimensions: every --NAME=VALUE that is not an option above is a dimension passed to the kernel, "
-              "e.g. --N=1024 --D=512 (integers), --alpha=0.5 (float scalars).\nExit codes: 0 success, 1 the checked "
+              "e.g. --N=1024 --D=512 (integers), --alpha=0.5 (float scalars).\nnvcc flags after `--` (-- -DUSE_DOUBLE "
+              "-Iinc) are used by --build and to read solve() as they compile it.\nExit codes: 0 success, 1 the checked "
               "thing failed, 2 usage or input error.");
 }
 
@@ -141,25 +150,83 @@ std::string option_note(const CLI::App& sub, const std::string& name) {
   return "";
 }
 
+std::string misplaced_option(const CLI::App& sub, const std::string& word, const std::string& value, bool attached,
+                             std::string& hint) {
+  const std::string name = word.substr(0, word.find('='));
+  if (name.rfind("--", 0) != 0 || name.size() < 3 || name == "--help" || name == "--version") return "";
+  if (sub.get_option_no_throw(name) != nullptr) return "";
+  const bool kernel_command = sub.get_allow_extras();
+  const bool numeric = parse_number(value).has_value() && value.find(',') == std::string::npos;
+  const std::string note = option_note(sub, name);
+  bool flag = false;  // another command's option that takes no value: `value` is not its
+  if (const CLI::App* root = sub.get_parent())
+    for (const CLI::App* other : root->get_subcommands({}))
+      if (const CLI::Option* opt = other->get_option_no_throw(name)) flag = opt->get_type_size() == 0;
+  const std::string shown = attached ? "'" + word + "'" : "'" + name + (value.empty() || flag ? "" : " " + value) + "'";
+  hint = "run `kprof " + sub.get_name() + " --help` for its options";
+  if (note.empty()) {
+    if (kernel_command && !attached && numeric) {
+      hint = "write " + name + "=" + value;
+      return shown + ": a dimension is given with '=', not a space";
+    }
+    return "";
+  }
+  // `--iters=5` may be a parameter of solve() or setup(): the kernel decides (validate_spec).
+  if (kernel_command && attached && numeric) return "";
+  if (kernel_command)
+    hint = "if " + name + " is a parameter of solve() or setup(), give it as " + name + "=VALUE; " + hint;
+  return shown + ": " + note;
+}
+
 void finish_kernel_options(CLI::App* sub, KernelCliOptions& o) {
-  // A word with '-' in its name cannot be a dimension: a misspelt option ("--ncu-timout=5").
   for (const auto& w : sub->remaining()) {
     std::string name = w.substr(0, w.find('='));
+    // A word with '-' in its name cannot be a dimension: a misspelt option ("--ncu-timout=5").
     if (name.rfind("--", 0) == 0 && name.find('-', 2) != std::string::npos)
       if (auto note = option_note(*sub, name); !note.empty())
         throw usage_error("'" + w + "' is not an option of `kprof " + sub->get_name() + "`: " + note,
                           "run `kprof " + sub->get_name() + " --help` for its options");
+    // `--metrics=full`: another command's option, and not a number, so not a dimension either.
+    std::string hint;
+    bool attached = w.find('=') != std::string::npos;
+    if (auto why = misplaced_option(*sub, w, attached ? w.substr(w.find('=') + 1) : "", attached, hint); !why.empty())
+      throw usage_error(why, hint);
   }
+  const bool several = sub->get_name() == "run";
+  if (!o.so_paths.empty() && o.so_paths.size() != (several ? o.kernels.size() : 1))
+    throw usage_error(several ? fmt::format("--so is given {} time(s) for {} versions", o.so_paths.size(), o.kernels.size())
+                              : "--so is given " + std::to_string(o.so_paths.size()) + " times",
+                      several ? "give one --so per version, in the order of the kernel files, or none (each .cu then "
+                                "loads its sibling .so, same base name; --build builds them)"
+                              : "give the kernel's library once: --so K.so");
+  if (!o.output_dir.empty() && sub->get_option_no_throw("--output-dir"))
+    if (auto why = output_dir_problem(o.output_dir); !why.empty())
+      throw usage_error("-o " + o.output_dir + ": " + why, "give a folder for the reports (created when missing), "
+                                                         "e.g. -o profile_out");
   parse_dim_args(sub->remaining(), o.spec.dims);
   for (const auto& d : o.spec.dims.all())
     if (auto note = option_note(*sub, "--" + d.name); !note.empty()) o.spec.dim_notes[d.name] = note;
   if (o.trials < 1) throw usage_error("--trials must be at least 1");
 }
 
-KernelSpec spec_for(const KernelCliOptions& o, const std::string& path) {
+KernelSpec spec_for(const KernelCliOptions& o, size_t index) {
   KernelSpec s = o.spec;
-  s.kernel = path;
+  s.kernel = o.kernels.at(index);
+  if (!o.so_paths.empty()) s.so_path = o.so_paths.at(index);
   return s;
+}
+
+std::vector<std::string> rewrite_nvcc_flags(const std::vector<std::string>& argv) {
+  const bool kernel_command =
+      argv.size() > 1 && (argv[1] == "check" || argv[1] == "profile" || argv[1] == "run" || argv[1] == "__runner");
+  std::vector<std::string> out;
+  bool after = false;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    if (after) out.push_back(std::string(kNvccFlagOption) + "=" + argv[i]);
+    else if (kernel_command && i >= 2 && argv[i] == "--") after = true;
+    else out.push_back(argv[i]);
+  }
+  return out;
 }
 
 }  // namespace kprof

@@ -16,7 +16,8 @@ namespace kprof {
 /// Parsed common options; `kernels` holds one path (check/profile) or several (run).
 struct KernelCliOptions {
   std::vector<std::string> kernels;
-  KernelSpec spec;                    ///< everything but `kernel` (filled per kernel)
+  KernelSpec spec;                    ///< everything but `kernel` and `so_path` (filled per kernel)
+  std::vector<std::string> so_paths;  ///< --so: none, or one per kernel in order (run: one per version)
   std::string ref;                    ///< --ref ref.py
   double atol = -1, rtol = -1;        ///< --atol / --rtol; < 0 = not given
   int trials = 1;                     ///< --trials
@@ -40,7 +41,9 @@ struct ProfileCliOptions {
 
 /// Adds the kernel positional(s) and the shared options. `several` allows several kernels (run);
 /// `with_ref` adds --ref/--atol/--rtol/--trials; `with_output` adds --output-dir.
-/// Dimensions (--NAME=VALUE) are collected by finish_kernel_options from the leftovers.
+/// Dimensions (--NAME=VALUE) are collected by finish_kernel_options from the leftovers. nvcc flags
+/// given after `--` arrive as the hidden repeated option --nvcc-flag=FLAG (main() rewrites them:
+/// rewrite_nvcc_flags).
 void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool with_ref, bool with_output);
 
 /// When `--NAME` (given to command `sub` as a dimension or with a space) looks like a kprof option,
@@ -53,10 +56,30 @@ std::string option_note(const CLI::App& sub, const std::string& name);
 void add_profile_options(CLI::App* sub, ProfileCliOptions& o);
 
 /// Turns the leftover words of `sub` into dimensions (Error exit 2 for anything that is not
-/// --NAME=VALUE) and validates ranges (trials >= 1, timeout > 0...).
+/// --NAME=VALUE, and for an option of another command whose value is not a number, so it cannot be
+/// a dimension) and validates: trials >= 1; --so at most once, or for run none or one per
+/// version; the output folder usable (core/fs.hpp output_dir_problem), all before any GPU work.
 void finish_kernel_options(CLI::App* sub, KernelCliOptions& o);
 
-/// The spec for kernel `path` (the shared spec with `kernel` set).
-KernelSpec spec_for(const KernelCliOptions& o, const std::string& path);
+/// The spec for kernel number `index` of `o.kernels` (the shared spec with `kernel` and its
+/// --so set).
+KernelSpec spec_for(const KernelCliOptions& o, size_t index);
+
+/// The hidden option carrying one nvcc flag of check / profile / run / __runner ("--nvcc-flag").
+inline constexpr const char* kNvccFlagOption = "--nvcc-flag";
+
+/// argv with every word after the first standalone `--` (that follows command `command`)
+/// rewritten as `--nvcc-flag=WORD`, for check, profile, run and __runner; other commands'
+/// argv is returned unchanged (kprof build takes `--` itself).
+std::vector<std::string> rewrite_nvcc_flags(const std::vector<std::string>& argv);
+
+/// The error for `--NAME` given to command `sub` when NAME is an option of another command or a
+/// misspelt option (option_note), or when `--NAME VALUE` with a number should have been
+/// `--NAME=VALUE`; "" when there is nothing to say. `value` is the next word ("" when none or
+/// another option); `attached` is true for `--NAME=VALUE`. A numeric `--NAME=VALUE` given to a
+/// kernel command stays a dimension (validate_spec decides: it is one when solve() or setup()
+/// takes NAME). Sets `hint`.
+std::string misplaced_option(const CLI::App& sub, const std::string& word, const std::string& value, bool attached,
+                             std::string& hint);
 
 }  // namespace kprof

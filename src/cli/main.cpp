@@ -19,18 +19,13 @@ namespace {
 /// wait for the stuck work (kprof must never hang).
 int finish(int code) { return kprof::exit_now_if_stuck(code); }
 
-/// A word pair `--NAME VALUE` given to command `sub`.
-struct SpacedWords {
-  std::string dim;             ///< "--N=1024", "" when argv holds none
-  CLI::App* sub = nullptr;     ///< the command it was given to
-};
-
-/// `--N 1024` (a space instead of '='): CLI11 would take 1024 as a kernel file. Finds an unknown
-/// `--NAME` followed by a number in argv, with the command it follows.
-SpacedWords space_separated_dimension(CLI::App& app, int argc, char** argv) {
+/// The first `--NAME` in `args` that is not an option of its command and that kprof can name
+/// better than CLI11 (kernel_options.hpp misplaced_option): an option of another command, a
+/// misspelt option, `--N 1024` written with a space. Empty message when there is none.
+std::pair<std::string, std::string> find_misplaced_option(CLI::App& app, const std::vector<std::string>& args) {
   CLI::App* sub = nullptr;
-  for (int i = 1; i < argc; ++i) {
-    std::string w = argv[i];
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& w = args[i];
     if (!sub) {
       if (w.rfind("-", 0) == 0) continue;
       try {
@@ -40,10 +35,13 @@ SpacedWords space_separated_dimension(CLI::App& app, int argc, char** argv) {
       }
       continue;
     }
-    if (w.rfind("--", 0) != 0 || w.find('=') != std::string::npos || i + 1 >= argc) continue;
-    if (sub->get_option_no_throw(w) != nullptr || w == "--help") continue;
-    if (kprof::parse_number(argv[i + 1]) && std::string(argv[i + 1]).find(',') == std::string::npos)
-      return {w + "=" + argv[i + 1], sub};
+    if (w == "--") break;  // kprof build: nvcc's flags follow
+    if (w.rfind("--", 0) != 0) continue;
+    const bool attached = w.find('=') != std::string::npos;
+    std::string value = attached ? w.substr(w.find('=') + 1) : "";
+    if (!attached && i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) value = args[i + 1];
+    std::string hint;
+    if (std::string why = kprof::misplaced_option(*sub, w, value, attached, hint); !why.empty()) return {why, hint};
   }
   return {};
 }
@@ -98,19 +96,16 @@ int main(int argc, char** argv) {
       return static_cast<int>(ExitCode::Usage);
     }
   }
-  if (SpacedWords spaced = space_separated_dimension(app, argc, argv); !spaced.dim.empty()) {
-    const std::string& dim = spaced.dim;
-    const std::string name = dim.substr(0, dim.find('='));
-    const std::string words = "'" + name + " " + dim.substr(dim.find('=') + 1) + "'";
-    const std::string note = option_note(*spaced.sub, name);
-    if (!note.empty())
-      print_error(words + ": " + note, "run `kprof <command> --help` for the options of each command");
-    else
-      print_error(words + ": a dimension is given with '=', not a space", "write " + dim);
+  // nvcc flags after `--` become --nvcc-flag=FLAG (check, profile, run, __runner).
+  std::vector<std::string> args = rewrite_nvcc_flags(std::vector<std::string>(argv, argv + argc));
+  if (auto [why, hint] = find_misplaced_option(app, args); !why.empty()) {
+    print_error(why, hint);
     return static_cast<int>(ExitCode::Usage);
   }
+  std::vector<const char*> cargs;
+  for (const auto& a : args) cargs.push_back(a.c_str());
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(cargs.size()), cargs.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

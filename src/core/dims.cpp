@@ -1,8 +1,10 @@
 #include "core/dims.hpp"
 
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 #include "core/error.hpp"
 #include "core/text.hpp"
@@ -38,7 +40,14 @@ const Dim& Dims::get(const std::string& name) const {
 std::map<std::string, int64_t> Dims::ints() const {
   std::map<std::string, int64_t> m;
   for (const auto& d : dims_)
-    if (d.is_int) m[d.name] = static_cast<int64_t>(d.value);
+    if (d.is_int) {
+      // Beyond int64_t (a uint64_t scalar may be): saturate, so sizing reports "too large"
+      // instead of converting out of range (undefined behaviour).
+      constexpr double kTop = 9223372036854775808.0;  // 2^63
+      m[d.name] = d.value >= kTop    ? std::numeric_limits<int64_t>::max()
+                  : d.value < -kTop ? std::numeric_limits<int64_t>::min()
+                                     : static_cast<int64_t>(d.value);
+    }
   return m;
 }
 
@@ -75,34 +84,61 @@ void parse_dim_args(const std::vector<std::string>& words, Dims& dims) {
 
 namespace {
 
+/// Checked 64-bit arithmetic of size expressions: every step that leaves int64_t is an error,
+/// never a wrapped count.
 struct ExprParser {
   const std::string& s;
   const std::map<std::string, int64_t>& vars;
   size_t pos = 0;
+  int depth = 0;  ///< nested '(' and unary '-' (each is one level of recursion)
 
   [[noreturn]] void fail(const std::string& why) {
     throw usage_error("cannot evaluate size expression '" + s + "': " + why,
                       "use integers, dimension names, + - * / and parentheses, e.g. --size A=M*K");
   }
+  [[noreturn]] void overflow(const std::string& what, int64_t a, int64_t b) {
+    throw usage_error("size expression '" + s + "' overflows 64-bit integers at " + std::to_string(a) + " " + what +
+                          " " + std::to_string(b) + " (the largest is " +
+                          std::to_string(std::numeric_limits<int64_t>::max()) + ")",
+                      "element counts above 2^40 are refused anyway: check the dimensions and the expression");
+  }
   void skip() { while (pos < s.size() && std::isspace(static_cast<unsigned char>(s[pos]))) ++pos; }
+  /// Enters one level of recursion; refuses deeper than kMaxExprDepth (a crash otherwise).
+  void enter() {
+    if (++depth > kMaxExprDepth)
+      fail("nested more than " + std::to_string(kMaxExprDepth) + " levels deep (parentheses or unary '-')");
+  }
+  int64_t number() {
+    size_t start = pos;
+    while (pos < s.size() && std::isdigit(static_cast<unsigned char>(s[pos]))) ++pos;
+    std::string digits = s.substr(start, pos - start);
+    errno = 0;
+    long long v = std::strtoll(digits.c_str(), nullptr, 10);
+    if (errno == ERANGE) fail("the number " + digits + " does not fit in 64 bits");
+    return v;
+  }
   int64_t primary() {
     skip();
     if (pos >= s.size()) fail("unexpected end");
     char c = s[pos];
-    if (c == '(') {
+    if (c == '(' || c == '-') {
+      enter();
       ++pos;
-      int64_t v = sum();
-      skip();
-      if (pos >= s.size() || s[pos] != ')') fail("missing ')'");
-      ++pos;
+      int64_t v = 0;
+      if (c == '-') {
+        int64_t x = primary();
+        if (x == std::numeric_limits<int64_t>::min()) overflow("*", x, -1);
+        v = -x;
+      } else {
+        v = sum();
+        skip();
+        if (pos >= s.size() || s[pos] != ')') fail("missing ')'");
+        ++pos;
+      }
+      --depth;
       return v;
     }
-    if (c == '-') { ++pos; return -primary(); }
-    if (std::isdigit(static_cast<unsigned char>(c))) {
-      size_t start = pos;
-      while (pos < s.size() && std::isdigit(static_cast<unsigned char>(s[pos]))) ++pos;
-      return std::strtoll(s.substr(start, pos - start).c_str(), nullptr, 10);
-    }
+    if (std::isdigit(static_cast<unsigned char>(c))) return number();
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       size_t start = pos;
       while (pos < s.size() && (std::isalnum(static_cast<unsigned char>(s[pos])) || s[pos] == '_')) ++pos;
@@ -117,22 +153,39 @@ struct ExprParser {
     int64_t v = primary();
     while (true) {
       skip();
-      if (pos < s.size() && s[pos] == '*') { ++pos; v *= primary(); }
-      else if (pos < s.size() && s[pos] == '/') {
+      if (pos < s.size() && s[pos] == '*') {
+        ++pos;
+        int64_t b = primary(), r = 0;
+        if (__builtin_mul_overflow(v, b, &r)) overflow("*", v, b);
+        v = r;
+      } else if (pos < s.size() && s[pos] == '/') {
         ++pos;
         int64_t d = primary();
         if (d == 0) fail("division by zero");
+        if (d == -1 && v == std::numeric_limits<int64_t>::min()) overflow("/", v, d);
         v /= d;
-      } else return v;
+      } else {
+        return v;
+      }
     }
   }
   int64_t sum() {
     int64_t v = product();
     while (true) {
       skip();
-      if (pos < s.size() && s[pos] == '+') { ++pos; v += product(); }
-      else if (pos < s.size() && s[pos] == '-') { ++pos; v -= product(); }
-      else return v;
+      if (pos < s.size() && s[pos] == '+') {
+        ++pos;
+        int64_t b = product(), r = 0;
+        if (__builtin_add_overflow(v, b, &r)) overflow("+", v, b);
+        v = r;
+      } else if (pos < s.size() && s[pos] == '-') {
+        ++pos;
+        int64_t b = product(), r = 0;
+        if (__builtin_sub_overflow(v, b, &r)) overflow("-", v, b);
+        v = r;
+      } else {
+        return v;
+      }
     }
   }
 };
@@ -140,6 +193,10 @@ struct ExprParser {
 }  // namespace
 
 int64_t eval_int_expr(const std::string& expr, const std::map<std::string, int64_t>& vars) {
+  if (expr.size() > kMaxExprLength)
+    throw usage_error("size expression of " + std::to_string(expr.size()) + " characters is longer than kprof reads (" +
+                          std::to_string(kMaxExprLength) + ")",
+                      "write the element count with a few dimensions, e.g. --size A=M*K");
   ExprParser p{expr, vars};
   int64_t v = p.sum();
   p.skip();

@@ -29,7 +29,7 @@ class Dims {
   const Dim& get(const std::string& name) const;
   /// All dimensions, in the order given.
   const std::vector<Dim>& all() const { return dims_; }
-  /// The integer dimensions only, as name -> value.
+  /// The integer dimensions only, as name -> value (values beyond int64_t saturate at its limits).
   std::map<std::string, int64_t> ints() const;
   /// "N=1024 D=512" for report headers.
   std::string to_string() const;
@@ -43,8 +43,15 @@ class Dims {
 /// flag), naming the word and showing the accepted form.
 void parse_dim_args(const std::vector<std::string>& words, Dims& dims);
 
+/// Longest `--size` expression eval_int_expr reads, in characters.
+inline constexpr size_t kMaxExprLength = 1000;
+/// Deepest nesting of parentheses and unary '-' eval_int_expr accepts (it recurses once per level).
+inline constexpr int kMaxExprDepth = 64;
+
 /// Evaluates an integer expression over dimension names: integers, names, + - * / and
-/// parentheses ("M*K", "(N+1)*2"). Throws Error (exit 2) naming an unknown name or a syntax error.
+/// parentheses ("M*K", "(N+1)*2"), in checked 64-bit arithmetic. Throws Error (exit 2) naming an
+/// unknown name, a syntax error, a number or step that overflows int64_t, an expression longer
+/// than kMaxExprLength or nested deeper than kMaxExprDepth.
 int64_t eval_int_expr(const std::string& expr, const std::map<std::string, int64_t>& vars);
 
 }  // namespace kprof

@@ -50,6 +50,26 @@ void write_file_atomic(const std::string& path, const std::string& content) {
   }
 }
 
+std::string output_dir_problem(const std::string& dir) {
+  struct stat st;
+  if (::stat(dir.c_str(), &st) == 0) {
+    if (!S_ISDIR(st.st_mode)) return "'" + dir + "' is a file, not a folder";
+    if (::access(dir.c_str(), W_OK | X_OK) != 0) return "folder '" + dir + "' is not writable";
+    return "";
+  }
+  // Missing: the nearest existing ancestor decides whether it can be created.
+  std::string up = dir;
+  while (true) {
+    std::string p = parent_dir(up);
+    if (p == up) return "";
+    up = p;
+    if (::stat(up.c_str(), &st) == 0) break;
+  }
+  if (!S_ISDIR(st.st_mode)) return "'" + dir + "' cannot be created: '" + up + "' is a file, not a folder";
+  if (::access(up.c_str(), W_OK | X_OK) != 0) return "'" + dir + "' cannot be created: folder '" + up + "' is not writable";
+  return "";
+}
+
 bool path_exists(const std::string& path) {
   struct stat st;
   return ::stat(path.c_str(), &st) == 0;

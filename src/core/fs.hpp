@@ -17,6 +17,11 @@ void write_file_atomic(const std::string& path, const std::string& content);
 /// Creates `dir` and its parents if missing. Throws Error (exit 2) on failure.
 void make_dirs(const std::string& dir);
 
+/// Why `dir` cannot hold reports, or "" when it can: it is an existing file (not a folder), or
+/// the nearest existing folder above it is a file or not writable (so it cannot be created).
+/// Checked before any GPU work, so a wrong -o is an input error at once.
+std::string output_dir_problem(const std::string& dir);
+
 /// True when `path` names an existing file or folder.
 bool path_exists(const std::string& path);
 

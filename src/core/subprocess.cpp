@@ -50,6 +50,16 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     ::close(exec_pipe[0]);
     int devnull = ::open("/dev/null", O_RDONLY);
     if (devnull >= 0) { ::dup2(devnull, 0); ::close(devnull); }
+    if (!opts.stdout_file.empty()) {  // stdout to a file: the parent's pipe sees EOF at once
+      int fd = ::open(opts.stdout_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (fd < 0) {
+        int e = errno;
+        (void)!::write(exec_pipe[1], &e, sizeof e);
+        ::_exit(127);
+      }
+      ::dup2(fd, 1);
+      ::close(fd);
+    }
     for (const auto& [k, v] : opts.env) ::setenv(k.c_str(), v.c_str(), 1);
     if (!opts.cwd.empty() && ::chdir(opts.cwd.c_str()) != 0) {
       int e = errno;

@@ -28,6 +28,9 @@ struct ProcessOptions {
   /// Extra environment variables (added to / replacing the parent's).
   std::map<std::string, std::string> env;
   std::string cwd;           ///< working folder; empty keeps the parent's
+  /// When set, the child's stdout goes to this file (created or truncated) instead of
+  /// ProcessResult::out: for outputs too large to hold in memory (a 200 MB ncu export).
+  std::string stdout_file;
   /// Called for every complete line the child writes (stdout and stderr), as it arrives;
   /// `is_err` tells which stream. Used to show ncu's progress live.
   std::function<void(const std::string& line, bool is_err)> on_line;

@@ -47,7 +47,11 @@ std::string find_tool(const std::string& name) {
   return "";
 }
 
-std::string nvcc_path() { return find_tool("nvcc"); }
+std::string nvcc_path() {
+  // KPROF_NVCC names the nvcc to use; set to "" or a missing file, kprof behaves as without nvcc.
+  if (const char* v = std::getenv("KPROF_NVCC")) return executable(v) ? std::string(v) : std::string();
+  return find_tool("nvcc");
+}
 std::string ncu_path() { return find_tool("ncu"); }
 
 std::string parse_tool_version(const std::string& output) {

@@ -15,6 +15,7 @@ namespace kprof {
 /// /usr/local/cuda/compute-sanitizer/. Returns the full path or "" when absent.
 std::string find_tool(const std::string& name);
 
+/// $KPROF_NVCC when set (its path when executable, else "" as if there were no nvcc), else
 /// find_tool("nvcc").
 std::string nvcc_path();
 

@@ -12,6 +12,7 @@
 #include "core/term.hpp"
 #include "core/text.hpp"
 #include "env/tools.hpp"
+#include "kernel/build_record.hpp"
 
 namespace kprof {
 
@@ -147,6 +148,14 @@ BuildResult build_kernel(const BuildOptions& opts) {
     std::remove(tmp.c_str());
     throw usage_error("cannot write '" + res.output + "'", "check that its folder is writable");
   }
+  BuildRecord rec;  // the flags, so solve() is later read as this build preprocessed it
+  rec.source = opts.source;
+  rec.command = res.command;
+  rec.extra_flags = opts.extra_flags;
+  rec.arch = res.arch;
+  rec.implementation = implementation_name(opts.impl);
+  if (!write_build_record(res.output, rec))
+    print_warning("could not write " + build_record_path(res.output) + ": solve() will be read with kprof build's default flags");
   return res;
 }
 

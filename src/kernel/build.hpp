@@ -63,7 +63,8 @@ std::vector<std::string> nvcc_command(const std::string& nvcc, const std::string
 /// --build rebuild then.
 bool needs_rebuild(const std::string& cu, const std::string& so);
 
-/// Builds `opts.source`; the .so is written atomically (nvcc writes a temporary, then rename).
+/// Builds `opts.source`; the .so is written atomically (nvcc writes a temporary, then rename),
+/// and its build record next to it (kernel/build_record.hpp: the nvcc line, for reading solve()).
 /// Throws Error: exit 2 for a missing source, a .py source, a bad --arch, no --arch without a GPU,
 /// missing CUTLASS headers (naming CUTLASS_PATH / CUTLASS_ROOT / CUTLASS_HOME); exit 1 when nvcc
 /// is missing, fails (the message carries nvcc's own messages) or exceeds `timeout_s`.

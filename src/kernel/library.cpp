@@ -11,6 +11,7 @@
 #include "core/subprocess.hpp"
 #include "env/cutlass.hpp"
 #include "kernel/build.hpp"
+#include "kernel/elf_check.hpp"
 
 namespace kprof {
 
@@ -66,7 +67,7 @@ std::string find_mangled_solve(const std::string& bytes) {
 
 std::unique_ptr<KernelLibrary> KernelLibrary::open(const std::string& so_path, const std::string& hint) {
   std::string path = absolute_path(so_path);  // a bare name would make dlopen search the system
-  if (!path_exists(path)) throw usage_error("kernel library " + so_path + " not found", hint);
+  check_kernel_library_file(so_path, hint);  // never dlopen a file that is not a library with `solve`
   dlerror();
   // RTLD_NODELETE: dlclose() keeps the code mapped. A kernel .so usually carries its own static
   // cudart, whose teardown must run at process exit (as with Python's ctypes), not mid-run.
@@ -86,12 +87,7 @@ std::unique_ptr<KernelLibrary> KernelLibrary::open(const std::string& so_path, c
       mangled = find_mangled_solve(read_file(path));
     } catch (const Error&) {
     }
-    if (!mangled.empty())
-      throw usage_error("kernel library " + so_path + " has no symbol `solve`, only the C++-mangled " + mangled,
-                        "declare it as extern \"C\" void solve(...) so its name is not mangled, then rebuild; " +
-                            hint);
-    throw usage_error("kernel library " + so_path + " has no symbol `solve`",
-                      "the .cu must define extern \"C\" void solve(...) (not static, not only __global__); " + hint);
+    throw_no_solve(so_path, mangled, hint);
   }
   return std::unique_ptr<KernelLibrary>(new KernelLibrary(handle, solve, path));
 }

@@ -2,13 +2,17 @@
 #include "kernel/signature.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
 #include <set>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 #include "kernel/signature_lexer.hpp"
+#include "kernel/signature_scan.hpp"
 
 namespace kprof {
 namespace {
@@ -48,14 +52,6 @@ const std::set<std::string>& ignored_qualifiers() {
   return v;
 }
 
-/// Declaration words before `solve` that are not its return type.
-const std::set<std::string>& decl_specifiers() {
-  static const std::set<std::string> v = {"extern",   "static",       "inline",        "__inline__",
-                                          "__forceinline__", "__host__", "__noinline__", "__attribute__",
-                                          "__declspec", "visibility", "default", "used", "noinline"};
-  return v;
-}
-
 /// Resolves a combination of built-in words ("unsigned long long int") to a DType.
 std::optional<DType> resolve_builtin(const std::vector<std::string>& words) {
   std::map<std::string, int> n;
@@ -83,30 +79,9 @@ std::optional<DType> resolve_builtin(const std::vector<std::string>& words) {
                     kSupportedTypes);
 }
 
-/// Removes `__attribute__((...))`, `__declspec(...)`, `alignas(...)` and `[[...]]` groups.
-std::vector<Token> drop_attributes(const std::vector<Token>& in) {
-  std::vector<Token> out;
-  for (size_t i = 0; i < in.size(); ++i) {
-    const auto& t = in[i];
-    bool call_like = t.kind == TokKind::Ident && (t.text == "__attribute__" || t.text == "__declspec" ||
-                                                  t.text == "alignas" || t.text == "__align__");
-    bool bracket = t.text == "[" && i + 1 < in.size() && in[i + 1].text == "[";
-    if (!call_like && !bracket) { out.push_back(t); continue; }
-    std::string open = call_like ? "(" : "[", close = call_like ? ")" : "]";
-    size_t j = call_like ? i + 1 : i;
-    if (j >= in.size() || in[j].text != open) { out.push_back(t); continue; }
-    int depth = 0;
-    for (; j < in.size(); ++j) {
-      if (in[j].text == open) ++depth;
-      if (in[j].text == close && --depth == 0) break;
-    }
-    i = j;
-  }
-  return out;
-}
-
-/// Parses one parameter's tokens (default value and attributes already removed).
-Param parse_param(std::vector<Token> toks, size_t index) {
+/// Parses one parameter's tokens (default value and attributes already removed). An unnamed
+/// parameter is an error when `need_name` (kprof names buffers after parameters), else name "".
+Param parse_param(std::vector<Token> toks, size_t index, bool need_name) {
   std::string label = "#" + std::to_string(index + 1);
   // Array parameters (`float A[]`, `float A[16]`) are pointers.
   int arrays = 0, stars = 0;
@@ -144,10 +119,11 @@ Param parse_param(std::vector<Token> toks, size_t index) {
   }
   int pointers = stars + arrays;
   for (int k = 0; k < arrays; ++k) written += "[]";
-  if (name.empty())
+  if (name.empty() && need_name)
     throw usage_error("solve() parameter " + label + " ('" + written + "') has no name",
                       "kprof names buffers and dimensions after solve's parameters: write e.g. " +
                           std::string(kSolveExample));
+  if (name.empty()) name = label;  // for messages only; reset below
   if (words.empty()) unsupported(name, written, "no type");
   std::optional<DType> dtype;
   bool all_builtin = std::all_of(words.begin(), words.end(), [](const std::string& w) { return builtin_words().count(w) > 0; });
@@ -163,7 +139,7 @@ Param parse_param(std::vector<Token> toks, size_t index) {
     unsupported(name, written, "half / bfloat16 scalars are not supported: take a float and convert inside solve");
 
   Param p;
-  p.name = name;
+  p.name = name == label ? "" : name;
   p.dtype = *dtype;
   p.is_pointer = pointers == 1;
   p.is_const = p.is_pointer && const_before_star;
@@ -171,109 +147,6 @@ Param parse_param(std::vector<Token> toks, size_t index) {
   for (const auto& w : words) base += (base.empty() ? "" : " ") + w;
   p.type_text = p.is_pointer ? (p.is_const ? "const " : "") + base + "*" : base;
   return p;
-}
-
-/// A `solve(` found at namespace scope.
-struct Candidate {
-  size_t open = 0;        ///< index of '('
-  size_t close = 0;       ///< index of the matching ')'
-  bool definition = false;
-  int line = 0;
-};
-
-/// Checks the words before `solve` (its return type and specifiers) and throws for a kernel
-/// (__global__) or a non-void return. Returns false when they cannot start a declaration.
-bool check_specifiers(const std::vector<Token>& specs, int line) {
-  if (specs.empty()) return false;
-  const Token& prev = specs.back();
-  // `x = solve(`, `f(solve(`, `return solve(`: a use, not a declaration.
-  if (prev.kind == TokKind::Number || prev.text == "return" ||
-      (prev.kind == TokKind::Punct && prev.text != "*" && prev.text != "&" && prev.text != ")" && prev.text != "]"))
-    return false;
-  std::vector<Token> words = drop_attributes(specs);
-  // Only what follows the last ')' belongs to this declaration (earlier: a macro invocation).
-  for (size_t k = words.size(); k-- > 0;)
-    if (words[k].text == ")") { words.erase(words.begin(), words.begin() + static_cast<long>(k) + 1); break; }
-  if (words.empty()) return false;
-  bool has_void = false, has_host = false, has_global = false, has_device = false;
-  std::vector<std::string> others;
-  for (const auto& t : words) {
-    if (t.kind == TokKind::String || decl_specifiers().count(t.text)) {
-      has_host = has_host || t.text == "__host__";
-      continue;
-    }
-    if (t.text == "void") has_void = true;
-    else if (t.text == "__global__") has_global = true;
-    else if (t.text == "__device__") has_device = true;
-    else others.push_back(t.text);
-  }
-  std::string where = " (line " + std::to_string(line) + ")";
-  if (has_global || (has_device && !has_host))
-    throw usage_error("solve" + where + " is declared " + (has_global ? "__global__" : "__device__") +
-                          ": it must be a host function that launches your kernel",
-                      "write extern \"C\" void solve(...) { my_kernel<<<grid, block>>>(...); } and keep the "
-                      "__global__ kernel under another name");
-  bool pointer_return = std::find(others.begin(), others.end(), "*") != others.end();
-  if (!has_void || pointer_return)
-    throw usage_error("solve" + where + " must return void", kSolveExample);
-  return true;
-}
-
-/// Finds every `solve(` at namespace / extern "C" scope (not in a function body, not a longer
-/// name, not a member access or a call).
-std::vector<Candidate> find_candidates(const std::vector<Token>& t) {
-  std::vector<Candidate> found;
-  std::vector<bool> scopes;  // true: a namespace or extern "C" block; false: anything else
-  size_t decl_start = 0;     // first token of the current declaration at namespace scope
-  for (size_t i = 0; i < t.size(); ++i) {
-    bool at_ns = std::all_of(scopes.begin(), scopes.end(), [](bool b) { return b; });
-    const std::string& x = t[i].text;
-    if (t[i].kind == TokKind::Punct && x == "{") {
-      bool ns = false;
-      if (at_ns) {
-        bool extern_block = i >= 2 && t[i - 1].kind == TokKind::String && t[i - 2].text == "extern";
-        // `namespace {`, `namespace a {`, `namespace a::b {`
-        size_t k = i;
-        while (k > 0 && (t[k - 1].kind == TokKind::Ident || t[k - 1].text == "::") && t[k - 1].text != "namespace") --k;
-        bool named_ns = k > 0 && t[k - 1].text == "namespace";
-        ns = extern_block || named_ns;
-      }
-      scopes.push_back(ns);
-      decl_start = i + 1;
-      continue;
-    }
-    if (t[i].kind == TokKind::Punct && x == "}") {
-      if (!scopes.empty()) scopes.pop_back();
-      decl_start = i + 1;
-      continue;
-    }
-    if (!at_ns) continue;
-    if (t[i].kind == TokKind::Punct && x == ";") { decl_start = i + 1; continue; }
-    if (t[i].kind != TokKind::Ident || x != "solve" || i + 1 >= t.size() || t[i + 1].text != "(") continue;
-    if (i > 0 && (t[i - 1].text == "::" || t[i - 1].text == "." || t[i - 1].text == "->")) continue;
-    std::vector<Token> specs(t.begin() + static_cast<long>(decl_start), t.begin() + static_cast<long>(i));
-    if (!check_specifiers(specs, t[i].line)) continue;
-    Candidate c;
-    c.open = i + 1;
-    c.line = t[i].line;
-    int depth = 0;
-    size_t j = c.open;
-    for (; j < t.size(); ++j) {
-      if (t[j].text == "(") ++depth;
-      if (t[j].text == ")" && --depth == 0) break;
-    }
-    if (j >= t.size())
-      throw usage_error("solve( at line " + std::to_string(c.line) + " has no closing ')'", kSolveExample);
-    c.close = j;
-    // After ')': '{' starts a definition, ';' ends a declaration (attributes/noexcept may come between).
-    for (size_t k = j + 1; k < t.size(); ++k) {
-      if (t[k].text == "{") { c.definition = true; break; }
-      if (t[k].text == ";") break;
-    }
-    found.push_back(c);
-    i = j;
-  }
-  return found;
 }
 
 }  // namespace
@@ -287,22 +160,14 @@ std::string Signature::to_string() const {
   return s + ")";
 }
 
-Signature parse_solve_signature(const std::string& source) {
-  std::vector<Token> toks = lex_cxx(source);
-  std::vector<Candidate> cands = find_candidates(toks);
-  if (cands.empty())
-    throw usage_error("no `extern \"C\" void solve(...)` found in the kernel source",
-                      "a cuda-cpp / cutlass kernel must define its entry point as " + std::string(kSolveExample) +
-                          " (outside comments and #if 0 blocks); for a Python kernel pass a .py file");
-  // The definition is authoritative (a declaration may leave parameters unnamed).
-  auto chosen = std::find_if(cands.begin(), cands.end(), [](const Candidate& c) { return c.definition; });
-  if (chosen == cands.end()) chosen = cands.begin();
+namespace {
 
-  std::vector<Token> inner(toks.begin() + static_cast<long>(chosen->open + 1),
-                           toks.begin() + static_cast<long>(chosen->close));
+/// The parameters between `open` and `close` (token indices of the parentheses).
+std::vector<Param> parse_params(const std::vector<Token>& toks, size_t open, size_t close, bool need_names) {
+  std::vector<Token> inner(toks.begin() + static_cast<long>(open + 1), toks.begin() + static_cast<long>(close));
   inner = drop_attributes(inner);
-  Signature sig;
-  if (inner.empty() || (inner.size() == 1 && inner[0].text == "void")) return sig;
+  std::vector<Param> params;
+  if (inner.empty() || (inner.size() == 1 && inner[0].text == "void")) return params;
   // Split on top-level commas; drop default values (`int N = 4`).
   std::vector<std::vector<Token>> parts(1);
   int depth = 0;
@@ -318,12 +183,149 @@ Signature parse_solve_signature(const std::string& source) {
   for (size_t i = 0; i < parts.size(); ++i) {
     if (parts[i].size() == 3 && parts[i][0].text == "." && parts[i][2].text == ".")
       throw usage_error("solve() cannot be variadic", kSolveExample);
-    Param p = parse_param(parts[i], i);
-    if (!names.insert(p.name).second)
+    Param p = parse_param(parts[i], i, need_names);
+    if (!p.name.empty() && !names.insert(p.name).second)
       throw usage_error("solve() has two parameters named '" + p.name + "'", kSolveExample);
-    sig.params.push_back(p);
+    params.push_back(p);
   }
-  return sig;
+  return params;
+}
+
+bool same_types(const std::vector<Param>& a, const std::vector<Param>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].dtype != b[i].dtype || a[i].is_pointer != b[i].is_pointer || a[i].is_const != b[i].is_const) return false;
+  return true;
+}
+
+/// Itanium C++ ABI code of a parameter's base type as written ("f", "m" for size_t, "6__half"),
+/// "" when unknown.
+std::string itanium_base(const std::string& base) {
+  static const std::map<std::string, std::string> named = {
+      {"size_t", "m"},  {"ssize_t", "l"}, {"ptrdiff_t", "l"}, {"intptr_t", "l"}, {"uintptr_t", "m"},
+      {"int8_t", "a"},  {"int16_t", "s"}, {"int32_t", "i"},   {"int64_t", "l"},  {"uint8_t", "h"},
+      {"uint16_t", "t"}, {"uint32_t", "j"}, {"uint64_t", "m"}, {"half", "6__half"}, {"__half", "6__half"},
+      {"__nv_bfloat16", "13__nv_bfloat16"}, {"nv_bfloat16", "13__nv_bfloat16"}};
+  if (auto it = named.find(base); it != named.end()) return it->second;
+  std::map<std::string, int> n;
+  for (const auto& w : split(base, ' ')) {
+    if (!builtin_words().count(w)) return "";
+    ++n[w];
+  }
+  bool u = n["unsigned"] > 0;
+  if (n["float"]) return "f";
+  if (n["double"]) return "d";
+  if (n["char"]) return u ? "h" : n["signed"] ? "a" : "c";
+  if (n["short"]) return u ? "t" : "s";
+  if (n["long"] == 2) return u ? "y" : "x";
+  if (n["long"] == 1) return u ? "m" : "l";
+  return u ? "j" : "i";
+}
+
+}  // namespace
+
+std::string mangled_solve_name(const std::vector<Param>& params) {
+  std::string out = "_Z5solve";
+  if (params.empty()) return out + "v";
+  std::vector<std::string> subs;  // substitution candidates, in order (S_, S0_, S1_, ...)
+  auto ref = [&](size_t i) {  // S_, then S<seq-id>_ with seq-id i-1 in base 36 (0-9, A-Z)
+    if (i == 0) return std::string("S_");
+    std::string id;
+    for (size_t n = i - 1;; n /= 36) {
+      id.insert(id.begin(), "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[n % 36]);
+      if (n < 36) break;
+    }
+    return "S" + id + "_";
+  };
+  for (const auto& p : params) {
+    std::string base = p.type_text;
+    for (const char* drop : {"const ", "*"})
+      if (auto at = base.find(drop); at != std::string::npos) base.erase(at, std::string(drop).size());
+    std::string code = itanium_base(trim(base));
+    if (code.empty()) return "";
+    bool is_class = code.size() > 1;  // builtin types have one-letter codes
+    // Layers from the inside out: the base type, then const (pointers only), then the pointer.
+    std::vector<std::string> layers = {code};
+    if (p.is_pointer && p.is_const) layers.push_back("K");
+    if (p.is_pointer) layers.push_back("P");
+    std::function<std::string(size_t)> mangle = [&](size_t n) -> std::string {
+      if (n == 1 && !is_class) return code;  // builtin types are never substituted
+      std::string key;
+      for (size_t k = 0; k < n; ++k) key += layers[k] + "|";
+      auto found = std::find(subs.begin(), subs.end(), key);
+      if (found != subs.end()) return ref(static_cast<size_t>(found - subs.begin()));
+      std::string enc = n == 1 ? code : layers[n - 1] + mangle(n - 1);
+      subs.push_back(key);
+      return enc;
+    };
+    out += mangle(layers.size());
+  }
+  return out;
+}
+
+Signature parse_solve_signature(const std::string& text, bool preprocessed) {
+  std::vector<std::string> files;
+  std::vector<Token> toks = lex_cxx(text, &files);
+  std::vector<SolveDecl> decls = find_solve_decls(toks);
+  auto where = [&](const SolveDecl& d) {
+    const std::string& f = files.at(static_cast<size_t>(d.file));
+    return f.empty() ? "line " + std::to_string(d.line) : f + ":" + std::to_string(d.line);
+  };
+  auto host = [](const SolveDecl& d) { return !d.global_fn && !d.device_only; };
+  std::vector<const SolveDecl*> c_defs, c_decls;
+  for (const auto& d : decls)
+    if (d.c_linkage && !d.internal && host(d)) (d.definition ? c_defs : c_decls).push_back(&d);
+  const SolveDecl* chosen = c_defs.empty() ? nullptr : c_defs.front();
+  Signature sig;
+  if (c_defs.size() > 1)
+    sig.notes.push_back("extern \"C\" solve() is defined " + std::to_string(c_defs.size()) + " times (" + where(*c_defs[0]) +
+                        ", " + where(*c_defs[1]) + (preprocessed ? ")" : "; in different preprocessor branches?)") +
+                        ": kprof read the first");
+  if (!chosen && !c_decls.empty()) {
+    // `extern "C" void solve(float*, int);` then `void solve(float* a, int n) { ... }`: the
+    // definition inherits C linkage from the declaration when the parameter types match.
+    auto declared = parse_params(toks, c_decls.front()->open, c_decls.front()->close, false);
+    for (const auto& d : decls)
+      if (!chosen && !d.c_linkage && !d.internal && d.ns.empty() && d.definition && host(d) &&
+          same_types(parse_params(toks, d.open, d.close, false), declared))
+        chosen = &d;
+    if (!chosen) chosen = c_decls.front();
+  }
+  if (chosen) {
+    if (!chosen->returns_void) throw usage_error("solve (" + where(*chosen) + ") must return void", kSolveExample);
+    sig.params = parse_params(toks, chosen->open, chosen->close, true);
+    sig.file = files.at(static_cast<size_t>(chosen->file));
+    sig.line = chosen->line;
+    return sig;
+  }
+  for (const auto& d : decls)
+    if (d.c_linkage && !d.internal && !host(d))
+      throw usage_error("solve (" + where(d) + ") is declared " + (d.global_fn ? "__global__" : "__device__") +
+                            ": it must be a host function that launches your kernel",
+                        "write extern \"C\" void solve(...) { my_kernel<<<grid, block>>>(...); } and keep the "
+                        "__global__ kernel under another name");
+  std::string ignored;
+  for (const auto& d : decls) {
+    if (!d.c_linkage && !d.internal && d.ns.empty() && host(d)) {
+      std::string mangled;
+      try {
+        mangled = mangled_solve_name(parse_params(toks, d.open, d.close, false));
+      } catch (const Error&) {
+      }
+      throw usage_error("solve (" + where(d) + ") is not extern \"C\": the .so exports it under its mangled C++ name " +
+                            (mangled.empty() ? "_Z5solve..." : mangled) + ", and kprof calls the symbol `solve`",
+                        "declare it as extern \"C\" void solve(...) { ... } so its name is not mangled, then rebuild");
+    }
+    ignored += std::string(ignored.empty() ? "" : "; ") + "solve at " + where(d) + " (" +
+               (d.internal ? "static or in an unnamed namespace"
+                : !host(d) ? (d.global_fn ? "a __global__ kernel" : "a __device__ function")
+                           : "C++ linkage in namespace " + d.ns) + ")";
+  }
+  throw usage_error("no `extern \"C\" void solve(...)` found in the kernel source" +
+                        (ignored.empty() ? std::string() : "; ignored, as the .so does not export them as `solve`: " + ignored),
+                    "a cuda-cpp / cutlass kernel must define its entry point as " + std::string(kSolveExample) +
+                        " (at namespace scope, not static, outside comments and disabled #if branches); for a "
+                        "Python kernel pass a .py file");
 }
 
 }  // namespace kprof

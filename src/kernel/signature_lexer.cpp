@@ -1,6 +1,7 @@
 #include "kernel/signature_lexer.hpp"
 
 #include <cctype>
+#include <cstdlib>
 
 #include "core/text.hpp"
 
@@ -30,8 +31,9 @@ class Lexer {
  public:
   explicit Lexer(const std::string& s) : s_(s) {}
 
-  std::vector<Token> run() {
+  std::vector<Token> run(std::vector<std::string>* files) {
     while (i_ < s_.size()) step();
+    if (files) *files = std::move(files_);
     return std::move(out_);
   }
 
@@ -42,15 +44,19 @@ class Lexer {
   bool at_line_start_ = true;  // only whitespace (or comments) since the last newline
   std::vector<CondGroup> conds_;
   std::vector<Token> out_;
+  std::vector<std::string> files_ = {""};
+  int file_ = 0;              // index into files_ of the current line marker's file
+  bool system_header_ = false;  // the current line marker says "system header" (flag 3)
 
   bool skipping() const {
+    if (system_header_) return true;
     for (const auto& g : conds_)
       if (!g.active) return true;
     return false;
   }
   char peek(size_t k = 0) const { return i_ + k < s_.size() ? s_[i_ + k] : '\0'; }
   void emit(TokKind kind, std::string text, int line) {
-    if (!skipping()) out_.push_back(Token{kind, std::move(text), line});
+    if (!skipping()) out_.push_back(Token{kind, std::move(text), line, file_});
   }
 
   void step() {
@@ -60,6 +66,11 @@ class Lexer {
     if (c == '/' && peek(1) == '/') { skip_line_comment(); return; }
     if (c == '/' && peek(1) == '*') { skip_block_comment(); return; }
     if (c == '#' && at_line_start_) { directive(); return; }
+    if (c == '\\' && (peek(1) == '\n' || (peek(1) == '\r' && peek(2) == '\n'))) {  // line splice
+      i_ += peek(1) == '\n' ? 2 : 3;
+      ++line_;
+      return;
+    }
     at_line_start_ = false;
     int line = line_;
     if (c == 'R' && peek(1) == '"') { raw_string(line); return; }
@@ -159,6 +170,14 @@ class Lexer {
     while (n < text.size() && ident_char(text[n])) ++n;
     std::string name = text.substr(0, n);
     std::string cond = directive_condition(text.substr(n));
+    if (n > 0 && std::isdigit(static_cast<unsigned char>(text[0]))) {
+      line_marker(text);
+      return;
+    }
+    if (name == "line") {
+      line_marker(trim(text.substr(n)));
+      return;
+    }
     if (name == "if" || name == "ifdef" || name == "ifndef") {
       CondGroup g;
       g.active = !(name == "if" && cond == "0");
@@ -176,10 +195,30 @@ class Lexer {
       if (!conds_.empty()) conds_.pop_back();
     }
   }
+
+  /// `12 "k.cu" 1 3`: the next line is line 12 of k.cu; flag 3 marks a system header.
+  void line_marker(const std::string& text) {
+    size_t n = 0;
+    while (n < text.size() && std::isdigit(static_cast<unsigned char>(text[n]))) ++n;
+    if (n == 0) return;
+    line_ = std::atoi(text.substr(0, n).c_str()) - 1;  // the newline ending the marker adds one
+    size_t q1 = text.find('"', n);
+    size_t q2 = q1 == std::string::npos ? q1 : text.find('"', q1 + 1);
+    if (q2 == std::string::npos) return;
+    std::string name = text.substr(q1 + 1, q2 - q1 - 1);
+    std::string flags = " " + text.substr(q2 + 1) + " ";
+    system_header_ = flags.find(" 3 ") != std::string::npos;
+    for (size_t k = 0; k < files_.size(); ++k)
+      if (files_[k] == name) { file_ = static_cast<int>(k); return; }
+    files_.push_back(name);
+    file_ = static_cast<int>(files_.size() - 1);
+  }
 };
 
 }  // namespace
 
-std::vector<Token> lex_cxx(const std::string& source) { return Lexer(source).run(); }
+std::vector<Token> lex_cxx(const std::string& source, std::vector<std::string>* files) {
+  return Lexer(source).run(files);
+}
 
 }  // namespace kprof

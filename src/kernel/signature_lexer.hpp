@@ -13,7 +13,8 @@ enum class TokKind { Ident, Punct, String, Number };
 struct Token {
   TokKind kind = TokKind::Punct;
   std::string text;
-  int line = 1;  ///< 1-based source line
+  int line = 1;  ///< 1-based source line (of `file`, when the text carries line markers)
+  int file = 0;  ///< index into the file list lex_cxx fills; 0 = the text itself
 };
 
 /// Splits C++/CUDA source into tokens:
@@ -22,8 +23,12 @@ struct Token {
 ///   identifier; a literal ends at its line's end when unterminated (robust to prose in `#if 0`);
 /// - preprocessor directives (with `\` continuations) are dropped, and the text inside
 ///   `#if 0 ... #else/#elif/#endif` is skipped; any other condition is assumed true;
+/// - a backslash-newline (line splice) inside code joins the two lines, as the preprocessor does;
+/// - line markers of preprocessed text (`# 12 "k.cu" 2`, `#line 12 "k.cu"`) set each token's
+///   file and line; tokens of system headers (marker flag 3) are dropped, since no kernel's
+///   solve() lives there. `files` (optional) receives the file names, index 0 = "" (the text);
 /// - `::` and `->` are single Punct tokens; other punctuation is one character per token.
 /// Never throws.
-std::vector<Token> lex_cxx(const std::string& source);
+std::vector<Token> lex_cxx(const std::string& source, std::vector<std::string>* files = nullptr);
 
 }  // namespace kprof

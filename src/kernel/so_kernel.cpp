@@ -34,12 +34,25 @@ void bind_scalars(FfiCall& ffi, const Signature& sig, const Dims& dims) {
 
 }  // namespace
 
+SignatureReading read_kernel_signature(const SoKernelOptions& opts) {
+  SignatureRequest req;
+  req.kernel_path = opts.kernel_path;
+  req.so_path = opts.so_path.empty() ? default_so_path(opts.kernel_path) : opts.so_path;
+  req.impl = opts.implementation;
+  req.arch = opts.arch;
+  req.nvcc_flags = opts.nvcc_flags;
+  req.build = opts.build;
+  return read_solve_signature(req);
+}
+
 SoKernelPlan plan_so_kernel(const SoKernelOptions& opts) {
   if (ends_with(to_lower(opts.kernel_path), ".so"))
     throw usage_error("'" + opts.kernel_path + "' is a library: kprof needs the .cu source to read solve()'s signature",
                       "pass the source and the library: kprof ... K.cu --so " + opts.kernel_path);
   SoKernelPlan plan;
-  plan.signature = parse_solve_signature(read_file(opts.kernel_path));
+  plan.so_path = opts.so_path.empty() ? default_so_path(opts.kernel_path) : opts.so_path;
+  plan.reading = read_kernel_signature(opts);
+  plan.signature = plan.reading.signature;
   FfiCall probe(plan.signature);  // validates every scalar's presence, integrality and range
   bind_scalars(probe, plan.signature, opts.dims);
   for (const auto& p : plan.signature.params)
@@ -48,7 +61,6 @@ SoKernelPlan plan_so_kernel(const SoKernelOptions& opts) {
       plan.scalars.push_back(ScalarArg{p.name, d.value, !dtype_is_float(p.dtype)});
     }
   plan.buffers = make_buffer_plan(plan.signature, opts.dims, opts.size_exprs, opts.ptr_size);
-  plan.so_path = opts.so_path.empty() ? default_so_path(opts.kernel_path) : opts.so_path;
   return plan;
 }
 

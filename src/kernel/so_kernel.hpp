@@ -12,6 +12,7 @@
 #include "core/dims.hpp"
 #include "core/implementation.hpp"
 #include "kernel/signature.hpp"
+#include "kernel/signature_source.hpp"
 #include "pipeline/kernel_instance.hpp"
 
 namespace kprof {
@@ -28,6 +29,9 @@ struct SoKernelOptions {
   Dims dims;                ///< `--NAME=VALUE`: every scalar of solve(), plus names used by --size
   std::vector<std::string> size_exprs;  ///< `--size NAME=EXPR` entries, as given ("A=M*K")
   std::optional<int64_t> ptr_size;      ///< `--ptr-size N`: element count of every buffer
+  std::string arch;                     ///< --arch: the build's architecture ("" = the GPU's own)
+  std::vector<std::string> nvcc_flags;  ///< the user's nvcc flags (`-- flags`): solve() is read as they build it
+  bool build = false;                   ///< --build: a stale .so is rebuilt (its build record is not used)
   /// Copies of the payloads the caller will allocate besides the buffers (reference inputs,
   /// restores between timed calls): counted when checking free GPU memory (device_buffers.hpp).
   double extra_copies = 2.0;
@@ -36,12 +40,17 @@ struct SoKernelOptions {
 /// The GPU-free part of loading: parsed signature, buffer plan and scalar values.
 struct SoKernelPlan {
   Signature signature;
+  SignatureReading reading;        ///< how solve() was read (nvcc's host preprocessing or the text)
   BufferPlan buffers;
   std::vector<ScalarArg> scalars;  ///< parameter order
   std::string so_path;             ///< resolved library path
 };
 
-/// Reads the .cu, parses solve(), checks every scalar parameter has its `--NAME=` dimension
+/// solve() of `opts.kernel_path` as nvcc compiles it for `opts` (read_solve_signature with the
+/// library, --arch, `--` flags and --build of `opts`; memoised). Throws Error (exit 2).
+SignatureReading read_kernel_signature(const SoKernelOptions& opts);
+
+/// Reads solve() as nvcc compiles it (kernel/signature_source.hpp read_solve_signature), checks every scalar parameter has its `--NAME=` dimension
 /// (the message names all missing ones), converts each value to its exact C type (range checked)
 /// and builds the buffer plan. Needs no GPU. Throws Error (exit 2): unreadable .cu, a .so given as
 /// the kernel, bad signature, missing/ill-typed dimension, bad --size / --ptr-size.
@@ -82,6 +91,8 @@ class SoKernel final : public KernelInstance {
   const BufferPlan& plan() const { return plan_.buffers; }
   /// The parsed solve() signature.
   const Signature& parsed_signature() const { return plan_.signature; }
+  /// How solve() was read (where, which #if branch, which flags: SignatureReading::how).
+  const SignatureReading& signature_reading() const { return plan_.reading; }
   /// The library that was loaded (absolute path).
   const std::string& so_path() const;
 

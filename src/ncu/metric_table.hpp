@@ -54,11 +54,13 @@ struct MetricTable {
   std::vector<KernelMetrics> kernels; ///< rows, file order
 };
 
-/// Parses the text of `ncu --csv --page raw` (with or without `--print-units base`). Lines before
-/// the header (e.g. "==PROF==" or "==WARNING==" messages) are skipped. Also accepts the long
-/// layout ncu writes for `--csv --metrics ...` on its default details page (columns "ID",
-/// "Kernel Name", "Metric Name", "Metric Unit", "Metric Value"), pivoting it into rows.
-/// Throws usage_error (exit 2) when the text is not an ncu export, naming what was expected.
+/// Parses the text of `ncu --csv --page raw` (with or without `--print-units base`; ncu's units
+/// row after the header is required) through NcuRawReader (ncu/raw_reader.hpp). "==PROF==" /
+/// "==WARNING==" message lines are skipped. Also accepts the long layout ncu writes for
+/// `--csv --metrics ...` on its default details page (columns "ID", "Kernel Name", "Metric Name",
+/// "Metric Unit", "Metric Value"), pivoting it into rows.
+/// Throws usage_error (exit 2) when the text is not an ncu export or has no units row, naming
+/// what was expected.
 /// A header without kernel rows yields a table with no kernels (the caller decides).
 MetricTable parse_ncu_raw_csv(const std::string& csv_text);
 

@@ -26,6 +26,7 @@ struct KernelSpec {
   double timeout_s = 60.0;            ///< --timeout: per kernel call, seconds
   bool build = false;                 ///< --build: build the .so first when missing or older than the .cu
   std::string arch;                   ///< --arch for --build ("" = the GPU's)
+  std::vector<std::string> nvcc_flags;  ///< nvcc flags after `--`: used by --build, and to read solve() as they compile it
   Dims dims;                          ///< --NAME=VALUE
   /// Per dimension name that looks like a kprof option (filled by the CLI, cli/kernel_options.hpp):
   /// what the user probably meant ("did you mean --iters?"). Not passed to the runner.

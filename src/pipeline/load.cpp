@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
@@ -12,10 +13,13 @@
 #include "core/fs.hpp"
 #include "core/term.hpp"
 #include "kernel/build.hpp"
+#include "kernel/build_record.hpp"
+#include "kernel/elf_check.hpp"
 #include "kernel/library.hpp"
 #include "kernel/so_kernel.hpp"
 #include "python/interpreter.hpp"
 #include "python/py_kernel.hpp"
+#include "python/source_check.hpp"
 
 namespace kprof {
 
@@ -29,8 +33,35 @@ SoKernelOptions so_options(const KernelSpec& spec, Implementation impl, double e
   o.dims = spec.dims;
   o.size_exprs = spec.sizes;
   if (spec.ptr_size > 0) o.ptr_size = spec.ptr_size;
+  o.arch = spec.arch;
+  o.nvcc_flags = spec.nvcc_flags;
+  o.build = spec.build;
   o.extra_copies = extra_copies;
   return o;
+}
+
+/// --build rebuilds when the .so is missing or older than the .cu, or when kprof built it with
+/// other `--` flags than these (its build record says).
+bool build_needed(const KernelSpec& spec, const std::string& so) {
+  if (needs_rebuild(spec.kernel, so)) return true;
+  auto rec = read_build_record(so, spec.kernel);
+  return rec && rec->extra_flags != spec.nvcc_flags;
+}
+
+/// Python kernels: a dimension that looks like a kprof option is an error unless setup() takes a
+/// parameter of that name (read with ast); with setup(**kwargs) only, it stays a dimension with a note.
+void check_python_dimensions(const KernelSpec& spec) {
+  if (spec.dim_notes.empty()) return;
+  auto params = python_function_params(spec.kernel, "setup");
+  for (const auto& [name, note] : spec.dim_notes) {
+    const Dim& d = spec.dims.get(name);
+    if (params && std::find(params->begin(), params->end(), name) != params->end()) continue;
+    if (params && std::find(params->begin(), params->end(), "**") == params->end())
+      throw usage_error(fmt::format("--{}={} is not a parameter of setup() in {}: {}", name, d.text, spec.kernel, note),
+                        "kprof reads every --NAME=VALUE it does not know as one of the kernel's dimensions; "
+                        "run `kprof <command> --help` for its options");
+    print_progress(fmt::format("note: --{}={} goes to setup() as a dimension; {}", name, d.text, note));
+  }
 }
 
 /// Every identifier in the --size expressions (the words after '=').
@@ -78,10 +109,12 @@ void check_dimensions_used(const KernelSpec& spec, const Signature& sig) {
 void validate_spec(const KernelSpec& spec) {
   Implementation impl = spec_implementation(spec);
   if (!path_exists(spec.kernel)) throw usage_error("kernel file '" + spec.kernel + "' not found");
-  if (is_python_impl(impl)) {  // setup/run_kernel are checked when the module loads
-    for (const auto& [name, note] : spec.dim_notes)
-      print_progress(fmt::format("note: --{}={} goes to setup() as a dimension; {}", name,
-                                 spec.dims.get(name).text, note));
+  if (is_python_impl(impl)) {  // read with ast: a syntax error or a missing setup/run_kernel is exit 2 here
+    if (!spec.so_path.empty())
+      throw usage_error("--so " + spec.so_path + " was given for the Python kernel " + spec.kernel,
+                        "a triton / cute-dsl kernel is a .py module and loads no .so: drop --so for it");
+    check_kernel_module_source(spec.kernel);
+    check_python_dimensions(spec);
     return;
   }
   std::string ext = to_lower(spec.kernel.substr(spec.kernel.find_last_of('.') == std::string::npos
@@ -91,11 +124,16 @@ void validate_spec(const KernelSpec& spec) {
     throw usage_error("'" + spec.kernel + "' is not a CUDA source file (.cu)",
                       "pass the kernel's .cu (it defines extern \"C\" void solve(...)), or a .py module with "
                       "--implementation triton / cute-dsl");
-  SoKernelPlan plan = plan_so_kernel(so_options(spec, impl, 0.0));  // signature, dimensions, --size
+  const SoKernelOptions so = so_options(spec, impl, 0.0);
+  SignatureReading reading = read_kernel_signature(so);  // where solve() is and how it was read, first
+  print_progress(reading.how);
+  for (const auto& n : reading.notes) print_progress("note: " + n);
+  SoKernelPlan plan = plan_so_kernel(so);  // dimensions, --size
   check_dimensions_used(spec, plan.signature);
-  if (!spec.build && !path_exists(plan.so_path))
-    throw usage_error("kernel library " + plan.so_path + " not found",
-                      build_hint(spec.kernel, plan.so_path, spec.arch.empty() ? build_arch_for_hints() : spec.arch, impl));
+  // The library, read as ELF without loading it; with --build only when it will not be rebuilt.
+  if (!spec.build || (path_exists(plan.so_path) && !build_needed(spec, plan.so_path)))
+    check_kernel_library_file(plan.so_path, build_hint(spec.kernel, plan.so_path,
+                                                       spec.arch.empty() ? build_arch_for_hints() : spec.arch, impl));
 }
 
 std::unique_ptr<KernelInstance> load_kernel(const KernelSpec& spec, double extra_copies) {
@@ -108,14 +146,15 @@ std::unique_ptr<KernelInstance> load_kernel(const KernelSpec& spec, double extra
   }
   if (spec.build) {
     std::string so = spec.so_path.empty() ? default_so_path(spec.kernel) : spec.so_path;
-    if (needs_rebuild(spec.kernel, so)) {
+    if (build_needed(spec, so)) {
       BuildOptions b;
       b.source = spec.kernel;
       b.impl = impl;
       b.arch = spec.arch;
       b.gpu = spec.gpu;
       b.output = so;
-      print_progress("building " + so + " (--build: missing or older than " + spec.kernel + ")");
+      b.extra_flags = spec.nvcc_flags;
+      print_progress("building " + so + " (--build: missing, older than " + spec.kernel + " or built with other flags)");
       build_kernel(b);
     }
   }
@@ -141,6 +180,8 @@ std::vector<std::pair<std::string, std::string>> kernel_header_rows(const Kernel
       {"Seed", std::to_string(spec.seed)},
   };
   if (!reference.empty()) rows.insert(rows.begin() + 3, {"Reference", reference});
+  if (const auto* so = dynamic_cast<const SoKernel*>(&inst))  // which #if branch, which nvcc flags
+    rows.insert(rows.begin() + (reference.empty() ? 3 : 4), {"Signature read", so->signature_reading().how});
   for (const auto& b : inst.buffers())
     rows.push_back({"Buffer " + b.name, fmt::format("{} x {} ({}), {}", dtype_name(b.dtype), b.count,
                                                      fmt_bytes(static_cast<double>(b.count * dtype_size(b.dtype))),

@@ -10,8 +10,11 @@
 namespace kprof {
 
 /// Checks everything about `spec` that needs no GPU, so usage errors are exit 2 on any machine:
-/// the file type against --implementation, the file, and for a .cu the solve() signature, every
-/// dimension, the --size / --ptr-size expressions and (without --build) that the .so exists.
+/// the file type against --implementation, the file; for a .cu the solve() signature (read as nvcc
+/// compiles it; one progress line says where and how), every dimension, the --size / --ptr-size
+/// expressions and the .so (read as ELF, not loaded: a shared library exporting `solve`; with
+/// --build only when it will not be rebuilt); for a .py its syntax, setup and run_kernel (ast), a
+/// --so given for it, and dimensions named like kprof options that setup() does not take.
 /// Throws Error (exit 2) with what to do.
 void validate_spec(const KernelSpec& spec);
 
@@ -29,7 +32,8 @@ std::string gpu_description(int gpu);
 
 /// Report header rows describing a loaded kernel: file, implementation, signature, GPU, dims,
 /// seed, and one row per buffer (dtype, elements, role); a "Reference" row after the signature
-/// when `reference` (ref.py's path) is given.
+/// when `reference` (ref.py's path) is given, then for a .so kernel "Signature read" (where solve()
+/// was found, in which #if branch, read with which nvcc flags).
 std::vector<std::pair<std::string, std::string>> kernel_header_rows(const KernelSpec& spec,
                                                                     const KernelInstance& inst,
                                                                     const std::string& reference = "");

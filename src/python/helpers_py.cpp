@@ -6,7 +6,7 @@ namespace kprof {
 
 /// Source of `_kprof`: load_by_path(path, role, stem), describe(exc, tb, user_file, verbose),
 /// type_name(obj), DeviceArray(ptr, count, typestr), same_storage(a, b), torch_precision(),
-/// source_problem(path, name).
+/// source_problem(path, name), function_params(path, name).
 extern const char* const kKprofHelpersSource;
 
 const char* const kKprofHelpersSource = R"PY(
@@ -191,6 +191,24 @@ def source_problem(path, name):
         if isinstance(node, ast.alias) and (node.asname or node.name.split(".")[-1]) in (name, "*"):
             return ""
     return (0, "defines no function `" + name + "`", "")
+
+
+def function_params(path, name):
+    """The parameter names of the module-level `def name(...)` in `path`, read without running
+    it, "**" standing for a **kwargs catch-all; None when there is no such def or the file does
+    not parse."""
+    import ast
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            tree = ast.parse(f.read(), filename=path)
+    except (OSError, SyntaxError, ValueError):
+        return None
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            a = node.args
+            names = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
+            return names + (["**"] if a.kwarg else [])
+    return None
 )PY";
 
 }  // namespace kprof

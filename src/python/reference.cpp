@@ -10,6 +10,7 @@
 #include "python/errors.hpp"
 #include "python/interpreter.hpp"
 #include "python/py_internal.hpp"
+#include "python/source_check.hpp"
 
 namespace kprof {
 
@@ -197,28 +198,7 @@ std::string shaped_names(const std::vector<BufferView>& buffers) {
 }  // namespace
 
 void check_reference_source(const std::string& path) {
-  if (path.size() < 3 || path.compare(path.size() - 3, 3, ".py") != 0) return;  // load() says what is wrong
-  try {
-    ensure_python();
-  } catch (const Error&) {
-    return;
-  }
-  py::gil_scoped_acquire gil;
-  py::object problem;
-  try {
-    problem = kprof_helpers().attr("source_problem")(path, "reference");
-  } catch (const py::error_already_set&) {
-    return;  // unreadable: ReferenceModule::load names the cause
-  }
-  if (py::isinstance<py::str>(problem)) return;  // ""
-  auto t = problem.cast<py::tuple>();
-  const int line = t[0].cast<int>();
-  const std::string message = t[1].cast<std::string>();
-  const std::string text = t[2].cast<std::string>();
-  if (line > 0)
-    throw usage_error(fmt::format("{}:{}: {}{}", path, line, message, text.empty() ? "" : " in `" + text + "`"),
-                      "fix ref.py (kprof reads it before any GPU work)");
-  throw usage_error(path + " " + message, kNoReferenceHint);
+  check_python_source(path, {"reference"}, "fix ref.py (kprof reads it before any GPU work)", kNoReferenceHint);
 }
 
 ReferenceModule ReferenceModule::load(const std::string& path) {

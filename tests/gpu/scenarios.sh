@@ -386,3 +386,26 @@ PY
     -k regex:nvjet --launch-skip 10 --launch-count 1 python3 bench/gemm_hot.py 8192 11
   cp "$W/solrules-gemm-hot.log" "$OUT/gemm_hot_ncu.csv"; cp "$W/solrules-gemm-cold.log" "$OUT/gemm_cold_ncu.csv"
 fi
+
+if want badinput; then  # issue 14: solve() as nvcc compiles it, libraries read before the GPU, analyze at scale
+  BI=tests/bad_inputs
+  VI=tests/data/kernels/vadd_ifdef.cu
+  # The same source built two ways: the signature follows the build's flags (recorded next to the .so).
+  scenario badinput-ifdef-float 0 'PASS' -- "$K" check $VI --ref $VREF --N=1000003 --so "$W/vi_f.so" --build -o "$W/vif"
+  scenario badinput-ifdef-float-buffers 0 'float32 x 1000003' -- cat "$W/vif/correctness.md"
+  scenario badinput-ifdef-double 0 'PASS' -- "$K" check $VI --ref $VREF --N=1000003 --so "$W/vi_d.so" --build -o "$W/vid" -- -DUSE_DOUBLE
+  scenario badinput-ifdef-double-buffers 0 'float64 x 1000003' -- cat "$W/vid/correctness.md"
+  scenario badinput-ifdef-double-read 0 'Signature read .*-DUSE_DOUBLE' -- cat "$W/vid/correctness.md"
+  scenario badinput-ifdef-record 0 'recorded with .*vi_d.so' -- "$K" check $VI --ref $VREF --N=1000 --so "$W/vi_d.so" -o "$W/vid2"
+  scenario badinput-ifdef-profile 0 'Memory-Bound' -- "$K" profile $VI --N=67108864 --so "$W/vi_d.so" -o "$W/vidp"
+  # Exit 2 before the GPU on the GPU machine too.
+  scenario badinput-not-elf 2 'not an ELF file' -- "$K" check $E/cuda/vector_add/vector_add.cu --ref $VREF --N=8 --so $BI/libs/not_elf.so
+  scenario badinput-py-syntax 2 'SyntaxError' -- "$K" check $BI/py/syntax_error.py --ref $VREF --N=8
+  scenario badinput-no-extern-c 2 '_Z5solvePKfPfi' -- "$K" check $BI/kernels/no_extern_c.cu --ref $VREF --N=8
+  # .ncu-repz with this machine's ncu (2025.3 reads no compressed report: says what is needed).
+  scenario badinput-repz 2 'Nsight Compute 2026' -- "$K" analyze $BI/csv/fake.ncu-repz -o "$W/repz"
+  # The 200 MB export (bench/make_big_export.py): wall time and peak memory of kprof analyze.
+  python3 bench/make_big_export.py --out "$W/big.raw.csv" --size-mb 200 > "$W/big.gen.log" 2>&1
+  scenario badinput-analyze-200MB 0 "max_rss_MB" -- python3 bench/peak_rss.py "$K" analyze "$W/big.raw.csv" -o "$W/big"
+  scenario badinput-analyze-200MB-details 0 'Launches not shown in full' -- cat "$W/big/ncu_details.md"
+fi

@@ -9,6 +9,7 @@
 #include "core/fs.hpp"
 #include "env/tools.hpp"
 #include "kernel/build.hpp"
+#include "kernel/build_record.hpp"
 #include "unit/test_env_util.hpp"
 
 using namespace kprof;
@@ -126,9 +127,13 @@ TEST(Build, CompilesASharedLibraryExportingSolve) {
   ProcessResult nm = run_process({"nm", "-D", "--defined-only", r.output});
   ASSERT_TRUE(nm.ok()) << nm.err;
   EXPECT_NE(nm.out.find(" T solve\n"), std::string::npos) << nm.out;
-  // No temporary left next to it.
+  // No temporary left next to it; the build record holds the nvcc line (solve() is read with it).
   ProcessResult ls = run_process({"ls", d.path()});
-  EXPECT_EQ(ls.out, "add.cu\nadd.so\n");
+  EXPECT_EQ(ls.out, "add.cu\nadd.so\nadd.so.kprof-build.json\n");
+  auto rec = read_build_record(r.output, o.source);
+  ASSERT_TRUE(rec.has_value());
+  EXPECT_EQ(rec->command, r.command);
+  EXPECT_EQ(rec->arch, "sm_90");
 }
 
 TEST(Build, CompileErrorExitsOneWithNvccMessages) {

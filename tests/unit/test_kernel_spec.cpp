@@ -1,6 +1,8 @@
 // The runner's arguments recreate the same kernel instance (same seed, sizes, dimensions).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "pipeline/kernel_spec.hpp"
 
 using namespace kprof;
@@ -30,4 +32,20 @@ TEST(KernelSpec, RunnerArgsCarryEverythingThatShapesTheInputs) {
   EXPECT_TRUE(has("--so", "lib/k.so"));
   EXPECT_NE(std::find(a.begin(), a.end(), "--M=64"), a.end());
   EXPECT_NE(std::find(a.begin(), a.end(), "--alpha=0.5"), a.end());
+}
+
+TEST(KernelSpec, RunnerArgsCarryTheArchAndTheNvccFlagsLast) {
+  // The runner reads solve() again: with the same --arch and `--` flags it reads the same one.
+  KernelSpec s;
+  s.kernel = "k.cu";
+  s.arch = "sm_90a";
+  s.nvcc_flags = {"-DUSE_DOUBLE", "-I", "inc"};
+  s.dims.set("N", "8");
+  auto a = spec_to_args(s);
+  auto arch = std::find(a.begin(), a.end(), "--arch");
+  ASSERT_NE(arch, a.end());
+  EXPECT_EQ(*(arch + 1), "sm_90a");
+  ASSERT_GE(a.size(), 4u);
+  EXPECT_EQ(std::vector<std::string>(a.end() - 4, a.end()),
+            (std::vector<std::string>{"--", "-DUSE_DOUBLE", "-I", "inc"}));
 }

@@ -130,15 +130,18 @@ TEST(ParseNcuCsv, EdgeCasesQuotedCommasSeparatorsUnitsRowNaAndSeveralKernels) {
   EXPECT_FALSE(b.number("dram__bytes_read.sum").has_value());                              // ""
 }
 
-TEST(ParseNcuCsv, HeaderWithoutUnitsRowOrKernelsIsAccepted) {
+TEST(ParseNcuCsv, HeaderWithoutKernelsIsAcceptedButNotWithoutTheUnitsRow) {
   MetricTable none = parse_ncu_raw_csv("\"ID\",\"Kernel Name\",\"sm__throughput.avg.pct_of_peak_sustained_elapsed\"\n"
                                        "\"\",\"\",\"%\"\n");
   EXPECT_TRUE(none.kernels.empty());
-  MetricTable no_units = parse_ncu_raw_csv("\"ID\",\"Kernel Name\",\"sm__throughput.avg.pct_of_peak_sustained_elapsed\"\n"
-                                           "\"3\",\"k\",\"12.5\"\n");
-  ASSERT_EQ(no_units.kernels.size(), 1u);
-  EXPECT_EQ(no_units.kernels[0].id, 3);
-  EXPECT_DOUBLE_EQ(*no_units.kernels[0].number("sm__throughput.avg.pct_of_peak_sustained_elapsed"), 12.5);
+  // Without ncu's units row every value would be read in the wrong unit (132 us as 132 ns).
+  expect_not_ncu("\"ID\",\"Kernel Name\",\"sm__throughput.avg.pct_of_peak_sustained_elapsed\"\n\"3\",\"k\",\"12.5\"\n",
+                 "no units row");
+  expect_not_ncu("\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n", "no units row");
+  // A row in its place that is not ncu's: a number, or a value under an identity column.
+  expect_not_ncu("\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n\"\",\"\",\"132.4\"\n\"0\",\"k\",\"1\"\n",
+                 "not ncu's units row");
+  expect_not_ncu("\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n\"\",\"k\",\"usecond\"\n", "not ncu's units row");
 }
 
 TEST(ParseNcuCsv, LongDetailsLayoutIsPivotedIntoRows) {

@@ -1,0 +1,1 @@
+extern "C" void solve(float** A, int N) { (void)A; (void)N; }

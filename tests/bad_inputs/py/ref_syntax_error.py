@@ -1,0 +1,2 @@
+def reference(A, B, C, N, **kwargs)
+    C.copy_(A + B)
