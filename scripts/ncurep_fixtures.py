@@ -4,7 +4,7 @@
 For each REPORT.ncu-rep it writes, next to it:
   REPORT.raw.csv     every metric of the report's first kernel in the layout of
                      `ncu --import REPORT --csv --page raw --print-units base` (row 1 names, row 2
-                     units, row 3 values), which kprof's parser reads (src/ncu/metric_table.hpp);
+                     units, row 3 values), which kprof's parser reads (src/stages/ncu/metric_table.hpp);
   REPORT.rules.json  Nsight Compute's own guided-analysis rule results for that kernel
                      (ncu_report's IAction.rule_results_as_dicts(), trimmed to what kprof shows).
 

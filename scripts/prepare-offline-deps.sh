@@ -16,7 +16,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 deps="$root/.deps"
 cutlass_version=4.2.0.0
 dsl_version=4.8.1
-ncu_report_version=2026.3.1  # src/ncu/ncu_rep.hpp kNcuReportTestedVersion
+ncu_report_version=2026.3.1  # src/stages/ncu/ncu_rep.hpp kNcuReportTestedVersion
 
 need() { [ -e "$1" ] || { echo "missing $1: apt-get install $2" >&2; exit 2; }; }
 need /usr/include/CLI/CLI.hpp libcli11-dev

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/cuda.hpp"
+#include "device/cuda.hpp"
 
 #define KPROF_REQUIRE_GPU()                                               \
   do {                                                                    \

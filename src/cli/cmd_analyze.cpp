@@ -1,8 +1,8 @@
 // kprof analyze REPORT: the bottleneck verdict for an existing Nsight Compute report (.ncu-rep,
 // .ncu-repz or a CSV exported with --page raw), on the same code path as `kprof profile`
-// (analysis/analyze.hpp, report/ncu_report.hpp). Needs no GPU. A .ncu-rep is read through
+// (stages/analysis/analyze.hpp, report/ncu_report.hpp). Needs no GPU. A .ncu-rep is read through
 // ncu_report when it imports (metrics, rules, hot lines), else exported through ncu; every CSV is
-// streamed one launch at a time (analysis/analyze_stream.hpp).
+// streamed one launch at a time (stages/analysis/analyze_stream.hpp).
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -11,11 +11,11 @@
 #include <iostream>
 #include <memory>
 
-#include "analysis/analyze.hpp"
-#include "analysis/analyze_stream.hpp"
-#include "analysis/hot_lines.hpp"
-#include "analysis/ncu_rules.hpp"
-#include "analysis/report_input.hpp"
+#include "stages/analysis/analyze.hpp"
+#include "stages/analysis/analyze_stream.hpp"
+#include "stages/analysis/hot_lines.hpp"
+#include "stages/analysis/ncu_rules.hpp"
+#include "stages/analysis/report_input.hpp"
 #include "cli/commands.hpp"
 #include "cli/validators.hpp"
 #include "core/error.hpp"

@@ -5,15 +5,15 @@
 
 #include "cli/commands.hpp"
 #include "cli/kernel_options.hpp"
-#include "core/cuda.hpp"
+#include "device/cuda.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/term.hpp"
-#include "pipeline/load.hpp"
-#include "pipeline/reference_loader.hpp"
-#include "python/reference.hpp"
+#include "kernel/load.hpp"
+#include "stages/verify/reference_loader.hpp"
+#include "stages/verify/reference.hpp"
 #include "report/correctness_report.hpp"
-#include "verify/check.hpp"
+#include "stages/verify/check.hpp"
 
 namespace kprof {
 namespace {

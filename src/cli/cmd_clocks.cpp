@@ -4,7 +4,7 @@
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
-#include "env/clocks.hpp"
+#include "stages/env/clocks.hpp"
 
 namespace kprof {
 namespace {

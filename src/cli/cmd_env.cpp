@@ -7,9 +7,9 @@
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/term.hpp"
-#include "env/env_check.hpp"
-#include "env/env_report.hpp"
-#include "env/readiness.hpp"
+#include "stages/env/env_check.hpp"
+#include "report/env_report.hpp"
+#include "stages/env/readiness.hpp"
 
 namespace kprof {
 namespace {

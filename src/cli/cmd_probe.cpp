@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
-#include "env/probe_kernel.hpp"
+#include "stages/env/probe_kernel.hpp"
 
 namespace kprof {
 

@@ -4,17 +4,17 @@
 
 #include <cstdio>
 
-#include "analysis/analyze.hpp"
+#include "stages/analysis/analyze.hpp"
 #include "cli/commands.hpp"
 #include "cli/profile_settings.hpp"
-#include "core/cuda.hpp"
+#include "device/cuda.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/term.hpp"
-#include "pipeline/load.hpp"
+#include "kernel/load.hpp"
 #include "report/hot_lines_report.hpp"
 #include "report/ncu_report.hpp"
-#include "timing/timing.hpp"
+#include "stages/timing/timing.hpp"
 
 namespace kprof {
 

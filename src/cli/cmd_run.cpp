@@ -11,7 +11,7 @@
 #include "core/fs.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
-#include "pipeline/run_flow.hpp"
+#include "flows/run_flow.hpp"
 
 namespace kprof {
 namespace {

@@ -7,10 +7,10 @@
 #include "cli/commands.hpp"
 #include "cli/kernel_options.hpp"
 #include "cli/validators.hpp"
-#include "core/cuda.hpp"
+#include "device/cuda.hpp"
 #include "core/error.hpp"
-#include "pipeline/guarded_call.hpp"
-#include "pipeline/load.hpp"
+#include "kernel/guarded_call.hpp"
+#include "kernel/load.hpp"
 
 namespace kprof {
 namespace {

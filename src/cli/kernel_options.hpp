@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "pipeline/kernel_spec.hpp"
-#include "pipeline/profile.hpp"
+#include "kernel/kernel_spec.hpp"
+#include "flows/profile.hpp"
 
 namespace kprof {
 

@@ -11,7 +11,7 @@
 #include "core/error.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
-#include "pipeline/guarded_call.hpp"
+#include "kernel/guarded_call.hpp"
 
 namespace {
 

@@ -2,12 +2,12 @@
 #pragma once
 
 #include "cli/kernel_options.hpp"
-#include "pipeline/profile.hpp"
+#include "flows/profile.hpp"
 
 namespace kprof {
 
 /// ProfileSettings from the parsed options; the per-call time limit comes from --timeout.
-/// Throws Error (exit 2) for out-of-range values (timing/timing.hpp validate).
+/// Throws Error (exit 2) for out-of-range values (stages/timing/timing.hpp validate).
 ProfileSettings make_profile_settings(const KernelCliOptions& k, const ProfileCliOptions& p);
 
 }  // namespace kprof

@@ -1,5 +1,7 @@
 #include "core/text.hpp"
 
+#include <cxxabi.h>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -146,6 +148,19 @@ size_t edit_distance(const std::string& a, const std::string& b) {
     }
   }
   return row[b.size()];
+}
+
+std::string demangle(const std::string& name) {
+  if (name.size() < 2 || name[0] != '_' || name[1] != 'Z') return name;
+  int status = 0;
+  char* out = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || out == nullptr) {
+    std::free(out);
+    return name;
+  }
+  std::string s(out);
+  std::free(out);
+  return s;
 }
 
 }  // namespace kprof

@@ -53,4 +53,8 @@ std::string display_kernel_name(const std::string& name, size_t max_len = 60);
 /// The current local time as "YYYY-MM-DD HH:MM:SS TZ".
 std::string now_string();
 
+/// The demangled form of a C++ symbol (abi::__cxa_demangle), or `name` unchanged when it is not
+/// a mangled name (Triton kernels, extern "C" kernels).
+std::string demangle(const std::string& name);
+
 }  // namespace kprof

@@ -6,12 +6,12 @@
 #include <optional>
 #include <regex>
 
-#include "core/cuda.hpp"
+#include "device/cuda.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
-#include "env/tools.hpp"
+#include "core/tools.hpp"
 #include "kernel/build_record.hpp"
 
 namespace kprof {

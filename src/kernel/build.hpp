@@ -7,7 +7,7 @@
 
 #include "core/implementation.hpp"
 #include "core/subprocess.hpp"
-#include "env/cutlass.hpp"
+#include "kernel/cutlass.hpp"
 
 namespace kprof {
 

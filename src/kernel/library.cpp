@@ -5,11 +5,11 @@
 #include <cctype>
 #include <cstdlib>
 
-#include "core/cuda.hpp"
+#include "device/cuda.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/subprocess.hpp"
-#include "env/cutlass.hpp"
+#include "kernel/cutlass.hpp"
 #include "kernel/build.hpp"
 #include "kernel/elf_check.hpp"
 

@@ -12,7 +12,7 @@ namespace kprof {
 /// base name ("dir/v1.cu" -> "dir/v1.so").
 std::string default_so_path(const std::string& kernel_path);
 
-/// The sm_XX to build for: the current GPU's (core/cuda.hpp gpu_arch), or "sm_90" when no GPU
+/// The sm_XX to build for: the current GPU's (device/cuda.hpp gpu_arch), or "sm_90" when no GPU
 /// is visible. Never throws.
 std::string build_arch_for_hints();
 

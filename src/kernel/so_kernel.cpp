@@ -2,7 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "buffers/device_buffers.hpp"
+#include "device/device_buffers.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/term.hpp"

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "buffers/plan.hpp"
+#include "kernel/plan.hpp"
 #include "core/dims.hpp"
 #include "core/implementation.hpp"
 #include "kernel/signature.hpp"
 #include "kernel/signature_source.hpp"
-#include "pipeline/kernel_instance.hpp"
+#include "kernel/kernel_instance.hpp"
 
 namespace kprof {
 
@@ -86,7 +86,7 @@ class SoKernel final : public KernelInstance {
   void reset_guards() override;
   bool has_guards() const override { return true; }
 
-  /// Names, dtypes, counts, roles and bytes of the buffers (see buffers/plan.hpp plan_markdown /
+  /// Names, dtypes, counts, roles and bytes of the buffers (see kernel/plan.hpp plan_markdown /
   /// plan_to_json for report forms).
   const BufferPlan& plan() const { return plan_.buffers; }
   /// The parsed solve() signature.

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "buffers/host_array.hpp"
+#include "device/host_array.hpp"
 #include "core/dtype.hpp"
 
 namespace kprof {

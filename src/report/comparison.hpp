@@ -25,7 +25,7 @@ struct VersionRow {
   std::string cls;               ///< class or "not classified: ..." / "not profiled"
   std::optional<double> sm_sol, mem_sol, achieved_occupancy;  ///< %, from ncu
   std::string leading_stall;     ///< "long scoreboard (62%)"
-  std::optional<double> pct_of_bound;  ///< time bound / measured time, % (analysis/bound.hpp)
+  std::optional<double> pct_of_bound;  ///< time bound / measured time, % (stages/analysis/bound.hpp)
   std::optional<double> bound_ms;      ///< the time bound, ms
   std::optional<double> max_speedup;   ///< measured / bound: "at most Y x faster"
   std::string bound_basis;             ///< what the bound binds on ("memory at the achievable 4.3 TB/s")

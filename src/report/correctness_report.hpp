@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "verify/check.hpp"
+#include "stages/verify/check.hpp"
 
 namespace kprof {
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "analysis/format.hpp"
+#include "stages/analysis/format.hpp"
 #include "core/text.hpp"
 
 namespace kprof {

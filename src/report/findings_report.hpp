@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "analysis/verdict.hpp"
+#include "stages/analysis/verdict.hpp"
 
 namespace kprof {
 

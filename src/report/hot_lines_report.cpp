@@ -6,7 +6,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "analysis/format.hpp"
+#include "stages/analysis/format.hpp"
 #include "core/text.hpp"
 
 namespace kprof {

@@ -1,4 +1,4 @@
-// The hot lines (analysis/hot_lines.hpp) as Markdown (ncu_summary.md's "Hot lines" section and the
+// The hot lines (stages/analysis/hot_lines.hpp) as Markdown (ncu_summary.md's "Hot lines" section and the
 // "Where in the source" table that links each finding to its line), JSON (profile.json and
 // analysis.json: numbers, not strings) and console text.
 #pragma once
@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "analysis/hot_lines.hpp"
-#include "analysis/verdict.hpp"
+#include "stages/analysis/hot_lines.hpp"
+#include "stages/analysis/verdict.hpp"
 
 namespace kprof {
 

@@ -3,9 +3,9 @@
 
 #include <cmath>
 
-#include "analysis/derived.hpp"
-#include "analysis/format.hpp"
-#include "ncu/metrics.hpp"
+#include "stages/analysis/derived.hpp"
+#include "stages/analysis/format.hpp"
+#include "stages/ncu/metrics.hpp"
 #include "report/hot_lines_report.hpp"
 #include "report/findings_report.hpp"
 #include "report/ncu_report.hpp"

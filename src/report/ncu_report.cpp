@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analysis/derived.hpp"
-#include "analysis/format.hpp"
+#include "stages/analysis/derived.hpp"
+#include "stages/analysis/format.hpp"
 #include "core/fs.hpp"
 #include "core/text.hpp"
-#include "ncu/metrics.hpp"
+#include "stages/ncu/metrics.hpp"
 #include "report/hot_lines_report.hpp"
 #include "report/findings_report.hpp"
 

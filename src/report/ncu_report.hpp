@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/hot_lines.hpp"
-#include "analysis/verdict.hpp"
-#include "ncu/metric_table.hpp"
+#include "stages/analysis/hot_lines.hpp"
+#include "stages/analysis/verdict.hpp"
+#include "stages/ncu/metric_table.hpp"
 
 namespace kprof {
 
@@ -25,7 +25,7 @@ struct NcuReportHeader {
   std::vector<std::pair<std::string, std::string>> rows;
   std::string timing_markdown;  ///< optional Markdown section inserted right after the header table
   nlohmann::json timing_json;   ///< optional timing object, stored under "timing" in the JSON (null: none)
-  /// Hot lines by kernel ID (analysis/hot_lines.hpp): each detailed kernel gets a "Hot lines"
+  /// Hot lines by kernel ID (stages/analysis/hot_lines.hpp): each detailed kernel gets a "Hot lines"
   /// section and a "Where in the source" table under its secondary signals; "hot_lines" in the JSON.
   std::map<int, KernelHotLines> hot_lines;
   std::string hot_lines_note;   ///< why there are no hot lines ("" when there are or they were not asked for)

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "ncu/metric_table.hpp"
+#include "stages/ncu/metric_table.hpp"
 #include "report/ncu_report.hpp"
 
 namespace kprof {

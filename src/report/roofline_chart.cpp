@@ -1,10 +1,10 @@
 #include "report/roofline_chart.hpp"
 
-#include "analysis/derived.hpp"
-#include "analysis/thresholds.hpp"
+#include "stages/analysis/derived.hpp"
+#include "stages/analysis/thresholds.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
-#include "ncu/metrics.hpp"
+#include "stages/ncu/metrics.hpp"
 #include "python/plot.hpp"
 
 namespace kprof {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/bound.hpp"
-#include "ncu/metric_table.hpp"
+#include "stages/analysis/bound.hpp"
+#include "stages/ncu/metric_table.hpp"
 
 namespace kprof {
 

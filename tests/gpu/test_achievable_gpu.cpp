@@ -1,10 +1,10 @@
-// The achievable DRAM bandwidth measured on a real GPU (timing/achievable.hpp) and the NVML
-// sampling during timed calls (timing/timing.hpp TimingResult::during). Skips without a GPU.
+// The achievable DRAM bandwidth measured on a real GPU (stages/timing/achievable.hpp) and the NVML
+// sampling during timed calls (stages/timing/timing.hpp TimingResult::during). Skips without a GPU.
 #include <gtest/gtest.h>
 
-#include "core/cuda.hpp"
+#include "device/cuda.hpp"
 #include "gpu_guard.hpp"
-#include "timing/achievable.hpp"
+#include "stages/timing/achievable.hpp"
 #include "unit/test_env_util.hpp"
 
 using namespace kprof;

@@ -7,12 +7,12 @@
 #include <cstring>
 #include <iterator>
 
-#include "buffers/device_buffers.hpp"
-#include "buffers/fill.hpp"
-#include "buffers/fill_hash.hpp"
-#include "buffers/guard.hpp"
-#include "buffers/host_array.hpp"
-#include "core/cuda.hpp"
+#include "device/device_buffers.hpp"
+#include "device/fill.hpp"
+#include "device/fill_hash.hpp"
+#include "device/guard.hpp"
+#include "device/host_array.hpp"
+#include "device/cuda.hpp"
 #include "core/error.hpp"
 #include "gpu_guard.hpp"
 

@@ -7,11 +7,11 @@
 #include <cstring>
 #include <functional>
 
-#include "buffers/host_array.hpp"
+#include "device/host_array.hpp"
 #include "gpu/test_so_kernel_util.hpp"
 #include "gpu_guard.hpp"
 #include "kernel/so_kernel.hpp"
-#include "verify/check.hpp"
+#include "stages/verify/check.hpp"
 
 using namespace kprof;
 

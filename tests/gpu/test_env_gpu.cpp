@@ -4,10 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/cuda.hpp"
-#include "env/gpu_info.hpp"
-#include "env/probe_kernel.hpp"
-#include "env/tools.hpp"
+#include "device/cuda.hpp"
+#include "stages/env/gpu_info.hpp"
+#include "stages/env/probe_kernel.hpp"
+#include "core/tools.hpp"
 #include "gpu_guard.hpp"
 #include "kernel/build.hpp"
 #include "unit/test_env_util.hpp"

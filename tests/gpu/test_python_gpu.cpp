@@ -9,14 +9,14 @@
 #include <cstring>
 #include <thread>
 
-#include "buffers/host_array.hpp"
-#include "core/cuda.hpp"
+#include "device/host_array.hpp"
+#include "device/cuda.hpp"
 #include "core/dims.hpp"
 #include "gpu_guard.hpp"
 #include "python/interpreter.hpp"
 #include "python/py_internal.hpp"
-#include "python/py_kernel.hpp"
-#include "python/reference.hpp"
+#include "kernel/py_kernel.hpp"
+#include "stages/verify/reference.hpp"
 #include "unit/test_python_support.hpp"
 
 using namespace kprof;

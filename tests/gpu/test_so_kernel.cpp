@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "buffers/host_array.hpp"
-#include "core/cuda.hpp"
+#include "device/host_array.hpp"
+#include "device/cuda.hpp"
 #include "core/error.hpp"
 #include "gpu/test_so_kernel_util.hpp"
 #include "gpu_guard.hpp"

@@ -5,7 +5,7 @@
 #include <map>
 #include <string>
 
-#include "core/cuda.hpp"
+#include "device/cuda.hpp"
 #include "core/fs.hpp"
 #include "unit/test_ffi_util.hpp"
 

@@ -1,5 +1,5 @@
-// The timing stage on a real GPU (src/timing/timing.hpp), driven through a small KernelInstance of
-// this file that launches kprof's test kernels (src/timing/testing_kernels.cu): a spin kernel of
+// The timing stage on a real GPU (src/stages/timing/timing.hpp), driven through a small KernelInstance of
+// this file that launches kprof's test kernels (src/stages/timing/testing_kernels.cu): a spin kernel of
 // known duration (%globaltimer) and an in-place x += 1. Skips without a GPU.
 #include <gtest/gtest.h>
 
@@ -7,15 +7,15 @@
 #include <cstring>
 #include <vector>
 
-#include "core/cuda.hpp"
+#include "device/cuda.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
-#include "env/nvml.hpp"
+#include "stages/env/nvml.hpp"
 #include "gpu_guard.hpp"
-#include "timing/device_ops.hpp"
-#include "timing/testing_kernels.hpp"
-#include "timing/timing.hpp"
-#include "timing/timing_report.hpp"
+#include "stages/timing/device_ops.hpp"
+#include "stages/timing/testing_kernels.hpp"
+#include "stages/timing/timing.hpp"
+#include "report/timing_report.hpp"
 
 using namespace kprof;
 

@@ -1,8 +1,8 @@
-// The cache of the achievable DRAM bandwidth (timing/achievable.hpp): where it lives, its key,
+// The cache of the achievable DRAM bandwidth (stages/timing/achievable.hpp): where it lives, its key,
 // and reading and writing entries. The measurement itself runs in tests/gpu/test_achievable_gpu.cpp.
 #include <gtest/gtest.h>
 
-#include "timing/achievable.hpp"
+#include "stages/timing/achievable.hpp"
 #include "unit/test_env_util.hpp"
 
 using namespace kprof;

@@ -10,11 +10,11 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
-#include "analysis/analyze.hpp"
+#include "stages/analysis/analyze.hpp"
 #include "core/fs.hpp"
 #include "core/subprocess.hpp"
 #include "core/text.hpp"
-#include "ncu/csv.hpp"
+#include "stages/ncu/csv.hpp"
 #include "report/ncu_report.hpp"
 
 using namespace kprof;

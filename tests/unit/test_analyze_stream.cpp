@@ -8,15 +8,15 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "analysis/analyze_stream.hpp"
-#include "analysis/classify.hpp"
+#include "stages/analysis/analyze_stream.hpp"
+#include "stages/analysis/classify.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/subprocess.hpp"
 #include "core/text.hpp"
-#include "ncu/csv.hpp"
-#include "ncu/raw_reader.hpp"
-#include "ncu/value_range.hpp"
+#include "stages/ncu/csv.hpp"
+#include "stages/ncu/raw_reader.hpp"
+#include "stages/ncu/value_range.hpp"
 #include "report/ncu_report.hpp"
 
 using namespace kprof;

@@ -1,12 +1,12 @@
-// The assessment with what a profile measured (analysis/assess.hpp, pipeline/assess_context.hpp):
+// The assessment with what a profile measured (stages/analysis/assess.hpp, flows/assess_context.hpp):
 // the call's bound against kprof's kernel time, the findings capped by its headroom, kprof's
 // timing against ncu's, and the work model from the buffers and ref.py. Real H200 exports; the
 // kernel instance and the timing are stand-ins (no GPU).
 #include <gtest/gtest.h>
 
-#include "analysis/analyze.hpp"
+#include "stages/analysis/analyze.hpp"
 #include "core/fs.hpp"
-#include "pipeline/assess_context.hpp"
+#include "flows/assess_context.hpp"
 #include "unit/test_env_util.hpp"
 
 using namespace kprof;

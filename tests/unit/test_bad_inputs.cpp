@@ -14,7 +14,7 @@
 #include "core/subprocess.hpp"
 #include "core/text.hpp"
 #include "kernel/elf_check.hpp"
-#include "ncu/csv.hpp"
+#include "stages/ncu/csv.hpp"
 
 using namespace kprof;
 

@@ -1,10 +1,10 @@
-// The time bound and headroom (analysis/bound.hpp) on the real H200 exports and on the worked
+// The time bound and headroom (stages/analysis/bound.hpp) on the real H200 exports and on the worked
 // example of docs/CLASSIFICATION.md (the 64 Mi-element vector add).
 #include <gtest/gtest.h>
 
-#include "analysis/bound.hpp"
+#include "stages/analysis/bound.hpp"
 #include "core/fs.hpp"
-#include "ncu/metrics.hpp"
+#include "stages/ncu/metrics.hpp"
 
 using namespace kprof;
 

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <set>
 
-#include "buffers/device_buffers.hpp"
-#include "buffers/fill_hash.hpp"
-#include "buffers/guard.hpp"
+#include "device/device_buffers.hpp"
+#include "device/fill_hash.hpp"
+#include "device/guard.hpp"
 #include "core/error.hpp"
 #include "kernel/signature.hpp"
 

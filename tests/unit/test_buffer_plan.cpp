@@ -2,7 +2,7 @@
 // forms, and the GPU-free parts of loading a .so kernel (scalars, plan).
 #include <gtest/gtest.h>
 
-#include "buffers/plan.hpp"
+#include "kernel/plan.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "kernel/signature.hpp"

@@ -4,10 +4,10 @@
 
 #include <sys/time.h>
 
-#include "core/cuda.hpp"
+#include "device/cuda.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
-#include "env/tools.hpp"
+#include "core/tools.hpp"
 #include "kernel/build.hpp"
 #include "kernel/build_record.hpp"
 #include "unit/test_env_util.hpp"

@@ -4,11 +4,11 @@
 
 #include <cmath>
 
-#include "analysis/classify.hpp"
-#include "analysis/derived.hpp"
-#include "analysis/thresholds.hpp"
+#include "stages/analysis/classify.hpp"
+#include "stages/analysis/derived.hpp"
+#include "stages/analysis/thresholds.hpp"
 #include "core/fs.hpp"
-#include "ncu/metrics.hpp"
+#include "stages/ncu/metrics.hpp"
 
 using namespace kprof;
 namespace m = kprof::metric;

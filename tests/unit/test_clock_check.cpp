@@ -1,5 +1,5 @@
-// The NVML sampling during the timed calls (timing/clock_sampler.hpp) and kprof's timing against
-// ncu's (analysis/clock_check.hpp), on the numbers measured on the H200 on 2026-12-01 for the
+// The NVML sampling during the timed calls (stages/timing/clock_sampler.hpp) and kprof's timing against
+// ncu's (stages/analysis/clock_check.hpp), on the numbers measured on the H200 on 2026-12-01 for the
 // cuBLAS fp16 GEMM 8192^3 (/work/gpu-data/run1: gemm_clocks.json, tensor_gemm_ncu.csv).
 #include <gtest/gtest.h>
 
@@ -7,10 +7,10 @@
 #include <chrono>
 #include <thread>
 
-#include "analysis/clock_check.hpp"
-#include "env/nvml.hpp"
-#include "timing/clock_sampler.hpp"
-#include "timing/timing_report.hpp"
+#include "stages/analysis/clock_check.hpp"
+#include "stages/env/nvml.hpp"
+#include "stages/timing/clock_sampler.hpp"
+#include "report/timing_report.hpp"
 
 using namespace kprof;
 

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
-#include "env/clocks.hpp"
+#include "stages/env/clocks.hpp"
 
 using namespace kprof;
 

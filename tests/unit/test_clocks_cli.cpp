@@ -3,7 +3,7 @@
 // clocks can change. Plus the no-driver case on a machine without NVML.
 #include <gtest/gtest.h>
 
-#include "core/cuda.hpp"
+#include "device/cuda.hpp"
 #include "core/fs.hpp"
 #include "unit/test_env_util.hpp"
 

@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "core/error.hpp"
-#include "verify/compare.hpp"
+#include "stages/verify/compare.hpp"
 
 using namespace kprof;
 

@@ -2,7 +2,7 @@
 // the difference of medians is at most the larger standard deviation, the fastest correct marked.
 #include <gtest/gtest.h>
 
-#include "pipeline/load.hpp"
+#include "kernel/load.hpp"
 #include "report/comparison.hpp"
 
 using namespace kprof;

@@ -7,7 +7,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
-#include "core/cuda.hpp"
+#include "device/cuda.hpp"
 #include "core/dims.hpp"
 #include "core/dtype.hpp"
 #include "core/error.hpp"

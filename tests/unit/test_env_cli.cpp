@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/cuda.hpp"
+#include "device/cuda.hpp"
 #include "unit/test_env_util.hpp"
 
 using namespace kprof;

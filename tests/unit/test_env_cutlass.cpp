@@ -1,7 +1,7 @@
 // Locating the CUTLASS C++ headers: variables, standard places, the nvidia-cutlass pip package.
 #include <gtest/gtest.h>
 
-#include "env/cutlass.hpp"
+#include "kernel/cutlass.hpp"
 #include "unit/test_env_util.hpp"
 
 using namespace kprof;

@@ -3,7 +3,7 @@
 
 #include "core/subprocess.hpp"
 #include "core/text.hpp"
-#include "env/python_probe.hpp"
+#include "stages/env/python_probe.hpp"
 #include "unit/test_env_util.hpp"
 
 using namespace kprof;

@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "env/env_report.hpp"
-#include "env/readiness.hpp"
+#include "report/env_report.hpp"
+#include "stages/env/readiness.hpp"
 #include "unit/test_env_util.hpp"
 
 using namespace kprof;

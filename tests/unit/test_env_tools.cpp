@@ -2,7 +2,7 @@
 // hang env), and reading the ncu counter probe (ERR_NVGPUCTRPERM, "No kernels were profiled").
 #include <gtest/gtest.h>
 
-#include "env/tools.hpp"
+#include "core/tools.hpp"
 #include "unit/test_env_util.hpp"
 
 using namespace kprof;

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <regex>
 
-#include "core/cuda.hpp"
+#include "device/cuda.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/text.hpp"

@@ -1,10 +1,10 @@
-// Ranked findings with estimated gains (analysis/findings.hpp) and ncu's own rule results beside
-// them (analysis/ncu_rules.hpp), on the real H200 reports of the planted kernels
+// Ranked findings with estimated gains (stages/analysis/findings.hpp) and ncu's own rule results beside
+// them (stages/analysis/ncu_rules.hpp), on the real H200 reports of the planted kernels
 // (tests/data/ncurep: *.raw.csv and *.rules.json derived by scripts/ncurep_fixtures.py).
 #include <gtest/gtest.h>
 
-#include "analysis/analyze.hpp"
-#include "analysis/findings.hpp"
+#include "stages/analysis/analyze.hpp"
+#include "stages/analysis/findings.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "unit/test_env_util.hpp"
@@ -135,7 +135,7 @@ TEST(NcuRules, ReadingAndItsFailures) {
   for (const auto& r : rules->at(0).rules)
     if (r.rule == "ThreadDivergence") divergence = r.speedup_pct && *r.speedup_pct > 77 && r.speedup_type == "global";
   EXPECT_TRUE(divergence);
-  // A .ncu-rep is read through ncu_report (ncu/ncu_rep.hpp): the same rules as the JSON exported
+  // A .ncu-rep is read through ncu_report (stages/ncu/ncu_rep.hpp): the same rules as the JSON exported
   // from it; with ncu_report turned off, nullopt and why.
   set_rule_result_reader({});
   auto direct = read_rule_results(rep("divergent.ncu-rep"), &why);

@@ -6,9 +6,9 @@
 
 #include <map>
 
-#include "analysis/analyze.hpp"
-#include "analysis/hot_lines.hpp"
-#include "ncu/ncu_rep.hpp"
+#include "stages/analysis/analyze.hpp"
+#include "stages/analysis/hot_lines.hpp"
+#include "stages/ncu/ncu_rep.hpp"
 #include "report/hot_lines_report.hpp"
 #include "report/ncu_report.hpp"
 #include "unit/test_python_support.hpp"

@@ -7,12 +7,12 @@
 
 #include <algorithm>
 
-#include "analysis/analyze.hpp"
-#include "analysis/hot_lines.hpp"
+#include "stages/analysis/analyze.hpp"
+#include "stages/analysis/hot_lines.hpp"
 #include "core/fs.hpp"
 #include "core/subprocess.hpp"
-#include "ncu/ncu_rep.hpp"
-#include "ncu/runner.hpp"
+#include "stages/ncu/ncu_rep.hpp"
+#include "stages/ncu/runner.hpp"
 #include "report/hot_lines_report.hpp"
 #include "unit/test_python_support.hpp"
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "pipeline/kernel_spec.hpp"
+#include "kernel/kernel_spec.hpp"
 
 using namespace kprof;
 

@@ -8,8 +8,8 @@
 
 #include "core/error.hpp"
 #include "core/fs.hpp"
-#include "ncu/csv.hpp"
-#include "ncu/metric_table.hpp"
+#include "stages/ncu/csv.hpp"
+#include "stages/ncu/metric_table.hpp"
 
 using namespace kprof;
 

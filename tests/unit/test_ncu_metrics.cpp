@@ -7,8 +7,8 @@
 #include <set>
 
 #include "core/fs.hpp"
-#include "ncu/metric_table.hpp"
-#include "ncu/metrics.hpp"
+#include "stages/ncu/metric_table.hpp"
+#include "stages/ncu/metrics.hpp"
 
 using namespace kprof;
 

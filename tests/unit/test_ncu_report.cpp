@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "analysis/analyze.hpp"
-#include "analysis/classify.hpp"
+#include "stages/analysis/analyze.hpp"
+#include "stages/analysis/classify.hpp"
 #include "core/fs.hpp"
-#include "ncu/metrics.hpp"
+#include "stages/ncu/metrics.hpp"
 #include "report/ncu_report.hpp"
 
 using namespace kprof;

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "ncu/runner.hpp"
+#include "stages/ncu/runner.hpp"
 
 using namespace kprof;
 

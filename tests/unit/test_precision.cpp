@@ -7,7 +7,7 @@
 #include <cstring>
 #include <random>
 
-#include "verify/precision.hpp"
+#include "stages/verify/precision.hpp"
 
 using namespace kprof;
 

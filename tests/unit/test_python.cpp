@@ -11,10 +11,10 @@
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/subprocess.hpp"
-#include "pipeline/reference_loader.hpp"
+#include "stages/verify/reference_loader.hpp"
 #include "python/errors.hpp"
 #include "python/interpreter.hpp"
-#include "python/reference.hpp"
+#include "stages/verify/reference.hpp"
 #include "test_python_support.hpp"
 
 using namespace kprof;

@@ -4,7 +4,7 @@
 
 #include "core/dims.hpp"
 #include "core/error.hpp"
-#include "python/py_kernel.hpp"
+#include "kernel/py_kernel.hpp"
 #include "test_python_support.hpp"
 
 using namespace kprof;

@@ -2,7 +2,7 @@
 // bound and the findings (report/findings_report.hpp), from the real H200 reports.
 #include <gtest/gtest.h>
 
-#include "analysis/analyze.hpp"
+#include "stages/analysis/analyze.hpp"
 #include "core/fs.hpp"
 #include "report/findings_report.hpp"
 #include "report/roofline_chart.hpp"

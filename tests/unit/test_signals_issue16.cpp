@@ -6,10 +6,10 @@
 
 #include <map>
 
-#include "analysis/analyze.hpp"
-#include "analysis/classify.hpp"
+#include "stages/analysis/analyze.hpp"
+#include "stages/analysis/classify.hpp"
 #include "core/fs.hpp"
-#include "ncu/metrics.hpp"
+#include "stages/ncu/metrics.hpp"
 
 using namespace kprof;
 

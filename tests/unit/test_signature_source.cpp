@@ -9,7 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/fs.hpp"
-#include "env/tools.hpp"
+#include "core/tools.hpp"
 #include "kernel/build_record.hpp"
 #include "kernel/preprocess.hpp"
 #include "kernel/signature_source.hpp"

@@ -1,10 +1,10 @@
-// Attribution of CUPTI kernel records to calls and their aggregation (src/timing/attribution.hpp),
+// Attribution of CUPTI kernel records to calls and their aggregation (src/stages/timing/attribution.hpp),
 // on synthetic records.
 #include <gtest/gtest.h>
 
-#include "timing/attribution.hpp"
-#include "timing/cupti_session.hpp"
-#include "timing/l2_flush.hpp"
+#include "stages/timing/attribution.hpp"
+#include "stages/timing/cupti_session.hpp"
+#include "device/l2_flush.hpp"
 
 using namespace kprof;
 

@@ -1,10 +1,10 @@
 // Timing rules applied to a whole TimingResult, option validation, and the Markdown/JSON
-// renderings (src/timing/timing.hpp, timing_report.hpp), on synthetic measurements.
+// renderings (src/stages/timing/timing.hpp, timing_report.hpp), on synthetic measurements.
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
-#include "timing/timing.hpp"
-#include "timing/timing_report.hpp"
+#include "stages/timing/timing.hpp"
+#include "report/timing_report.hpp"
 
 using namespace kprof;
 

@@ -1,9 +1,9 @@
-// Timing statistics and rules (src/timing/stats.hpp) on synthetic samples.
+// Timing statistics and rules (src/stages/timing/stats.hpp) on synthetic samples.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "timing/stats.hpp"
+#include "stages/timing/stats.hpp"
 
 using namespace kprof;
 

@@ -1,9 +1,9 @@
-// ref.py's optional flops(**dims) / bytes_moved(**dims) (python/work_model.hpp) in the embedded
-// Python, and the work model of a profile built from them (pipeline/assess_context.hpp).
+// ref.py's optional flops(**dims) / bytes_moved(**dims) (stages/verify/work_model.hpp) in the embedded
+// Python, and the work model of a profile built from them (flows/assess_context.hpp).
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
-#include "python/work_model.hpp"
+#include "stages/verify/work_model.hpp"
 #include "unit/test_env_util.hpp"
 
 using namespace kprof;

@@ -1,0 +1,212 @@
+#include "flows/profile.hpp"
+
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/error.hpp"
+#include "core/fs.hpp"
+#include "core/subprocess.hpp"
+#include "core/term.hpp"
+#include "core/text.hpp"
+#include "core/tools.hpp"
+#include "stages/ncu/metrics.hpp"
+#include "stages/ncu/ncu_rep.hpp"
+#include "flows/assess_context.hpp"
+#include "report/ncu_report.hpp"
+#include "report/roofline_chart.hpp"
+#include "report/profile_report.hpp"
+#include "report/timing_report.hpp"
+
+namespace kprof {
+namespace {
+
+int compute_capability(int gpu) {
+  int major = 0, minor = 0;
+  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, gpu);
+  cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, gpu);
+  return major * 10 + minor;
+}
+
+std::string execution_time_row(const TimingResult& t) {
+  std::string s = fmt::format("{} per call (median of {} CUDA-event timings, CV {:.1f}%{})",
+                              fmt_duration_ms(t.call.median), t.call.n, t.call.cv * 100,
+                              t.options.l2_flush ? ", L2 flushed" : ", warm L2");
+  if (t.kernel.available)
+    s += fmt::format("; {} of kernel time per call (CUPTI)", fmt_duration_ms(t.kernel.summary.sum.median));
+  return s;
+}
+
+/// The kernels CUPTI saw in the timed calls, names shortened for display.
+std::vector<std::string> launched_kernel_names(const TimingResult& t) {
+  std::vector<std::string> names;
+  for (const auto& k : t.kernel.summary.kernels) names.push_back(display_kernel_name(k.name));
+  return names;
+}
+
+/// Reads the hot lines from the report ncu wrote (ncu_report in the embedded Python) into `out`.
+void read_hot_lines(const ProfileSettings& s, ProfileOutcome& out) {
+  if (!s.source) {
+    out.hot_lines_note = "source-level data not collected (--no-source); run with --source for the hot lines";
+    return;
+  }
+  auto start = std::chrono::steady_clock::now();
+  try {
+    std::string why;
+    NcuRepReadOptions ro;
+    ro.metrics = false;
+    ro.rules = false;
+    auto rep = try_read_ncu_rep(out.ncu.report_path, ro, &why);
+    if (!rep) {
+      out.hot_lines_note = "no ncu_report module could be imported to read " + out.ncu.report_path + " (" + why +
+                           "): " + ncu_report_install_hint();
+      return;
+    }
+    HotLinesOptions ho;
+    ho.top = s.hot_lines_top;
+    for (const auto& k : rep->kernels) out.hot_lines[k.id] = hot_lines(k, ho);
+    out.json["hot_lines_reader"] = rep->module_origin;
+  } catch (const Error& e) {
+    out.hot_lines_note = std::string("reading the source counters of the report failed: ") + e.what();
+  }
+  out.json["hot_lines_read_s"] =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// The kernel row of the header ("" when absent), for the chart's title.
+std::string title_of(const std::vector<std::pair<std::string, std::string>>& header) {
+  for (const auto& [k, v] : header)
+    if (k == "Kernel") return v;
+  return "";
+}
+
+/// roofline.svg of one call: every launch shown in detail, the leading one with the call's bound.
+std::string write_call_roofline(const std::string& dir, const NcuAnalysis& a, const std::string& title) {
+  const CallVerdict& call = a.verdict;
+  if (!call.ceilings) return "roofline not drawn: no kernel was classified";
+  std::vector<RooflineEntry> entries;
+  for (size_t i : kernels_to_detail(call)) {
+    RooflineEntry e{display_kernel_name(a.table.kernels[i].name), &a.table.kernels[i], std::nullopt, std::nullopt};
+    if (static_cast<int>(i) == call.leading && call.bound) {
+      e.bound = call.bound;
+      e.work = call.work;
+    }
+    entries.push_back(e);
+  }
+  return write_roofline(dir, roofline_spec(entries, *call.ceilings, "kprof roofline: " + title));
+}
+
+}  // namespace
+
+ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& s,
+                           const std::string& out_dir, std::vector<std::pair<std::string, std::string>> header) {
+  ProfileOutcome out;
+  make_dirs(out_dir);
+  if (s.show_progress) print_progress("timing: warm-up, then CUDA events per call and CUPTI kernel records");
+  TimingOptions topt = s.timing;
+  topt.seed = spec.seed;
+  out.timing = measure_timing(inst, topt, spec.gpu);
+  if (s.show_progress)
+    print_progress(fmt::format("timing: {} per call (median of {}), kernel time {}", fmt_duration_ms(out.timing.call.median),
+                               out.timing.call.n,
+                               out.timing.kernel.available ? fmt_duration_ms(out.timing.kernel.summary.sum.median)
+                                                           : std::string("not measured")));
+  header.push_back({"Execution time", execution_time_row(out.timing)});
+
+  NcuReportHeader nh;
+  nh.rows = header;
+  nh.timing_markdown = timing_markdown(out.timing);
+  nh.timing_json = timing_json(out.timing);
+
+  if (!s.run_ncu) {
+    out.ncu.failure = NcuFailure::None;
+    out.failure = "Nsight Compute was skipped (--no-ncu)";
+    out.hint = "run without --no-ncu for the metrics and the bottleneck";
+  } else {
+    NcuRunOptions no;
+    no.target = {self_exe_path(), "__runner"};
+    auto args = spec_to_args(spec);
+    no.target.insert(no.target.end(), args.begin(), args.end());
+    no.target.insert(no.target.end(), {"--warmup", std::to_string(std::clamp(out.timing.warmup_calls, 3, 20))});
+    no.metrics = ncu_metric_names(compute_capability(spec.gpu));
+    no.metric_set = s.metric_set;
+    no.report_base = join_path(out_dir, "profile");
+    no.timeout_s = s.ncu_timeout_s;
+    no.show_progress = s.show_progress;
+    no.source = s.source;
+    if (s.show_progress)
+      print_progress(fmt::format("ncu: profiling one call ({} metrics, set '{}', --clock-control none)",
+                                 no.metrics.size(), s.metric_set));
+    out.ncu = run_ncu(no);
+    if (!out.ncu.ok()) {
+      out.failure = out.ncu.message;
+      out.hint = out.ncu.hint;
+    } else {
+      AnalysisContext ctx = profile_context(inst, spec, s.ref, out.timing, out.ncu.report_path, s.metric_set, out.notes);
+      out.analysis = analyze_ncu_csv(out.ncu.csv, ctx);
+      for (const auto& k : out.analysis->table.kernels)
+        for (const auto& m : missing_required_metrics(k))
+          if (std::find(out.missing_required.begin(), out.missing_required.end(), m) == out.missing_required.end())
+            out.missing_required.push_back(m);
+      if (out.analysis->table.kernels.empty()) {
+        out.failure = "the ncu report holds no kernel";
+      } else if (!out.missing_required.empty()) {
+        out.failure = "ncu returned required metrics missing or NaN: " + fmt::format("{}", fmt::join(out.missing_required, ", "));
+        out.hint = "this ncu version or GPU may not support them; `ncu --query-metrics` lists what it has";
+      } else {
+        out.classified = has_usable_metrics(*out.analysis);
+        if (!out.classified) out.failure = "no kernel had the Speed of Light metrics needed to classify it";
+      }
+      header.push_back({"ncu", fmt::format("{} replay passes, {:.1f} s; report {}", out.ncu.replay_passes,
+                                           out.ncu.wall_s, out.ncu.report_path)});
+      nh.rows = header;
+    }
+  }
+
+  // Whatever stopped the classification (no counter permission, no kernel in the range, metrics
+  // missing), name the kernels that did launch, as CUPTI saw them during timing.
+  if (!out.classified && s.run_ncu) {
+    auto names = launched_kernel_names(out.timing);
+    if (!names.empty())
+      out.failure += "; the kernels that did launch (CUPTI, during timing): " + fmt::format("{}", fmt::join(names, ", "));
+    else if (out.ncu.failure == NcuFailure::NoKernels)
+      out.failure += "; CUPTI saw no kernel during the timed calls either";
+  }
+  if (out.classified) {
+    read_hot_lines(s, out);
+    nh.hot_lines = out.hot_lines;
+    nh.hot_lines_note = out.hot_lines_note;
+    nh.show_sass = s.sass;
+    nlohmann::json read_info = out.json;
+    write_ncu_reports(out_dir, out.analysis->table, out.analysis->verdict, nh);
+    out.json = ncu_json(out.analysis->table, out.analysis->verdict, nh);
+    for (const auto& [k, v] : read_info.items()) out.json[k] = v;
+    if (s.roofline) out.roofline_note = write_call_roofline(out_dir, *out.analysis, title_of(header));
+    out.json["roofline"] = out.roofline_note.empty() ? nlohmann::json(join_path(out_dir, "roofline.svg"))
+                                                     : nlohmann::json(out.roofline_note);
+    out.json["assessment_notes"] = out.notes;
+    for (const auto& n : out.notes) print_warning(n);
+    if (!out.roofline_note.empty() && s.roofline) print_warning(out.roofline_note);
+  } else {
+    write_unclassified_reports(out_dir, nh, out.failure, out.hint, out.ncu.log,
+                               out.analysis ? &out.analysis->table : nullptr);
+    out.json = {{"ncu", nullptr}, {"timing", nh.timing_json}};
+  }
+  for (const auto& [k, v] : header) out.json["header"][k] = v;
+  out.json["classified"] = out.classified;
+  out.json["failure"] = out.failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(out.failure);
+  out.json["hint"] = out.hint;
+  out.json["ncu_run"] = {{"command", shell_join(out.ncu.command)},
+                         {"replay_passes", out.ncu.replay_passes},
+                         {"wall_s", out.ncu.wall_s},
+                         {"export_wall_s", out.ncu.export_wall_s},
+                         {"report", out.ncu.report_path},
+                         {"source_counters", s.run_ncu && s.source},
+                         {"profiled_kernels", out.ncu.profiled}};
+  write_file_atomic(join_path(out_dir, "profile.json"), out.json.dump(2) + "\n");
+  return out;
+}
+
+}  // namespace kprof

@@ -1,0 +1,41 @@
+// Turning a KernelSpec into a running KernelInstance, whatever the implementation.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "kernel/kernel_instance.hpp"
+#include "kernel/kernel_spec.hpp"
+
+namespace kprof {
+
+/// Checks everything about `spec` that needs no GPU, so usage errors are exit 2 on any machine:
+/// the file type against --implementation, the file; for a .cu the solve() signature (read as nvcc
+/// compiles it; one progress line says where and how), every dimension, the --size / --ptr-size
+/// expressions and the .so (read as ELF, not loaded: a shared library exporting `solve`; with
+/// --build only when it will not be rebuilt); for a .py its syntax, setup and run_kernel (ast), a
+/// --so given for it, and dimensions named like kprof options that setup() does not take.
+/// Throws Error (exit 2) with what to do.
+void validate_spec(const KernelSpec& spec);
+
+/// Loads the kernel of `spec` on the current GPU: a .so through libffi (cuda-cpp, cutlass; built
+/// first with `kprof build` rules when spec.build and the .so is missing or older than the .cu) or
+/// a Python module in the embedded interpreter (triton, cute-dsl). `extra_copies` is how many
+/// copies of the buffers the caller will allocate besides them (for the free-memory check).
+/// Throws Error (exit 2) for input errors (bad signature, missing dimension, missing .so, broken
+/// module), (exit 1) for build failures and CUDA errors.
+std::unique_ptr<KernelInstance> load_kernel(const KernelSpec& spec, double extra_copies);
+
+/// "NVIDIA H200 (sm_90), device 0", read once per process and cached, so reports written after a
+/// kernel fault need no CUDA call. load_kernel() fills the cache.
+std::string gpu_description(int gpu);
+
+/// Report header rows describing a loaded kernel: file, implementation, signature, GPU, dims,
+/// seed, and one row per buffer (dtype, elements, role); a "Reference" row after the signature
+/// when `reference` (ref.py's path) is given, then for a .so kernel "Signature read" (where solve()
+/// was found, in which #if branch, read with which nvcc flags).
+std::vector<std::pair<std::string, std::string>> kernel_header_rows(const KernelSpec& spec,
+                                                                    const KernelInstance& inst,
+                                                                    const std::string& reference = "");
+
+}  // namespace kprof

@@ -1,0 +1,38 @@
+// Markdown and JSON renderings of a TimingResult (the "Execution time" section of
+// ncu_summary.md / profile.json and of `kprof run`'s comparison).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "stages/timing/timing.hpp"
+
+namespace kprof {
+
+/// The conclusions a reader should act on, one sentence each, with the measured value and the
+/// rule's threshold: unstable call/kernel time (CV > kUnstableCv), launch or host overhead
+/// dominating (kernel < kOverheadKernelShare of the call), kernels outside the event-visible
+/// stream (kernels_exceed_call, other CUPTI streams). One "no finding" sentence when none fires.
+std::vector<std::string> timing_findings(const TimingResult& r);
+
+/// "## Execution time" Markdown: call time and kernel time side by side (median, mean, std dev,
+/// min, max, CV, calls), kernels per call, findings, method (warm-up, iterations, L2 flush,
+/// restore, per-call limit, SM clock) and notes. Durations with readable units (fmt_duration_ms).
+std::string timing_markdown(const TimingResult& r);
+
+/// One sentence on what NVML showed during the timed calls (clock ranges, power against the
+/// limit, temperature, clock event reasons with their sample counts), or why nothing was sampled.
+std::string during_text(const ClockSummary& d);
+
+/// The same as JSON: {samples, period_ms, span_ms, sm_clock_mhz {min,max,mean,n}, memory_clock_mhz,
+/// power_w, power_limit_w, temperature_c, reason_samples, reasons {name: samples},
+/// throttled_samples, note}.
+nlohmann::json during_json(const ClockSummary& d);
+
+/// The same content as JSON; durations in ms (keys end in _ms), clocks in MHz, ratios as
+/// fractions (cv 0.012 = 1.2%). Statistics without data are null.
+nlohmann::json timing_json(const TimingResult& r);
+
+}  // namespace kprof

@@ -1,0 +1,368 @@
+#include "stages/analysis/classify.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "stages/analysis/derived.hpp"
+#include "stages/analysis/format.hpp"
+#include "stages/analysis/signals.hpp"
+#include "stages/analysis/thresholds.hpp"
+#include "core/text.hpp"
+#include "stages/ncu/metrics.hpp"
+
+namespace kprof {
+
+std::string bottleneck_name(Bottleneck b) {
+  switch (b) {
+    case Bottleneck::MemoryBound: return "Memory-Bound";
+    case Bottleneck::ComputeBound: return "Compute-Bound";
+    case Bottleneck::OccupancyBound: return "Occupancy-Bound";
+    case Bottleneck::LatencyBound: return "Latency-Bound";
+    case Bottleneck::Mixed: return "Mixed";
+    case Bottleneck::NotClassified: return "Not classified";
+  }
+  return "Not classified";
+}
+
+std::string signal_state_name(SignalState s) {
+  switch (s) {
+    case SignalState::Fires: return "yes";
+    case SignalState::Clear: return "no";
+    case SignalState::NotCollected: return "not collected";
+    case SignalState::NotApplicable: return "n/a";
+  }
+  return "n/a";
+}
+
+namespace {
+
+namespace m = metric;
+namespace t = threshold;
+
+std::string pct(double v) { return format_value(v, "%"); }
+std::string num(double v) { return fmt_sig(v, 3); }
+
+void add_section(Verdict& v, const std::string& s) {
+  if (std::find(v.next_sections.begin(), v.next_sections.end(), s) == v.next_sections.end())
+    v.next_sections.push_back(s);
+}
+
+/// The four rows of the seed's SOL conditions.
+void add_sol_rows(Verdict& v, const SolReading& s) {
+  std::string mem_metric = s.mem_from_units
+                               ? std::string("max(DRAM, L1, L2 throughput): ") + m::kMemSol + " not collected"
+                               : m::kMemSol;
+  double sm = *s.sm, mem = *s.mem;
+  v.evidence.push_back({fmt::format("Memory SOL > {}%", num(t::kBoundSolPct)), mem_metric, pct(mem),
+                        fmt::format("> {}% (seed)", num(t::kBoundSolPct)), mem > t::kBoundSolPct});
+  v.evidence.push_back({fmt::format("SM SOL > {}%", num(t::kBoundSolPct)), m::kSmSol, pct(sm),
+                        fmt::format("> {}% (seed)", num(t::kBoundSolPct)), sm > t::kBoundSolPct});
+  double gap = std::fabs(mem - sm);
+  v.evidence.push_back({"One SOL much higher than the other",
+                        std::string(m::kMemSol) + " - " + m::kSmSol,
+                        fmt::format("{} points ({} higher)", num(gap), mem >= sm ? "memory" : "SM"),
+                        fmt::format(">= {} points (kprof's \"much higher\")", num(t::kMuchHigherPts)),
+                        gap >= t::kMuchHigherPts});
+  v.evidence.push_back({fmt::format("Both SOLs < {}%", num(t::kLatencySolPct)),
+                        std::string(m::kSmSol) + ", " + m::kMemSol,
+                        fmt::format("SM {}, memory {}", pct(sm), pct(mem)),
+                        fmt::format("< {}% (seed)", num(t::kLatencySolPct)),
+                        sm < t::kLatencySolPct && mem < t::kLatencySolPct});
+}
+
+void classify_memory(Verdict& v, const SolReading& s) {
+  v.cls = Bottleneck::MemoryBound;
+  auto unit = memory_unit(s);
+  std::string units = fmt::format("DRAM {}, L1 {}, L2 {}", format_optional(s.dram, "%"),
+                                  format_optional(s.l1, "%"), format_optional(s.l2, "%"));
+  if (unit) {
+    v.limiter = unit->name;
+    v.evidence.push_back(
+        {fmt::format("Memory unit behind memory SOL: {}", unit->name),
+         std::string(m::kDramPct) + ", " + (s.l1_metric.empty() ? m::kL1Pct : s.l1_metric) + ", " + m::kL2Pct,
+         units,
+         unit->matches_sol ? fmt::format("equals memory SOL within {} point", num(t::kUnitMatchPts))
+                           : "none equals memory SOL: the highest is named",
+         true});
+  } else {
+    v.not_concluded.push_back(fmt::format("which memory unit (DRAM, L1, L2) limits: needs {}, {}, {}",
+                                          m::kDramPct, m::kL1Pct, m::kL2Pct));
+  }
+  v.summary = fmt::format("Memory-Bound{}: memory SOL {} > {}% and {} points above SM SOL {}",
+                          unit ? " on " + unit->name : "", pct(*s.mem), num(t::kBoundSolPct),
+                          num(*s.mem - *s.sm), pct(*s.sm));
+  add_section(v, "Memory Workload Analysis");
+}
+
+void classify_compute(Verdict& v, const KernelMetrics& k, const SolReading& s) {
+  v.cls = Bottleneck::ComputeBound;
+  auto pipes = pipe_utilizations(k);
+  if (!pipes.empty()) {
+    v.limiter = pipes.front().name + " pipe";
+    std::string all;
+    for (const auto& p : pipes) all += (all.empty() ? "" : ", ") + p.name + " " + pct(p.pct);
+    v.evidence.push_back({"Busiest pipe: " + pipes.front().name, pipes.front().metric, all,
+                          "highest pipe utilization (% of peak, active cycles)", true});
+  } else {
+    v.not_concluded.push_back(fmt::format("the busiest pipe: needs {}, {}, ...", m::kPipeFma, m::kPipeAlu));
+  }
+  auto roof = roofline_point(k);
+  if (roof.fp32_peak_pct)
+    v.evidence.push_back({"FP32 FLOP rate", thread_inst_rate_metric("ffma") + " (and fadd, fmul) / " + m::kFfmaPeak,
+                          pct(*roof.fp32_peak_pct) + " of FP32 peak", "context (ncu's roofline)", true});
+  bool lead = *s.sm - *s.mem >= t::kMuchHigherPts;
+  v.summary = lead ? fmt::format("Compute-Bound{}: SM SOL {} > {}% and {} points above memory SOL {}",
+                                 v.limiter.empty() ? "" : " on the " + v.limiter, pct(*s.sm),
+                                 num(t::kBoundSolPct), num(*s.sm - *s.mem), pct(*s.mem))
+                   : fmt::format("Compute-Bound on the {}: it is {} busy (>= {}%), SM SOL {} > {}% and memory "
+                                 "SOL {} is not",
+                                 v.limiter, pipes.empty() ? "n/a" : pct(pipes.front().pct), num(t::kSaturatedPipePct),
+                                 pct(*s.sm), num(t::kBoundSolPct), pct(*s.mem));
+  add_section(v, "Compute Workload Analysis");
+  add_section(v, "Instruction Statistics");
+}
+
+/// Occupancy rows; returns true when Occupancy-Bound holds (sets class, limiter, summary).
+bool check_occupancy(Verdict& v, const KernelMetrics& k) {
+  auto achieved = catalog_value(k, m::kAchievedOcc);
+  auto theoretical = catalog_value(k, m::kTheoreticalOcc);
+  std::string waves_how;
+  auto waves = waves_per_sm(k, &waves_how);
+  auto limiter = occupancy_limiter(k);
+  std::vector<std::string> missing;
+  if (!achieved) missing.emplace_back(m::kAchievedOcc);
+  if (!theoretical) missing.emplace_back(m::kTheoreticalOcc);
+  if (!waves) missing.emplace_back(m::kWaves);
+  if (!limiter) missing.emplace_back("launch__occupancy_limit_{registers,shared_mem,warps}");
+
+  bool fills = waves && *waves >= t::kMinWavesForOccupancy;
+  bool low_theoretical = theoretical && *theoretical < t::kLowTheoreticalOccupancyPct;
+  bool far_below = achieved && theoretical &&
+                   *achieved < t::kAchievedFractionOfTheoretical * *theoretical;
+  if (theoretical)
+    v.evidence.push_back({fmt::format("Theoretical occupancy < {}%", num(t::kLowTheoreticalOccupancyPct)),
+                          m::kTheoreticalOcc, pct(*theoretical),
+                          fmt::format("< {}% (kprof)", num(t::kLowTheoreticalOccupancyPct)), low_theoretical});
+  if (achieved && theoretical)
+    v.evidence.push_back({"Achieved occupancy far below theoretical",
+                          std::string(m::kAchievedOcc) + " / " + m::kTheoreticalOcc,
+                          fmt::format("{} of {} ({} of theoretical)", pct(*achieved), pct(*theoretical),
+                                      *theoretical > 0 ? pct(100.0 * *achieved / *theoretical) : "n/a"),
+                          fmt::format("< {}% of theoretical (seed: \"far below\")",
+                                      num(100 * t::kAchievedFractionOfTheoretical)),
+                          far_below});
+  if (waves)
+    v.evidence.push_back({"Grid fills at least one wave", waves_how, fmt_sig(*waves, 3) + " waves per SM",
+                          fmt::format(">= {} (occupancy can only bind when the SMs are full)",
+                                      num(t::kMinWavesForOccupancy)),
+                          fills});
+  if (limiter)
+    v.evidence.push_back({"Occupancy limiter", "launch__occupancy_limit_*", limiter->text(),
+                          "smallest block limit", true});
+  if (!missing.empty()) {
+    std::string list;
+    for (const auto& s : missing) list += (list.empty() ? "" : ", ") + s;
+    v.not_concluded.push_back("Occupancy-Bound could not be checked fully: needs " + list);
+  }
+  if (!(fills && limiter && (low_theoretical || far_below))) return false;
+  v.cls = Bottleneck::OccupancyBound;
+  v.limiter = limiter->text();
+  v.summary = low_theoretical
+                  ? fmt::format("Occupancy-Bound: theoretical occupancy {} < {}%, limited by {}",
+                                pct(*theoretical), num(t::kLowTheoreticalOccupancyPct), limiter->text())
+                  : fmt::format("Occupancy-Bound: achieved occupancy {} is below {}% of theoretical {} "
+                                "(uneven warps or a partial last wave; block limit: {})",
+                                pct(*achieved), num(100 * t::kAchievedFractionOfTheoretical),
+                                pct(*theoretical), limiter->text());
+  add_section(v, "Occupancy");
+  add_section(v, "Launch Statistics");
+  return true;
+}
+
+void classify_latency(Verdict& v, const KernelMetrics& k, const SolReading& s) {
+  v.cls = Bottleneck::LatencyBound;
+  std::string waves_how;
+  auto waves = waves_per_sm(k, &waves_how);
+  auto eligible = catalog_value(k, m::kEligibleWarps);
+  auto stalls = ranked_stalls(k);
+  std::string cause;
+  if (waves) {
+    bool few = *waves < t::kFewWaves;
+    v.evidence.push_back({"Waves per SM < 1 (too few blocks)", waves_how, fmt_sig(*waves, 3),
+                          fmt::format("< {}", num(t::kFewWaves)), few});
+    if (few)
+      cause = fmt::format("too few blocks, {} waves per SM from a grid of {}", fmt_sig(*waves, 2),
+                          format_optional(catalog_value(k, m::kGridSize), ""));
+  }
+  if (eligible) {
+    bool few = *eligible < t::kFewEligibleWarps;
+    v.evidence.push_back({"Eligible warps per cycle < 1", m::kEligibleWarps,
+                          fmt_sig(*eligible, 3) + " per scheduler",
+                          fmt::format("< {} (kprof)", num(t::kFewEligibleWarps)), few});
+    if (few && cause.empty())
+      cause = fmt::format("few eligible warps: {} per scheduler per cycle", fmt_sig(*eligible, 2));
+  }
+  if (!stalls.empty()) {
+    std::string top;
+    for (size_t i = 0; i < stalls.size() && i < static_cast<size_t>(t::kTopStalls); ++i)
+      top += fmt::format("{}{} {}", top.empty() ? "" : ", ", stalls[i].reason, pct(stalls[i].share_pct));
+    v.evidence.push_back({"Leading stall reasons", std::string(stalls.front().metric) + " / " + m::kWarpLatency,
+                          top, "top 2 by share of warp cycles per issued instruction", true});
+    if (cause.empty()) cause = "stalls: " + top;
+  }
+  if (!waves || !eligible || stalls.empty())
+    v.not_concluded.push_back(fmt::format(
+        "the full latency cause: needs {}{}{}", waves ? "" : std::string(m::kWaves) + " ",
+        eligible ? "" : std::string(m::kEligibleWarps) + " ",
+        stalls.empty() ? "smsp__average_warps_issue_stalled_*_per_issue_active.ratio" : ""));
+  v.limiter = cause.empty() ? "cause not collected" : cause;
+  v.summary = fmt::format("Latency-Bound: SM SOL {} and memory SOL {} both < {}%; likely cause: {}",
+                          pct(*s.sm), pct(*s.mem), num(t::kLatencySolPct), v.limiter);
+  if (waves && *waves < t::kFewWaves) add_section(v, "Launch Statistics");
+  add_section(v, "Scheduler Statistics");
+  add_section(v, "Warp State Statistics");
+}
+
+/// Mixed: the seed's last row. When a pipe is very busy (>= kVeryHighPipePct, ncu's
+/// HighPipeUtilization "likely a performance bottleneck") the class stays Mixed (neither SOL leads
+/// by 20 points) but the limiter is that pipe, with the memory unit beside it: a tensor-core GEMM
+/// with both SOLs above 90% is at its limit on the tensor pipe, not "without a dominant symptom".
+void classify_mixed(Verdict& v, const SolReading& s, const std::vector<PipeUse>& pipes) {
+  v.cls = Bottleneck::Mixed;
+  double sm = *s.sm, mem = *s.mem;
+  std::string base = fmt::format("SM SOL {} and memory SOL {}: neither > {}% with a {}-point lead, not both < {}%, "
+                                 "and no occupancy limit",
+                                 pct(sm), pct(mem), num(t::kBoundSolPct), num(t::kMuchHigherPts), num(t::kLatencySolPct));
+  if (!pipes.empty() && pipes.front().pct >= t::kVeryHighPipePct) {
+    const PipeUse& p = pipes.front();
+    auto unit = memory_unit(s);
+    v.limiter = fmt::format("{} pipe at {}", p.name, pct(p.pct));
+    v.evidence.push_back({fmt::format("A pipe is very busy ({} pipe)", p.name), p.metric, pct(p.pct),
+                          fmt::format(">= {}% (ncu's HighPipeUtilization: \"likely a performance bottleneck\")",
+                                      num(t::kVeryHighPipePct)),
+                          true});
+    v.summary = fmt::format("Mixed, limited by the {} pipe at {}{}: {}", p.name, pct(p.pct),
+                            unit ? fmt::format(" with {} at {}", unit->name, pct(unit->pct)) : std::string(), base);
+    add_section(v, "Compute Workload Analysis");
+    if (mem > t::kBoundSolPct) add_section(v, "Memory Workload Analysis");
+    return;
+  }
+  v.limiter = "no single dominant symptom";
+  v.summary = "Mixed: " + base;
+  add_section(v, "GPU Speed Of Light Throughput");
+  add_section(v, "Compute Workload Analysis");
+  add_section(v, "Memory Workload Analysis");
+}
+
+void add_signal_sections(Verdict& v) {
+  for (const auto& row : v.signals) {
+    if (row.state != SignalState::Fires) continue;
+    const std::string& i = row.likely_issue;
+    if (i.find("Uncoalesced") != std::string::npos) {
+      add_section(v, "Memory Workload Analysis Tables");
+      add_section(v, "Source Counters");
+    } else if (i.find("bank conflicts") != std::string::npos) {
+      add_section(v, "Memory Workload Analysis Tables");
+    } else if (i.find("divergence") != std::string::npos) {
+      add_section(v, "Warp State Statistics");
+      add_section(v, "Source Counters");
+    } else if (i.find("Register pressure") != std::string::npos) {
+      add_section(v, "Memory Workload Analysis");
+    }
+  }
+}
+
+}  // namespace
+
+Verdict classify_kernel(const KernelMetrics& k, std::optional<double> footprint) {
+  Verdict v;
+  v.id = k.id;
+  v.kernel = k.name;
+  v.gpu_time_ns = catalog_value(k, m::kDuration).value_or(std::nan(""));
+  v.missing_metrics = missing_catalog_metrics(k);
+  v.signals = evaluate_signals(k, footprint);
+  for (const auto& row : v.signals)
+    if (row.state == SignalState::NotCollected) {
+      std::string needs;
+      for (const auto& name : row.missing) needs += (needs.empty() ? "" : ", ") + name;
+      v.not_concluded.push_back("secondary signal \"" + row.symptom + "\": needs " + needs);
+    }
+
+  SolReading s = read_sol(k);
+  if (!s.sm || !s.mem) {
+    v.cls = Bottleneck::NotClassified;
+    v.not_concluded.insert(v.not_concluded.begin(),
+                           fmt::format("the primary class: needs SM SOL ({}) and memory SOL ({}, or "
+                                       "the DRAM, L1 and L2 throughputs)", m::kSmSol, m::kMemSol));
+    v.summary = "Not classified: the report lacks the Speed of Light metrics";
+    v.limiter = "";
+    add_section(v, "GPU Speed Of Light Throughput");
+    return v;
+  }
+  add_sol_rows(v, s);
+  if (s.mem_from_units)
+    v.not_concluded.push_back(std::string("ncu's own memory SOL (") + m::kMemSol +
+                              "): used the highest of DRAM, L1 and L2 throughput instead");
+  double sm = *s.sm, mem = *s.mem;
+  auto pipes = pipe_utilizations(k);
+  bool pipe_saturated = !pipes.empty() && pipes.front().pct >= t::kSaturatedPipePct;
+  bool no_unit_near_peak = sm <= t::kBoundSolPct && mem <= t::kBoundSolPct;
+  if (mem > t::kBoundSolPct && mem - sm >= t::kMuchHigherPts) {
+    classify_memory(v, s);
+  } else if (sm > t::kBoundSolPct && (sm - mem >= t::kMuchHigherPts || (mem <= t::kBoundSolPct && pipe_saturated))) {
+    if (sm - mem < t::kMuchHigherPts)
+      v.evidence.push_back({fmt::format("A pipe is saturated ({} pipe)", pipes.front().name), pipes.front().metric,
+                            pct(pipes.front().pct),
+                            fmt::format(">= {}% with SM SOL > {}% >= memory SOL (kprof rule)",
+                                        num(t::kSaturatedPipePct), num(t::kBoundSolPct)),
+                            true});
+    classify_compute(v, k, s);
+  } else if (no_unit_near_peak && check_occupancy(v, k)) {
+    // class set by check_occupancy
+  } else if (sm < t::kLatencySolPct && mem < t::kLatencySolPct) {
+    classify_latency(v, k, s);
+  } else {
+    classify_mixed(v, s, pipes);
+  }
+  add_signal_sections(v);
+  return v;
+}
+
+CallVerdict classify_call(const MetricTable& table, std::optional<double> footprint) {
+  CallVerdict call;
+  std::map<std::string, double> time_by_name;
+  for (const auto& k : table.kernels) {
+    call.kernels.push_back(classify_kernel(k, footprint));
+    const Verdict& v = call.kernels.back();
+    if (!std::isnan(v.gpu_time_ns)) {
+      time_by_name[v.kernel] += v.gpu_time_ns;
+      call.total_gpu_time_ns += v.gpu_time_ns;
+    }
+  }
+  if (call.kernels.empty()) return call;
+  if (time_by_name.empty()) {
+    for (size_t i = 0; i < call.kernels.size() && call.leading < 0; ++i)
+      if (call.kernels[i].cls != Bottleneck::NotClassified) call.leading = static_cast<int>(i);
+    if (call.leading < 0) call.leading = 0;
+    call.leading_name = call.kernels[static_cast<size_t>(call.leading)].kernel;
+    return call;
+  }
+  auto best = std::max_element(time_by_name.begin(), time_by_name.end(),
+                               [](const auto& a, const auto& b) { return a.second < b.second; });
+  call.leading_name = best->first;
+  call.leading_share_pct = call.total_gpu_time_ns > 0 ? 100.0 * best->second / call.total_gpu_time_ns : 0;
+  double longest = -1;
+  for (size_t i = 0; i < call.kernels.size(); ++i) {
+    const Verdict& v = call.kernels[i];
+    if (v.kernel == best->first && !std::isnan(v.gpu_time_ns) && v.gpu_time_ns > longest) {
+      longest = v.gpu_time_ns;
+      call.leading = static_cast<int>(i);
+    }
+  }
+  return call;
+}
+
+}  // namespace kprof

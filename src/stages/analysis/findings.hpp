@@ -1,0 +1,38 @@
+// What to fix first: every secondary signal that fires becomes a finding with an estimated gain
+// (the fraction of the kernel's time it could save) and the formula that gives it, anchored on
+// Nsight Compute's published rule formulas; findings are ranked by that gain, capped by the
+// headroom to the time bound (gains do not add up), and each names the ncu section to read and
+// one next step. docs/CLASSIFICATION.md "Findings" lists every formula.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "stages/analysis/ncu_rules.hpp"
+#include "stages/analysis/verdict.hpp"
+#include "stages/ncu/metric_table.hpp"
+
+namespace kprof {
+
+/// The findings of one kernel from its firing signals (`signals`, as evaluate_signals gives
+/// them) and its metrics, largest gain first. `cls` adds the occupancy finding for an
+/// Occupancy-Bound kernel; `footprint` (bytes the call's buffers hold) feeds the reuse of the
+/// hit-rate findings (load_reuse). Uncapped; see cap_findings. A firing signal whose formula
+/// lacks an input gives no finding.
+std::vector<Finding> findings_for_kernel(const KernelMetrics& k, const std::vector<SignalRow>& signals,
+                                         Bottleneck cls, std::optional<double> footprint = std::nullopt);
+
+/// Caps each gain at `headroom_pct` (the share of the kernel's time above the time bound; gains
+/// cannot exceed it and do not add up) and re-sorts. A negative headroom leaves them uncapped.
+void cap_findings(std::vector<Finding>& findings, double headroom_pct);
+
+/// Attaches ncu's rule results to the findings they speak about (finding_id_for_rule) and sets
+/// `agreement` (within kAgreePts of ncu's largest estimate: "agree"). Returns the rule results
+/// with a speedup estimate that no kprof finding matches ("ncu only").
+std::vector<NcuRuleResult> attach_rule_results(std::vector<Finding>& findings, const std::vector<NcuRuleResult>& rules);
+
+/// kprof's gain and ncu's "agree" when they differ by at most this many percentage points.
+inline constexpr double kAgreePts = 10.0;
+
+}  // namespace kprof

@@ -1,0 +1,76 @@
+#include "stages/env/env_check.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/term.hpp"
+#include "core/text.hpp"
+
+extern char** environ;
+
+namespace kprof {
+
+std::vector<std::pair<std::string, std::string>> cuda_env_vars() {
+  static const char* extra[] = {"CUTLASS_PATH", "CUTLASS_ROOT", "CUTLASS_HOME", "KPROF_PYTHON",
+                                "KPROF_NVML_LIBRARY"};
+  std::vector<std::pair<std::string, std::string>> vars;
+  for (char** e = environ; e && *e; ++e) {
+    std::string kv = *e;
+    auto eq = kv.find('=');
+    if (eq == std::string::npos) continue;
+    std::string k = kv.substr(0, eq);
+    bool wanted = starts_with(k, "CUDA_");
+    for (const char* x : extra) wanted = wanted || k == x;
+    if (wanted) vars.emplace_back(k, kv.substr(eq + 1));
+  }
+  std::sort(vars.begin(), vars.end());
+  return vars;
+}
+
+EnvFacts collect_env(const EnvOptions& opts) {
+  auto progress = [&](const std::string& m) {
+    if (opts.progress) print_progress(m);
+  };
+  EnvFacts f;
+  f.date = now_string();
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) == 0) f.host = host;
+  f.kprof_version = KPROF_VERSION;
+  f.gpu_index = opts.gpu;
+  f.env_vars = cuda_env_vars();
+
+  progress("env: CUDA runtime, GPU " + std::to_string(opts.gpu) + " and NVML");
+  f.gpu = gpu_info(opts.gpu);
+
+  progress("env: nvcc, ncu, compute-sanitizer (--version)");
+  f.nvcc = probe_tool("nvcc", opts.timeout_s);
+  f.ncu = probe_tool("ncu", opts.timeout_s);
+  f.sanitizer = probe_tool("compute-sanitizer", opts.timeout_s);
+
+  std::string exe = opts.self_exe.empty() ? self_exe_path() : opts.self_exe;
+  if (!f.ncu.ok()) {
+    f.counters_skipped = "not checked: ncu is not usable";
+  } else if (!f.gpu.available) {
+    f.counters_skipped = "not checked: " + f.gpu.error;
+  } else if (exe.empty()) {
+    f.counters_skipped = "not checked: cannot tell kprof's own path (/proc/self/exe)";
+  } else {
+    progress("env: can ncu read performance counters? (one-kernel probe under ncu)");
+    f.counters = probe_ncu_counters(f.ncu.path, {exe, "__probe", "--gpu", std::to_string(opts.gpu)},
+                                    opts.timeout_s);
+  }
+
+  progress("env: Python packages (torch, triton, cutlass.cute, nsight) in " + python_executable() +
+           ", up to " + fmt_sig(opts.timeout_s, 3) + " s");
+  f.python = probe_python(opts.timeout_s);
+
+  CutlassSearch search = CutlassSearch::from_environment();
+  search.pip_source = f.python.cutlass_pip_source;
+  search.pip_version = f.python.cutlass_pip_version;
+  f.cutlass = locate_cutlass(search);
+  return f;
+}
+
+}  // namespace kprof

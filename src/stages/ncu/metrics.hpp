@@ -1,0 +1,163 @@
+// kprof's ONE metric catalog: every ncu metric kprof collects, shows or classifies with.
+// The runner asks ncu for exactly these (ncu_metric_names()), the summary groups them by
+// category, and the classifier (src/analysis) reads them by the names listed here, so the three
+// cannot drift apart. Every name was checked against the headers of real `--set full` exports
+// from an H200 (tests/data/ncu/*.raw.csv; ncu 2025.3.1).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "stages/ncu/metric_table.hpp"
+
+namespace kprof {
+
+/// Sections of ncu_summary.md, in report order.
+enum class MetricCategory { SpeedOfLight, Memory, Compute, Occupancy, Launch, Scheduler, Roofline };
+
+/// "Speed of Light", "Memory", "Compute", "Occupancy", "Launch", "Scheduler and warp stalls",
+/// "Roofline point".
+std::string category_title(MetricCategory c);
+
+/// One catalog entry.
+struct MetricSpec {
+  const char* name;          ///< exact ncu metric name
+  const char* label;         ///< label in reports ("Memory SOL", "L2 hit rate")
+  const char* unit;          ///< kprof's unit for it after normalisation ("%", "ns", "byte", "Hz", "" ...)
+  MetricCategory category;   ///< summary section
+  const char* used_by;       ///< which rule uses it ("class: Memory-Bound", "signal: ...", "roofline", "report")
+  bool required;             ///< the primary classification needs it (missing -> no class from it)
+  const char* fallback;      ///< ncu name read when `name` is absent (same meaning), or nullptr
+  int min_cc;                ///< lowest compute capability (major*10+minor) where ncu has it; 0 = all
+};
+
+/// The catalog, in report order (SOL first).
+const std::vector<MetricSpec>& metric_catalog();
+
+/// The entry for `name` (its primary name), or nullptr.
+const MetricSpec* find_metric(const std::string& name);
+
+/// The metric names to pass to `ncu --metrics a,b,c`: every catalog name (not the fallbacks),
+/// catalog order, no duplicates. `cc` (e.g. 90 for CC 9.0) drops metrics newer than the GPU;
+/// 0 keeps all.
+std::vector<std::string> ncu_metric_names(int cc = 0);
+
+/// The value of catalog metric `name` for a kernel: the primary column, else the fallback
+/// column. `used` (optional) receives the ncu name actually read. nullopt when neither holds a
+/// number.
+std::optional<double> catalog_value(const KernelMetrics& k, const std::string& name,
+                                    std::string* used = nullptr);
+
+/// The required catalog metrics (MetricSpec::required) that `k` lacks or holds as n/a / NaN,
+/// fallbacks considered; empty when the classification has all it needs. The runner uses it to
+/// say "required metrics came back missing/NaN".
+std::vector<std::string> missing_required_metrics(const KernelMetrics& k);
+
+/// All catalog metrics (required or not) that `k` lacks, fallbacks considered.
+std::vector<std::string> missing_catalog_metrics(const KernelMetrics& k);
+
+/// Warp stall reasons of the smsp__average_warps_issue_stalled_<reason>_per_issue_active.ratio
+/// family that the catalog holds, e.g. "long_scoreboard", "barrier", "mio_throttle".
+const std::vector<std::string>& stall_reasons();
+
+/// The catalog name for stall `reason`:
+/// "smsp__average_warps_issue_stalled_" + reason + "_per_issue_active.ratio".
+std::string stall_metric(const std::string& reason);
+
+/// The ncu names the classifier, the signals and the roofline read (all in the catalog).
+namespace metric {
+// Speed of Light (ncu section "GPU Speed Of Light Throughput")
+inline constexpr const char* kSmSol = "sm__throughput.avg.pct_of_peak_sustained_elapsed";
+inline constexpr const char* kMemSol = "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed";
+inline constexpr const char* kDramPct = "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed";
+inline constexpr const char* kL1Pct = "l1tex__throughput.avg.pct_of_peak_sustained_elapsed";
+inline constexpr const char* kL2Pct = "lts__throughput.avg.pct_of_peak_sustained_elapsed";
+/// L1 throughput over active cycles: the weight ncu's SharedMemoryConflicts rule uses.
+inline constexpr const char* kL1PctActive = "l1tex__throughput.avg.pct_of_peak_sustained_active";
+inline constexpr const char* kDuration = "gpu__time_duration.sum";
+inline constexpr const char* kSmFreq = "gpc__cycles_elapsed.avg.per_second";
+inline constexpr const char* kDramFreq = "dram__cycles_elapsed.avg.per_second";
+// Memory
+inline constexpr const char* kDramRead = "dram__bytes_read.sum";
+inline constexpr const char* kDramWrite = "dram__bytes_write.sum";
+inline constexpr const char* kDramBw = "dram__bytes.sum.per_second";
+inline constexpr const char* kDramPeakPerCycle = "dram__bytes.sum.peak_sustained";
+inline constexpr const char* kL1Hit = "l1tex__t_sector_hit_rate.pct";
+inline constexpr const char* kL2Hit = "lts__t_sector_hit_rate.pct";
+inline constexpr const char* kLdSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+inline constexpr const char* kLdRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
+inline constexpr const char* kStSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";
+inline constexpr const char* kStRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum";
+inline constexpr const char* kLdBytesPerSector = "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio";
+inline constexpr const char* kStBytesPerSector = "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.ratio";
+inline constexpr const char* kLdEfficiencyPct = "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct";
+inline constexpr const char* kStEfficiencyPct = "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct";
+inline constexpr const char* kBankConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum";
+inline constexpr const char* kSharedWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum";
+inline constexpr const char* kLocalLdSectors = "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum";
+inline constexpr const char* kLocalStSectors = "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum";
+// Compute
+inline constexpr const char* kPipeFma = "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active";
+inline constexpr const char* kPipeAlu = "sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active";
+inline constexpr const char* kPipeFp64 = "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active";
+inline constexpr const char* kPipeTensor = "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active";
+inline constexpr const char* kPipeLsu = "sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active";
+inline constexpr const char* kPipeXu = "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active";
+inline constexpr const char* kBranchUniformPct = "smsp__sass_average_branch_targets_threads_uniform.pct";
+inline constexpr const char* kDivergentTargets = "smsp__sass_branch_targets_threads_divergent.sum";
+inline constexpr const char* kBranchInst = "smsp__inst_executed_op_branch.sum";
+inline constexpr const char* kThreadsPerInst = "smsp__thread_inst_executed_per_inst_executed.ratio";
+inline constexpr const char* kThreadsPerInstPredOn = "smsp__thread_inst_executed_pred_on_per_inst_executed.ratio";
+// Occupancy and launch
+inline constexpr const char* kAchievedOcc = "sm__warps_active.avg.pct_of_peak_sustained_active";
+inline constexpr const char* kTheoreticalOcc = "sm__maximum_warps_per_active_cycle_pct";
+inline constexpr const char* kLimitRegisters = "launch__occupancy_limit_registers";
+inline constexpr const char* kLimitShared = "launch__occupancy_limit_shared_mem";
+inline constexpr const char* kLimitWarps = "launch__occupancy_limit_warps";
+inline constexpr const char* kLimitBlocks = "launch__occupancy_limit_blocks";
+inline constexpr const char* kLimitBarriers = "launch__occupancy_limit_barriers";
+inline constexpr const char* kGridSize = "launch__grid_size";
+inline constexpr const char* kBlockSize = "launch__block_size";
+inline constexpr const char* kRegsPerThread = "launch__registers_per_thread";
+inline constexpr const char* kSmCount = "launch__sm_count";
+inline constexpr const char* kWaves = "launch__waves_per_multiprocessor";
+// Scheduler
+inline constexpr const char* kIssueActive = "smsp__issue_active.avg.pct_of_peak_sustained_active";
+inline constexpr const char* kEligibleWarps = "smsp__warps_eligible.avg.per_cycle_active";
+inline constexpr const char* kWarpLatency = "smsp__average_warp_latency_per_inst_issued.ratio";
+// Roofline
+inline constexpr const char* kSmspCycles = "smsp__cycles_elapsed.avg";
+inline constexpr const char* kFfmaPeak = "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained";
+inline constexpr const char* kDfmaPeak = "sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained";
+inline constexpr const char* kHfmaPeak = "sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained";
+// Dense tensor-core peaks (ops per cycle, GPU), per source type: Hopper's wgmma (hgmma) paths,
+// the mma.sync (hmma) paths, and the FP64/FP8 paths. sm__ops_path_tensor_src_fp16's own peak is
+// the sparse one (8192 per SM per cycle on the H200 against 4096 dense), so it is not used.
+inline constexpr const char* kHgmmaFp16Peak = "sm__ops_path_tensor_op_hgmma_src_fp16_sparsity_off.sum.peak_sustained";
+inline constexpr const char* kHgmmaBf16Peak = "sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained";
+inline constexpr const char* kHgmmaTf32Peak = "sm__ops_path_tensor_op_hgmma_src_tf32_dst_fp32_sparsity_off.sum.peak_sustained";
+inline constexpr const char* kHmmaFp16Peak = "sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained";
+inline constexpr const char* kHmmaBf16Peak = "sm__ops_path_tensor_op_hmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained";
+inline constexpr const char* kHmmaTf32Peak = "sm__ops_path_tensor_op_hmma_src_tf32_dst_fp32_sparsity_off.sum.peak_sustained";
+inline constexpr const char* kTensorFp64Peak = "sm__ops_path_tensor_src_fp64.sum.peak_sustained";
+inline constexpr const char* kTensorFp8Peak = "sm__ops_path_tensor_src_fp8_sparsity_off.sum.peak_sustained";
+// Hierarchical roofline: L2 traffic in sectors, and the L2 / L1 peaks as ncu's full-set roofline
+// derives them (derived__lts__lts2xbar_bytes = lts2xbar cycles x 32 B; derived__l1tex__lsu_
+// writeback_bytes_mem_lgds = LSU writeback cycles x 128 B), from counters in ncu's full set.
+inline constexpr const char* kL2Sectors = "lts__t_sectors.sum";
+inline constexpr const char* kL2XbarPeak = "lts__lts2xbar_cycles_active.sum.peak_sustained";
+inline constexpr const char* kL2Freq = "lts__cycles_elapsed.avg.per_second";
+inline constexpr const char* kL1WritebackPeak = "l1tex__lsu_writeback_active_mem_lgds.sum.peak_sustained";
+inline constexpr const char* kL1Freq = "l1tex__cycles_elapsed.avg.per_second";
+}  // namespace metric
+
+/// The catalog name of the thread-instruction rate of op `op` ("fadd", "ffma", "hfma", ...):
+/// "smsp__sass_thread_inst_executed_op_" + op + "_pred_on.sum.per_cycle_elapsed" (inst/cycle;
+/// times smsp__cycles_elapsed.avg gives the count, as ncu's roofline does).
+std::string thread_inst_rate_metric(const std::string& op);
+
+/// The tensor-core op counters in the catalog (sm__ops_path_tensor_src_*.sum).
+const std::vector<std::string>& tensor_op_metrics();
+
+}  // namespace kprof

@@ -1,0 +1,165 @@
+#include "stages/ncu/ncu_rep.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "core/error.hpp"
+#include "core/fs.hpp"
+#include "core/text.hpp"
+#include "stages/ncu/runner.hpp"
+#include "python/embedded_module.hpp"
+
+namespace kprof {
+
+extern const char* const kNcuRepReaderSource;  // ncu_rep_py.cpp
+
+namespace {
+
+using nlohmann::json;
+
+std::optional<double> opt_number(const json& v) {
+  if (v.is_number()) return v.get<double>();
+  return std::nullopt;
+}
+
+NcuRepKernel::Metric metric_of(const json& pair) {
+  NcuRepKernel::Metric m;
+  const json& v = pair.at(0);
+  m.unit = pair.at(1).get<std::string>();
+  if (v.is_string()) {
+    m.text = v.get<std::string>();
+  } else if (v.is_number()) {
+    m.number = v.get<double>();
+    m.text = v.is_number_integer() ? std::to_string(v.get<long long>()) : fmt::format("{}", v.get<double>());
+  }
+  return m;
+}
+
+NcuRepKernel kernel_of(const json& k) {
+  NcuRepKernel out;
+  out.id = k.value("id", 0);
+  out.function = k.value("function", "");
+  out.name = k.value("name", "");
+  out.mangled = k.value("mangled", "");
+  if (k.contains("metrics"))
+    for (const auto& [name, pair] : k["metrics"].items()) out.metrics[name] = metric_of(pair);
+  if (k.contains("instructions")) {
+    for (const auto& row : k["instructions"]) {
+      NcuRepInstruction ins;
+      ins.pc = row.at(0).get<uint64_t>();
+      ins.file = row.at(1).get<std::string>();
+      ins.line = row.at(2).get<int>();
+      ins.sass = row.at(3).get<std::string>();
+      for (const auto& [name, v] : row.at(4).items()) ins.counters[name] = v.get<double>();
+      out.instructions.push_back(std::move(ins));
+    }
+  }
+  if (k.contains("source_files"))
+    for (const auto& [file, text] : k["source_files"].items()) out.source_files[file] = text.get<std::string>();
+  if (k.contains("rules")) {
+    for (const auto& r : k["rules"]) {
+      NcuRepRule rule{r.value("id", ""), r.value("name", ""), r.value("section", ""), r.value("title", ""),
+                      r.value("message", ""), r.value("type", 0), r.value("speedup_type", 0),
+                      opt_number(r.value("speedup", json())), {}};
+      for (const auto& f : r.value("focus_metrics", json::array()))
+        rule.focus_metrics.emplace_back(f.at(0).get<std::string>(), opt_number(f.at(1)));
+      out.rules.push_back(std::move(rule));
+    }
+  }
+  return out;
+}
+
+json candidates_json() {
+  json c = json::array();
+  for (const auto& [dir, label] : ncu_report_search_dirs()) c.push_back({dir, label});
+  return c;
+}
+
+/// Calls the reader; nullopt with `why` when no ncu_report module imports.
+std::optional<json> call_reader(const std::string& path, const NcuRepReadOptions& o, std::string* why) {
+  json arg = {{"path", path}, {"candidates", candidates_json()},
+              {"metrics", o.metrics}, {"source", o.source}, {"rules", o.rules}};
+  json r = call_embedded_python("_kprof_ncu_rep", kNcuRepReaderSource, "read", arg);
+  if (r.contains("error")) {
+    if (r.value("kind", "") == "no_module") {
+      if (why) *why = r["error"].get<std::string>();
+      return std::nullopt;
+    }
+    throw usage_error(fmt::format("ncu_report could not read {}: {}", path, r["error"].get<std::string>()),
+                      "check that the file is an Nsight Compute report; the module used was " +
+                          r.value("module", std::string("?")));
+  }
+  return r;
+}
+
+}  // namespace
+
+double NcuRepInstruction::counter(const std::string& name) const {
+  auto it = counters.find(name);
+  return it == counters.end() ? 0.0 : it->second;
+}
+
+std::vector<std::pair<std::string, std::string>> ncu_report_search_dirs() {
+  std::vector<std::pair<std::string, std::string>> dirs;
+  if (const char* env = std::getenv("KPROF_NCU_REPORT"); env && *env)
+    dirs.emplace_back(env, "$KPROF_NCU_REPORT");
+  std::vector<std::string> ncu_dirs;
+  std::string ncu = find_ncu();
+  if (!ncu.empty()) {
+    std::error_code ec;
+    auto real = std::filesystem::canonical(ncu, ec);
+    if (!ec) ncu_dirs.push_back(real.parent_path().string());
+  }
+  for (const char* pattern : {"/usr/local/cuda*/nsight-compute-*", "/opt/nvidia/nsight-compute/*"})
+    for (const auto& d : glob_sorted(pattern)) ncu_dirs.push_back(d);
+  for (const auto& d : ncu_dirs) {
+    std::string extras = join_path(join_path(d, "extras"), "python");
+    bool seen = false;
+    for (const auto& [have, label] : dirs) seen = seen || have == extras;
+    if (!seen && path_exists(extras)) dirs.emplace_back(extras, "ncu's extras/python");
+  }
+  return dirs;
+}
+
+std::string ncu_report_install_hint() {
+  return fmt::format("install Nsight Compute (its extras/python holds ncu_report), or PyPI's ncu-report in "
+                     "kprof's Python: python3 -m pip install ncu-report=={}; or set KPROF_NCU_REPORT to a "
+                     "folder that holds ncu_report",
+                     kNcuReportTestedVersion);
+}
+
+std::string ncu_report_unavailable_reason() {
+  try {
+    json r = call_embedded_python("_kprof_ncu_rep", kNcuRepReaderSource, "module_origin",
+                                  {{"candidates", candidates_json()}});
+    return r.contains("error") ? r["error"].get<std::string>() : "";
+  } catch (const Error& e) {
+    return e.what();
+  }
+}
+
+std::optional<NcuRep> try_read_ncu_rep(const std::string& path, const NcuRepReadOptions& opts,
+                                       std::string* why_not) {
+  if (!path_exists(path)) throw usage_error("no such file: " + path, "pass an Nsight Compute report (.ncu-rep)");
+  auto r = call_reader(absolute_path(path), opts, why_not);
+  if (!r) return std::nullopt;
+  NcuRep rep;
+  rep.path = path;
+  rep.module_origin = r->value("module", "");
+  for (const auto& k : (*r)["kernels"]) rep.kernels.push_back(kernel_of(k));
+  return rep;
+}
+
+NcuRep read_ncu_rep(const std::string& path, const NcuRepReadOptions& opts) {
+  std::string why;
+  auto rep = try_read_ncu_rep(path, opts, &why);
+  if (!rep)
+    throw check_failed("cannot read " + path + ": no Nsight Compute ncu_report module could be imported (" +
+                           why + ")",
+                       ncu_report_install_hint());
+  return *rep;
+}
+
+}  // namespace kprof

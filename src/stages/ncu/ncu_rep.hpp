@@ -1,0 +1,114 @@
+// Reading Nsight Compute reports (.ncu-rep) without the ncu executable, through Nsight Compute's own
+// Python report interface `ncu_report` in kprof's embedded Python (PyTorch is not imported).
+// `ncu_report` is taken from, in order: $KPROF_NCU_REPORT (a folder holding ncu_report; "off"
+// turns this reader off), the extras/python folder of the installed ncu (the module that matches
+// the ncu that wrote the report), then `import ncu_report` from the embedded Python's sys.path
+// (PyPI's `ncu-report`, tested with kNcuReportTestedVersion). The result says which was used.
+//
+// One reader for every consumer: the metrics of each launch (`kprof analyze` without ncu), the
+// per-instruction source counters (hot lines, stages/analysis/hot_lines.hpp) and ncu's rule results.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "stages/ncu/metric_table.hpp"
+
+namespace kprof {
+
+/// The PyPI `ncu-report` version kprof's tests read the H200 reports with (ncu 2025.3.1 wrote them).
+inline constexpr const char* kNcuReportTestedVersion = "2026.3.1";
+
+/// One SASS instruction with the source-level counters ncu attributed to it (SourceCounters
+/// section). Counter names are ncu's: smsp__pcsamp_sample_count (warp samples at this PC),
+/// smsp__pcsamp_warps_issue_stalled_<reason> (samples per stall reason), inst_executed (warp-level
+/// instructions), thread_inst_executed, memory_l2_theoretical_sectors_global(_ideal),
+/// derived__memory_l2_theoretical_sectors_global_excessive, memory_l1_wavefronts_shared(_ideal),
+/// derived__memory_l1_wavefronts_shared_excessive, memory_l2_theoretical_sectors_local,
+/// smsp__branch_targets_threads_divergent. Counters that are zero are absent.
+struct NcuRepInstruction {
+  uint64_t pc = 0;        ///< address of the instruction
+  std::string file;       ///< source file from the line info ("" when the kernel has none)
+  int line = 0;           ///< 1-based source line (0 when none)
+  std::string sass;       ///< disassembly, e.g. "@!P0  LDG.E.CONSTANT R2, desc[UR6][R4.64]"
+  std::map<std::string, double> counters;
+  /// The counter `name`, 0 when absent.
+  double counter(const std::string& name) const;
+};
+
+/// One of ncu's rule results (the guidance shown under each section in the GUI).
+struct NcuRepRule {
+  std::string id;          ///< rule identifier, e.g. "UncoalescedGlobalAccess"
+  std::string name;        ///< rule name
+  std::string section;     ///< section identifier, e.g. "SourceCounters"
+  std::string title;       ///< message title
+  std::string message;     ///< message text (ncu's own markup kept)
+  int type = 0;            ///< ncu_report MsgType (0 none, 1 ok, 2 optimization, 3 warning, 4 error)
+  int speedup_type = 0;    ///< ncu_report SpeedupType (0 unknown, 1 local, 2 global)
+  std::optional<double> speedup;  ///< estimated speedup, % of the kernel's time
+  std::vector<std::pair<std::string, std::optional<double>>> focus_metrics;  ///< metric name, value
+};
+
+/// One profiled launch (an ncu "action").
+struct NcuRepKernel {
+  int id = 0;                    ///< index in the report, as ncu's "ID" column
+  std::string function;          ///< function name ("uncoalesced_gather")
+  std::string name;              ///< demangled name with parameters, as the CSV's "Kernel Name"
+  std::string mangled;           ///< mangled name
+  /// Every metric without per-instance values: ncu name -> (number or nullopt, text, unit).
+  struct Metric {
+    std::optional<double> number;
+    std::string text;            ///< the value as text (strings, or the number printed)
+    std::string unit;            ///< ncu's unit ("ns", "byte", "hz", "%", "")
+  };
+  std::map<std::string, Metric> metrics;           ///< filled when read with `metrics`
+  std::vector<NcuRepInstruction> instructions;     ///< by PC; filled when read with `source`
+  std::map<std::string, std::string> source_files; ///< file -> text ("" when not imported)
+  std::vector<NcuRepRule> rules;                   ///< filled when read with `rules`
+};
+
+/// A report read through ncu_report.
+struct NcuRep {
+  std::string path;
+  std::string module_origin;  ///< which ncu_report was used: "ncu's extras/python (...)" or "PyPI package ncu-report X (...)"
+  std::vector<NcuRepKernel> kernels;
+};
+
+/// What to read (each costs time: metrics ~0.5 s per launch, source ~0.1-1 s).
+struct NcuRepReadOptions {
+  bool metrics = true;
+  bool source = true;
+  bool rules = true;
+};
+
+/// The folders searched for ncu_report before sys.path, as (folder, label): $KPROF_NCU_REPORT
+/// ("off" passed through), then extras/python of the ncu found by find_ncu() (its real path) and
+/// of every /usr/local/cuda*/nsight-compute-*/ and /opt/nvidia/nsight-compute/*/.
+std::vector<std::pair<std::string, std::string>> ncu_report_search_dirs();
+
+/// "" when an ncu_report module can be imported (starts Python); else why not, with what to do.
+std::string ncu_report_unavailable_reason();
+
+/// What to install when ncu_report is missing (one line).
+std::string ncu_report_install_hint();
+
+/// Reads `path` when an ncu_report module imports; nullopt (and `why_not`, where it looked) when
+/// none does. Throws usage_error (exit 2) when the file is missing or ncu_report cannot load it.
+std::optional<NcuRep> try_read_ncu_rep(const std::string& path, const NcuRepReadOptions& opts,
+                                       std::string* why_not);
+
+/// Reads `path`. Throws usage_error (exit 2) when the file is missing or ncu_report cannot load
+/// it (the module's error quoted); check_failed (exit 1) when no ncu_report module can be imported
+/// (message: where it looked; hint: ncu_report_install_hint()).
+NcuRep read_ncu_rep(const std::string& path, const NcuRepReadOptions& opts = {});
+
+/// The launches' metrics as the table a raw-page CSV export gives (identity columns from
+/// launch__block_dim_*, launch__grid_dim_*, launch__device_id and
+/// device__attribute_compute_capability_*; values normalised with normalize_unit).
+MetricTable metric_table_from_rep(const NcuRep& rep);
+
+}  // namespace kprof

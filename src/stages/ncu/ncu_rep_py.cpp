@@ -1,0 +1,172 @@
+// The Python side of the .ncu-rep reader (ncu_rep.hpp): imports Nsight Compute's `ncu_report`
+// module from the first place that has it and returns a report's data as plain JSON values.
+#include "stages/ncu/ncu_rep.hpp"
+
+namespace kprof {
+
+extern const char* const kNcuRepReaderSource;
+
+const char* const kNcuRepReaderSource = R"PY(
+import importlib
+import math
+import os
+import sys
+
+_state = {}
+
+# Source-level counters read per instruction (ncu's SourceCounters section). The stall reasons
+# (smsp__pcsamp_warps_issue_stalled_<reason>, all samples) are found by prefix.
+_PC_METRICS = [
+    "smsp__pcsamp_sample_count",
+    "inst_executed", "thread_inst_executed", "thread_inst_executed_true",
+    "memory_l2_theoretical_sectors_global", "memory_l2_theoretical_sectors_global_ideal",
+    "derived__memory_l2_theoretical_sectors_global_excessive", "memory_l1_tag_requests_global",
+    "memory_l1_wavefronts_shared", "memory_l1_wavefronts_shared_ideal",
+    "derived__memory_l1_wavefronts_shared_excessive",
+    "memory_l2_theoretical_sectors_local",
+    "smsp__branch_targets_threads_divergent",
+]
+_STALL_PREFIX = "smsp__pcsamp_warps_issue_stalled_"
+
+
+def _clear_module():
+    for k in list(sys.modules):
+        if k == "ncu_report" or k.startswith("ncu_report.") or k == "_ncu_report":
+            del sys.modules[k]
+
+
+def _import(candidates):
+    """ncu_report from the first candidate folder [dir, label] that imports, else from sys.path.
+    Returns (module, origin) or (None, why). KPROF_NCU_REPORT=off wins over a module already
+    imported."""
+    if any(folder == "off" for folder, _ in candidates):
+        return None, "reading .ncu-rep files through ncu_report is turned off (KPROF_NCU_REPORT=off)"
+    if "module" in _state:
+        return _state["module"], _state["origin"]
+    tried = []
+    for folder, label in candidates:
+        if not (os.path.isfile(os.path.join(folder, "ncu_report.py")) or
+                os.path.isdir(os.path.join(folder, "ncu_report"))):
+            tried.append("%s: no ncu_report there" % folder)
+            continue
+        sys.path.insert(0, folder)
+        try:
+            _clear_module()
+            mod = importlib.import_module("ncu_report")
+            _state["module"], _state["origin"] = mod, "%s (%s)" % (label, os.path.dirname(mod.__file__))
+            return _state["module"], _state["origin"]
+        except Exception as e:  # noqa: BLE001 - any import failure means: try the next one
+            tried.append("%s: %s: %s" % (folder, type(e).__name__, e))
+            _clear_module()
+        finally:
+            if folder in sys.path:
+                sys.path.remove(folder)
+    try:
+        mod = importlib.import_module("ncu_report")
+    except Exception as e:  # noqa: BLE001
+        tried.append("import ncu_report: %s: %s" % (type(e).__name__, e))
+        return None, "; ".join(tried)
+    version = ""
+    try:
+        import importlib.metadata as md
+        version = " " + md.version("ncu-report")
+    except Exception:  # noqa: BLE001 - a copy without package metadata
+        pass
+    _state["module"] = mod
+    _state["origin"] = "PyPI package ncu-report%s (%s)" % (version, os.path.dirname(mod.__file__))
+    return _state["module"], _state["origin"]
+
+
+def _num(v):
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
+        return None
+    return v
+
+
+def _scalars(act):
+    out = {}
+    for name in act.metric_names():
+        m = act.metric_by_name(name)
+        if m is None:  # per-instance metrics (launch__block_dim_x, inst_executed) keep their total here
+            continue
+        try:
+            v = m.value()
+        except Exception:  # noqa: BLE001 - a value kind the module cannot convert
+            continue
+        if isinstance(v, (int, float, str)):
+            out[name] = [_num(v), m.unit()]
+    return out
+
+
+def _instructions(act):
+    names = list(_PC_METRICS)
+    for name in act.metric_names():
+        if name.startswith(_STALL_PREFIX) and not name.endswith("_not_issued"):
+            names.append(name)
+    per_pc = {}
+    for name in names:
+        m = act.metric_by_name(name)
+        if m is None or not m.has_correlation_ids():
+            continue
+        ids = m.correlation_ids()
+        for i in range(m.num_instances()):
+            v = m.as_double(i)
+            if v:
+                per_pc.setdefault(ids.as_uint64(i), {})[name] = v
+    rows = []
+    for pc in sorted(per_pc):
+        info = act.source_info(pc)
+        rows.append([pc, info.file_name() if info else "", info.line() if info else 0,
+                     act.sass_by_pc(pc).strip(), per_pc[pc]])
+    return rows
+
+
+def _rules(act):
+    out = []
+    for r in act.rule_results_as_dicts():
+        msg = r.get("rule_message") or {}
+        sp = r.get("speedup_estimation") or {}
+        out.append({"id": r.get("rule_identifier", ""), "name": r.get("name", ""),
+                    "section": r.get("section_identifier", ""), "title": msg.get("title", ""),
+                    "message": msg.get("message", ""), "type": int(msg.get("type", 0) or 0),
+                    "speedup_type": int(sp.get("type", 0) or 0), "speedup": _num(sp.get("speedup")),
+                    "focus_metrics": [[f.get("name", ""), _num(f.get("value"))]
+                                      for f in r.get("focus_metrics", []) or []]})
+    return out
+
+
+def module_origin(arg):
+    mod, origin = _import(arg["candidates"])
+    return {"module": origin} if mod is not None else {"error": origin, "kind": "no_module"}
+
+
+def read(arg):
+    mod, origin = _import(arg["candidates"])
+    if mod is None:
+        return {"error": origin, "kind": "no_module"}
+    try:
+        ctx = mod.load_report(arg["path"])
+    except Exception as e:  # noqa: BLE001
+        return {"error": "%s: %s" % (type(e).__name__, e), "kind": "load_failed", "module": origin}
+    kernels = []
+    for r in range(ctx.num_ranges()):
+        rng = ctx.range_by_idx(r)
+        for a in range(rng.num_actions()):
+            act = rng.action_by_idx(a)
+            k = {"id": len(kernels), "range": r, "function": act.name(),
+                 "name": act.name(mod.IAction.NameBase_DEMANGLED),
+                 "mangled": act.name(mod.IAction.NameBase_MANGLED)}
+            if arg.get("metrics"):
+                k["metrics"] = _scalars(act)
+            if arg.get("source"):
+                k["instructions"] = _instructions(act)
+                k["source_files"] = dict(act.source_files())
+            if arg.get("rules"):
+                k["rules"] = _rules(act)
+            kernels.append(k)
+    return {"module": origin, "kernels": kernels}
+)PY";
+
+}  // namespace kprof

@@ -1,0 +1,177 @@
+#include "stages/ncu/runner.hpp"
+
+#include <glob.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <regex>
+
+#include "core/error.hpp"
+#include "core/fs.hpp"
+#include "core/subprocess.hpp"
+#include "core/term.hpp"
+#include "core/text.hpp"
+
+namespace kprof {
+
+std::string find_ncu() {
+  if (const char* env = std::getenv("KPROF_NCU"); env && *env) return env;
+  std::string p = find_on_path("ncu");
+  if (!p.empty()) return p;
+#ifdef KPROF_CUDA_BIN_DIR
+  p = join_path(KPROF_CUDA_BIN_DIR, "ncu");
+  if (path_exists(p)) return p;
+#endif
+  for (const char* pattern : {"/usr/local/cuda/bin/ncu", "/opt/nvidia/nsight-compute/*/ncu"}) {
+    glob_t g{};
+    if (::glob(pattern, 0, nullptr, &g) == 0 && g.gl_pathc > 0) {
+      std::string found = g.gl_pathv[g.gl_pathc - 1];
+      ::globfree(&g);
+      return found;
+    }
+    ::globfree(&g);
+  }
+  return "";
+}
+
+const std::vector<std::string>& ncu_main_sections() {
+  static const std::vector<std::string> s = {"SpeedOfLight",   "LaunchStats",          "Occupancy",
+                                             "SchedulerStats", "WarpStateStats",       "MemoryWorkloadAnalysis",
+                                             "ComputeWorkloadAnalysis", "SourceCounters"};
+  return s;
+}
+
+std::vector<std::string> ncu_command(const std::string& ncu, const NcuRunOptions& o) {
+  std::vector<std::string> a = {ncu,
+                                "--clock-control", "none",
+                                "--profile-from-start", "off",
+                                "--cache-control", "all",
+                                "--target-processes", "all",
+                                "--replay-mode", "kernel",
+                                "-f", "-o", o.report_base};
+  if (o.metric_set == "full") {
+    a.insert(a.end(), {"--set", "full"});
+  } else if (o.metric_set == "sections") {
+    for (const auto& s : ncu_main_sections()) a.insert(a.end(), {"--section", s});
+  }
+  if (o.source) {
+    if (o.metric_set == "kprof") a.insert(a.end(), {"--section", "SourceCounters"});
+    a.insert(a.end(), {"--import-source", "yes"});
+  }
+  if (!o.metrics.empty()) {
+    std::string list;
+    for (const auto& m : o.metrics) list += (list.empty() ? "" : ",") + m;
+    a.insert(a.end(), {"--metrics", list});
+  }
+  a.insert(a.end(), o.target.begin(), o.target.end());
+  return a;
+}
+
+void interpret_ncu_output(const std::string& out, int exit_code, NcuRunResult& r) {
+  static const std::regex prof_re(R"re(==PROF== Profiling "([^"]*)"[^\n]*?(\d+) pass)re");
+  for (std::sregex_iterator it(out.begin(), out.end(), prof_re), end; it != end; ++it) {
+    r.profiled.push_back((*it)[1]);
+    r.replay_passes = std::max(r.replay_passes, std::atoi((*it)[2].str().c_str()));
+  }
+  if (out.find("ERR_NVGPUCTRPERM") != std::string::npos) {
+    r.failure = NcuFailure::NoPermission;
+    r.message = "ncu cannot read the GPU performance counters (ERR_NVGPUCTRPERM): this user lacks the permission";
+    r.hint = "run kprof as root (or with CAP_SYS_ADMIN), or let all users profile: set the nvidia module option "
+             "NVreg_RestrictProfilingToAdminUsers=0 and reload the driver "
+             "(https://developer.nvidia.com/ERR_NVGPUCTRPERM)";
+    return;
+  }
+  if (out.find("No kernels were profiled") != std::string::npos || (r.profiled.empty() && exit_code == 0)) {
+    r.failure = NcuFailure::NoKernels;
+    r.message = "ncu profiled no kernel: the call launched none inside the profiled range";
+    r.hint = "the kernel must launch from the call itself (solve / run_kernel) on this GPU; a kernel launched "
+             "from another process or before the call is not in the range";
+    return;
+  }
+  static const std::regex rc_re(R"(The application returned an error code \((\d+)\))");
+  std::smatch m;
+  if (std::regex_search(out, m, rc_re) || (exit_code != 0 && r.profiled.empty())) {
+    r.failure = NcuFailure::RunnerFailed;
+    r.message = "the profiled kprof process failed" + (m.size() > 1 ? " (exit code " + m[1].str() + ")" : std::string());
+    r.hint = "its own error message is in ncu_details.md (ncu log); the same kernel options must pass "
+             "`kprof check` first";
+    return;
+  }
+  if (exit_code != 0) {
+    r.failure = NcuFailure::RunnerFailed;
+    r.message = "ncu exited with code " + std::to_string(exit_code);
+    r.hint = "see the ncu log in ncu_details.md";
+  }
+}
+
+NcuRunResult run_ncu(const NcuRunOptions& o) {
+  if (o.target.empty()) throw usage_error("run_ncu: no program to profile");
+  NcuRunResult r;
+  std::string ncu = o.ncu.empty() ? find_ncu() : o.ncu;
+  if (ncu.empty()) {
+    r.failure = NcuFailure::NcuMissing;
+    r.message = "Nsight Compute (ncu) not found";
+    r.hint = "install Nsight Compute (part of the CUDA toolkit) and put ncu on PATH, or set KPROF_NCU";
+    return r;
+  }
+  r.command = ncu_command(ncu, o);
+  ProcessOptions po;
+  po.timeout_s = o.timeout_s;
+  double last_output = 0, now = 0;
+  bool at_line_start = true;
+  if (o.show_progress) {
+    po.on_chunk = [&](const std::string& chunk, bool) {
+      std::string text;
+      for (char c : chunk) {
+        if (at_line_start) text += "  | ";
+        text += c;
+        at_line_start = c == '\n';
+      }
+      std::fputs(text.c_str(), stderr);
+      std::fflush(stderr);
+      last_output = now;
+    };
+    po.on_tick = [&](double elapsed) {
+      now = elapsed;
+      if (elapsed - last_output >= 15.0) {
+        if (!at_line_start) { std::fputc('\n', stderr); at_line_start = true; }
+        print_progress("ncu still running (" + std::to_string(static_cast<int>(elapsed)) + " s elapsed, limit " +
+                       std::to_string(static_cast<int>(o.timeout_s)) + " s)");
+        last_output = elapsed;
+      }
+    };
+  }
+  auto pr = run_process(r.command, po);
+  if (o.show_progress && !at_line_start) std::fputc('\n', stderr);
+  r.wall_s = pr.wall_s;
+  r.log = pr.combined();
+  if (pr.timed_out) {
+    r.failure = NcuFailure::Timeout;
+    r.message = "ncu did not finish within " + std::to_string(static_cast<int>(o.timeout_s)) + " s and was stopped";
+    r.hint = "raise --ncu-timeout, use a smaller problem, or --metrics kprof (fewest replay passes)";
+    return r;
+  }
+  if (pr.not_found) {
+    r.failure = NcuFailure::NcuMissing;
+    r.message = "could not start ncu (" + ncu + "): " + pr.err;
+    r.hint = "check the ncu installation or set KPROF_NCU";
+    return r;
+  }
+  interpret_ncu_output(r.log, pr.exit_code, r);
+  if (!r.ok()) return r;
+  r.report_path = o.report_base + ".ncu-rep";
+  ProcessOptions io;
+  io.timeout_s = 300;
+  auto ex = run_process({ncu, "--import", r.report_path, "--csv", "--page", "raw", "--print-units", "base"}, io);
+  r.export_wall_s = ex.wall_s;
+  if (!ex.ok() || trim(ex.out).empty()) {
+    r.failure = NcuFailure::ImportFailed;
+    r.message = "ncu could not export " + r.report_path + " to CSV: " + trim(ex.err.empty() ? ex.out : ex.err);
+    r.hint = "open the report in Nsight Compute, or run `ncu --import " + r.report_path + " --csv --page raw`";
+    return r;
+  }
+  r.csv = ex.out;
+  return r;
+}
+
+}  // namespace kprof

@@ -1,0 +1,72 @@
+// Running Nsight Compute on kprof itself: `ncu ... kprof __runner <same kernel options>`.
+// The runner prepares the same inputs from the same seed, warms up outside the profiled range and
+// calls the kernel once between cudaProfilerStart/Stop, so with --profile-from-start off ncu profiles
+// exactly the kernels of one call (Triton's compilation and autotuning stay in the warm-up).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace kprof {
+
+/// Why an ncu run produced no metrics.
+enum class NcuFailure {
+  None,
+  NcuMissing,     ///< no ncu executable found
+  NoPermission,   ///< ERR_NVGPUCTRPERM: the user may not read the GPU performance counters
+  NoKernels,      ///< "No kernels were profiled"
+  RunnerFailed,   ///< the profiled kprof process failed (its message is in the log)
+  Timeout,        ///< ncu ran past the time limit and was stopped
+  ImportFailed,   ///< the .ncu-rep could not be exported to CSV
+};
+
+/// How to run ncu.
+struct NcuRunOptions {
+  std::string ncu;                       ///< ncu executable; "" = find_ncu()
+  std::vector<std::string> target;       ///< the program to profile: kprof path, "__runner", its options
+  std::vector<std::string> metrics;      ///< --metrics list (the catalog, src/stages/ncu/metrics.hpp)
+  std::string metric_set = "kprof";      ///< "kprof" (catalog only), "sections" (+ the 8 main sections), "full" (+ --set full)
+  std::string report_base;               ///< output path without extension: DIR/profile -> DIR/profile.ncu-rep
+  double timeout_s = 900;                ///< wall-clock limit for the profiling run, seconds
+  bool show_progress = true;             ///< echo ncu's ==PROF== progress to stderr as it arrives
+  /// Collect the source-level data for the hot lines: ncu's SourceCounters section (already part of
+  /// "sections" and "full") and --import-source yes (the source files go into the report).
+  bool source = false;
+};
+
+/// What came back.
+struct NcuRunResult {
+  NcuFailure failure = NcuFailure::None;
+  std::string message;                   ///< one line: what went wrong ("" when ok)
+  std::string hint;                      ///< one line: what to do
+  std::vector<std::string> command;      ///< the ncu command line that was run (argv)
+  std::string report_path;               ///< DIR/profile.ncu-rep when written
+  std::string csv;                       ///< `ncu --import ... --csv --page raw --print-units base` output
+  int replay_passes = 0;                 ///< largest "N passes" ncu reported for a kernel
+  std::vector<std::string> profiled;     ///< kernel names ncu reported profiling
+  double wall_s = 0;                     ///< wall time of the profiling run, seconds
+  double export_wall_s = 0;              ///< wall time of the CSV export, seconds
+  std::string log;                       ///< ncu's and the runner's output (for the details report)
+  bool ok() const { return failure == NcuFailure::None; }
+};
+
+/// The ncu executable: $KPROF_NCU, else `ncu` on PATH, else the CUDA toolkit's bin folder, else
+/// /opt/nvidia/nsight-compute/*/ncu; "" when none.
+std::string find_ncu();
+
+/// The 8 main sections of `--metrics sections` (SpeedOfLight, LaunchStats, Occupancy, ...).
+const std::vector<std::string>& ncu_main_sections();
+
+/// Builds the ncu argv (always --clock-control none: kprof never changes clocks while profiling;
+/// with `source`: --section SourceCounters for the "kprof" set and --import-source yes).
+std::vector<std::string> ncu_command(const std::string& ncu, const NcuRunOptions& opts);
+
+/// Classifies ncu's output: fills failure/message/hint, replay_passes and profiled kernel names.
+/// Pure function (tested on canned outputs). `exit_code` is ncu's.
+void interpret_ncu_output(const std::string& output, int exit_code, NcuRunResult& r);
+
+/// Runs ncu on the target, then exports the report to CSV. Never throws for ncu failures: they are
+/// in the result. Throws Error (exit 2) only for unusable options (no target).
+NcuRunResult run_ncu(const NcuRunOptions& opts);
+
+}  // namespace kprof

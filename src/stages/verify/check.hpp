@@ -1,0 +1,79 @@
+// The correctness check (the seed's "Correctness Check", issue 3): the kernel's FIRST call into
+// fresh buffers is compared with the reference computed on copies of exactly the pre-call
+// contents. Around it: a second call into sentinel-filled outputs to find never-written elements,
+// guard zones for writes past a buffer, const inputs compared bit-wise, kernel faults caught.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernel/guarded_call.hpp"
+#include "kernel/kernel_instance.hpp"
+#include "stages/verify/compare.hpp"
+#include "stages/verify/precision.hpp"
+#include "stages/verify/reference_runner.hpp"
+
+namespace kprof {
+
+/// Options of `kprof check` that shape the comparison.
+struct CheckOptions {
+  uint64_t seed = 42;              ///< trial t uses seed + t
+  int trials = 1;                  ///< fresh random inputs per trial; any failing trial fails
+  double timeout_s = 60.0;         ///< per kernel call (host call + GPU work), seconds
+  std::optional<double> atol;      ///< --atol: wins over ref.py and the dtype default
+  std::optional<double> rtol;      ///< --rtol
+};
+
+/// An input the kernel changed although it must not (a `const` parameter of solve, or an input
+/// of a Python kernel that is not listed in its outputs).
+struct ModifiedInput {
+  std::string name;
+  size_t elements = 0;
+  std::vector<size_t> first;  ///< first indices that changed
+  bool fails = true;          ///< const pointers fail; Python inputs only warn
+};
+
+/// One trial: one seed, one first call.
+struct TrialResult {
+  uint64_t seed = 0;
+  std::vector<OutputComparison> outputs;
+  std::vector<GuardViolation> guards;
+  std::vector<ModifiedInput> modified_inputs;
+  bool pass = false;
+};
+
+/// Everything `kprof check` reports.
+struct CheckResult {
+  std::vector<TrialResult> trials;
+  std::optional<KernelFault> fault;  ///< set when a call faulted; trials then stop
+  int fault_trial = -1;
+  bool pass = false;
+  std::vector<std::string> warnings;
+  std::string reference_origin;
+  /// How the reference was called, once per distinct line over the trials (flat or shaped
+  /// outputs, a returned tensor matched to a buffer; docs/REFERENCE.md).
+  std::vector<std::string> reference_notes;
+  /// Non-const buffers that neither the kernel nor the reference changed: treated as inputs.
+  std::vector<std::string> treated_as_inputs;
+  ReferencePrecision reference_precision;  ///< PyTorch's float32 matmul settings during the reference
+  std::vector<PrecisionDiagnosis> precision;  ///< one per failing float output (see diagnose_precision)
+};
+
+/// Picks the tolerance of one output: --atol/--rtol when given, else ref.py's, else the dtype
+/// default (stages/verify/compare.hpp default_tolerance). Each of atol and rtol is resolved on its own.
+Tolerance resolve_tolerance(DType dtype, const CheckOptions& opts, const ReferenceRunner* ref);
+
+/// Runs the check. Per trial: the first call into fresh buffers, then the reference on copies of
+/// the pre-call contents, then a second call into outputs pre-filled with the sentinel (only the
+/// buffers the first call or the reference changed: a non-const buffer that neither changed is an
+/// input, and the sentinel would feed the kernel garbage). `reference` is called after the first
+/// trial's first kernel call, so the caller may load ref.py (and import PyTorch) in the background
+/// meanwhile; it throws Error (exit 2) when ref.py is broken. Throws Error for input errors; a
+/// kernel fault is returned, not thrown.
+CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&()>& reference,
+                      const CheckOptions& opts);
+
+}  // namespace kprof
