@@ -37,17 +37,7 @@ int run_run_command(RunCmd& c) {
   RunOutcome out = run_workflow(req);
   if (!out.env_ready) return 1;
   std::printf("\n%s\n", styled("Summary", Style::Bold).c_str());
-  std::vector<std::vector<std::string>> rows;
-  for (size_t i = 0; i < out.rows.size(); ++i) {
-    const auto& r = out.rows[i];
-    const auto& cmp = out.comparison[i];
-    rows.push_back({r.name + (cmp.fastest ? " *" : cmp.tied_with_fastest ? " =" : ""),
-                    r.correct ? "PASS" : r.correctness.rfind("ERROR", 0) == 0 ? "ERROR"
-                                       : r.correctness.rfind("not run", 0) == 0 ? "not run" : "FAIL",
-                    r.time_ms ? fmt_duration_ms(*r.time_ms) : "n/a",
-                    cmp.speedup ? fmt::format("{:.2f}x", *cmp.speedup) : "n/a", cmp.verdict, r.cls});
-  }
-  std::fputs(markdown_table({"version", "correct", "median", "speedup", "vs first", "class"}, rows).c_str(), stdout);
+  std::fputs(versions_summary_text(out.rows, out.comparison).c_str(), stdout);
   std::printf("(* fastest correct version, = as fast within noise)  report: %s\n",
               join_path(c.k.output_dir, "comparison.md").c_str());
   return out.exit_code;

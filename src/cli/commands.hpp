@@ -19,6 +19,7 @@ void register_profile(CLI::App& app, CommandAction& action);  ///< kprof profile
 void register_build(CLI::App& app, CommandAction& action);    ///< kprof build    (cmd_build.cpp)
 void register_analyze(CLI::App& app, CommandAction& action);  ///< kprof analyze  (cmd_analyze.cpp)
 void register_run(CLI::App& app, CommandAction& action);      ///< kprof run      (cmd_run.cpp)
+void register_compare(CLI::App& app, CommandAction& action);  ///< kprof compare  (cmd_compare.cpp)
 void register_runner(CLI::App& app, CommandAction& action);   ///< kprof __runner (hidden; what ncu profiles)
 void register_probe(CLI::App& app, CommandAction& action);    ///< kprof __probe  (hidden; env's ncu counter probe)
 

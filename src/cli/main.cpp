@@ -80,6 +80,7 @@ int main(int argc, char** argv) {
   register_build(app, action);
   register_analyze(app, action);
   register_run(app, action);
+  register_compare(app, action);
   register_runner(app, action);
   register_probe(app, action);
 

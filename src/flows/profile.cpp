@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include <fmt/ranges.h>
+
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/subprocess.hpp"
@@ -17,6 +19,7 @@
 #include "flows/assess_context.hpp"
 #include "report/ncu_report.hpp"
 #include "report/roofline_chart.hpp"
+#include "report/comparison.hpp"
 #include "report/profile_report.hpp"
 #include "report/timing_report.hpp"
 
@@ -67,12 +70,49 @@ void read_hot_lines(const ProfileSettings& s, ProfileOutcome& out) {
     HotLinesOptions ho;
     ho.top = s.hot_lines_top;
     for (const auto& k : rep->kernels) out.hot_lines[k.id] = hot_lines(k, ho);
-    out.json["hot_lines_reader"] = rep->module_origin;
+    out.hot_lines_reader = rep->module_origin;
   } catch (const Error& e) {
     out.hot_lines_note = std::string("reading the source counters of the report failed: ") + e.what();
   }
-  out.json["hot_lines_read_s"] =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.hot_lines_read_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// The ncu run of one profile: kprof's runner on the same kernel, dims and seed.
+NcuRunOptions ncu_options(const KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& s,
+                          const std::string& out_dir, const TimingResult& timing) {
+  (void)inst;
+  NcuRunOptions no;
+  no.target = {self_exe_path(), "__runner"};
+  auto args = spec_to_args(spec);
+  no.target.insert(no.target.end(), args.begin(), args.end());
+  no.target.insert(no.target.end(), {"--warmup", std::to_string(std::clamp(timing.warmup_calls, 3, 20))});
+  no.metrics = ncu_metric_names(compute_capability(spec.gpu));
+  no.metric_set = s.metric_set;
+  no.report_base = join_path(out_dir, "profile");
+  no.timeout_s = s.ncu_timeout_s;
+  no.show_progress = s.show_progress;
+  no.source = s.source;
+  if (s.show_progress)
+    print_progress(fmt::format("ncu: profiling one call ({} metrics, set '{}', --clock-control none)",
+                               no.metrics.size(), s.metric_set));
+  return no;
+}
+
+/// Sets classified / failure / missing_required from the analysis of a successful ncu run.
+void judge_classification(ProfileOutcome& out) {
+  for (const auto& k : out.analysis->table.kernels)
+    for (const auto& m : missing_required_metrics(k))
+      if (std::find(out.missing_required.begin(), out.missing_required.end(), m) == out.missing_required.end())
+        out.missing_required.push_back(m);
+  if (out.analysis->table.kernels.empty()) {
+    out.failure = "the ncu report holds no kernel";
+  } else if (!out.missing_required.empty()) {
+    out.failure = "ncu returned required metrics missing or NaN: " + fmt::format("{}", fmt::join(out.missing_required, ", "));
+    out.hint = "this ncu version or GPU may not support them; `ncu --query-metrics` lists what it has";
+  } else {
+    out.classified = has_usable_metrics(*out.analysis);
+    if (!out.classified) out.failure = "no kernel had the Speed of Light metrics needed to classify it";
+  }
 }
 
 /// The kernel row of the header ("" when absent), for the chart's title.
@@ -100,112 +140,121 @@ std::string write_call_roofline(const std::string& dir, const NcuAnalysis& a, co
 
 }  // namespace
 
-ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& s,
-                           const std::string& out_dir, std::vector<std::pair<std::string, std::string>> header) {
+ProfileOutcome measure_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& s,
+                               const std::string& out_dir) {
   ProfileOutcome out;
-  make_dirs(out_dir);
   if (s.show_progress) print_progress("timing: warm-up, then CUDA events per call and CUPTI kernel records");
   TimingOptions topt = s.timing;
   topt.seed = spec.seed;
+  topt.prepare = false;  // the caller prepared `inst` (its header rows read the buffers): setup() runs once
   out.timing = measure_timing(inst, topt, spec.gpu);
   if (s.show_progress)
     print_progress(fmt::format("timing: {} per call (median of {}), kernel time {}", fmt_duration_ms(out.timing.call.median),
                                out.timing.call.n,
                                out.timing.kernel.available ? fmt_duration_ms(out.timing.kernel.summary.sum.median)
                                                            : std::string("not measured")));
-  header.push_back({"Execution time", execution_time_row(out.timing)});
-
-  NcuReportHeader nh;
-  nh.rows = header;
-  nh.timing_markdown = timing_markdown(out.timing);
-  nh.timing_json = timing_json(out.timing);
-
   if (!s.run_ncu) {
     out.ncu.failure = NcuFailure::None;
     out.failure = "Nsight Compute was skipped (--no-ncu)";
     out.hint = "run without --no-ncu for the metrics and the bottleneck";
-  } else {
-    NcuRunOptions no;
-    no.target = {self_exe_path(), "__runner"};
-    auto args = spec_to_args(spec);
-    no.target.insert(no.target.end(), args.begin(), args.end());
-    no.target.insert(no.target.end(), {"--warmup", std::to_string(std::clamp(out.timing.warmup_calls, 3, 20))});
-    no.metrics = ncu_metric_names(compute_capability(spec.gpu));
-    no.metric_set = s.metric_set;
-    no.report_base = join_path(out_dir, "profile");
-    no.timeout_s = s.ncu_timeout_s;
-    no.show_progress = s.show_progress;
-    no.source = s.source;
-    if (s.show_progress)
-      print_progress(fmt::format("ncu: profiling one call ({} metrics, set '{}', --clock-control none)",
-                                 no.metrics.size(), s.metric_set));
-    out.ncu = run_ncu(no);
-    if (!out.ncu.ok()) {
-      out.failure = out.ncu.message;
-      out.hint = out.ncu.hint;
-    } else {
-      AnalysisContext ctx = profile_context(inst, spec, s.ref, out.timing, out.ncu.report_path, s.metric_set, out.notes);
-      out.analysis = analyze_ncu_csv(out.ncu.csv, ctx);
-      for (const auto& k : out.analysis->table.kernels)
-        for (const auto& m : missing_required_metrics(k))
-          if (std::find(out.missing_required.begin(), out.missing_required.end(), m) == out.missing_required.end())
-            out.missing_required.push_back(m);
-      if (out.analysis->table.kernels.empty()) {
-        out.failure = "the ncu report holds no kernel";
-      } else if (!out.missing_required.empty()) {
-        out.failure = "ncu returned required metrics missing or NaN: " + fmt::format("{}", fmt::join(out.missing_required, ", "));
-        out.hint = "this ncu version or GPU may not support them; `ncu --query-metrics` lists what it has";
-      } else {
-        out.classified = has_usable_metrics(*out.analysis);
-        if (!out.classified) out.failure = "no kernel had the Speed of Light metrics needed to classify it";
-      }
-      header.push_back({"ncu", fmt::format("{} replay passes, {:.1f} s; report {}", out.ncu.replay_passes,
-                                           out.ncu.wall_s, out.ncu.report_path)});
-      nh.rows = header;
-    }
+    return out;
   }
-
+  out.ncu = run_ncu(ncu_options(inst, spec, s, out_dir, out.timing));
+  if (!out.ncu.ok()) {
+    out.failure = out.ncu.message;
+    out.hint = out.ncu.hint;
+  } else {
+    AnalysisContext ctx = profile_context(inst, spec, s.ref, out.timing, out.ncu.report_path, s.metric_set, out.notes);
+    out.analysis = analyze_ncu_csv(out.ncu.csv, ctx);
+    judge_classification(out);
+  }
   // Whatever stopped the classification (no counter permission, no kernel in the range, metrics
   // missing), name the kernels that did launch, as CUPTI saw them during timing.
-  if (!out.classified && s.run_ncu) {
+  if (!out.classified) {
     auto names = launched_kernel_names(out.timing);
     if (!names.empty())
       out.failure += "; the kernels that did launch (CUPTI, during timing): " + fmt::format("{}", fmt::join(names, ", "));
     else if (out.ncu.failure == NcuFailure::NoKernels)
       out.failure += "; CUPTI saw no kernel during the timed calls either";
   }
+  if (out.classified) read_hot_lines(s, out);
+  return out;
+}
+
+void write_profile_reports(const std::string& out_dir, const KernelSpec& spec, const ProfileSettings& s,
+                           ProfileOutcome& out, std::vector<std::pair<std::string, std::string>> header) {
+  header.push_back({"Execution time", execution_time_row(out.timing)});
+  if (s.run_ncu && out.ncu.ok())
+    header.push_back({"ncu", fmt::format("{} replay passes, {:.1f} s; report {}", out.ncu.replay_passes,
+                                         out.ncu.wall_s, out.ncu.report_path)});
+  NcuReportHeader nh;
+  nh.rows = header;
+  nh.timing_markdown = timing_markdown(out.timing);
+  nh.timing_json = timing_json(out.timing);
   if (out.classified) {
-    read_hot_lines(s, out);
     nh.hot_lines = out.hot_lines;
     nh.hot_lines_note = out.hot_lines_note;
     nh.show_sass = s.sass;
-    nlohmann::json read_info = out.json;
     write_ncu_reports(out_dir, out.analysis->table, out.analysis->verdict, nh);
-    out.json = ncu_json(out.analysis->table, out.analysis->verdict, nh);
-    for (const auto& [k, v] : read_info.items()) out.json[k] = v;
     if (s.roofline) out.roofline_note = write_call_roofline(out_dir, *out.analysis, title_of(header));
-    out.json["roofline"] = out.roofline_note.empty() ? nlohmann::json(join_path(out_dir, "roofline.svg"))
-                                                     : nlohmann::json(out.roofline_note);
-    out.json["assessment_notes"] = out.notes;
     for (const auto& n : out.notes) print_warning(n);
     if (!out.roofline_note.empty() && s.roofline) print_warning(out.roofline_note);
   } else {
     write_unclassified_reports(out_dir, nh, out.failure, out.hint, out.ncu.log,
                                out.analysis ? &out.analysis->table : nullptr);
-    out.json = {{"ncu", nullptr}, {"timing", nh.timing_json}};
   }
-  for (const auto& [k, v] : header) out.json["header"][k] = v;
-  out.json["classified"] = out.classified;
-  out.json["failure"] = out.failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(out.failure);
-  out.json["hint"] = out.hint;
-  out.json["ncu_run"] = {{"command", shell_join(out.ncu.command)},
-                         {"replay_passes", out.ncu.replay_passes},
-                         {"wall_s", out.ncu.wall_s},
-                         {"export_wall_s", out.ncu.export_wall_s},
-                         {"report", out.ncu.report_path},
-                         {"source_counters", s.run_ncu && s.source},
-                         {"profiled_kernels", out.ncu.profiled}};
+  out.json = profile_json(out_dir, spec, s, out, nh);
   write_file_atomic(join_path(out_dir, "profile.json"), out.json.dump(2) + "\n");
+}
+
+nlohmann::json profile_json(const std::string& out_dir, const KernelSpec& spec, const ProfileSettings& s,
+                            const ProfileOutcome& out, const NcuReportHeader& nh) {
+  nlohmann::json j;
+  if (out.classified) {
+    j = ncu_json(out.analysis->table, out.analysis->verdict, nh);
+    if (!out.hot_lines_reader.empty()) j["hot_lines_reader"] = out.hot_lines_reader;
+    if (out.hot_lines_read_s) j["hot_lines_read_s"] = *out.hot_lines_read_s;
+    j["roofline"] = out.roofline_note.empty() ? nlohmann::json(join_path(out_dir, "roofline.svg"))
+                                              : nlohmann::json(out.roofline_note);
+    j["assessment_notes"] = out.notes;
+  } else {
+    j = {{"ncu", nullptr}, {"timing", nh.timing_json}};
+  }
+  j["schema_version"] = kReportSchemaVersion;
+  for (const auto& [k, v] : nh.rows) j["header"][k] = v;
+  j["classified"] = out.classified;
+  j["failure"] = out.failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(out.failure);
+  j["hint"] = out.hint;
+  j["ncu_run"] = {{"command", shell_join(out.ncu.command)},
+                  {"replay_passes", out.ncu.replay_passes},
+                  {"wall_s", out.ncu.wall_s},
+                  {"export_wall_s", out.ncu.export_wall_s},
+                  {"report", out.ncu.report_path},
+                  {"source_counters", s.run_ncu && s.source},
+                  {"profiled_kernels", out.ncu.profiled}};
+  j["summary"] = profile_summary_row(out_dir, spec, out);
+  return j;
+}
+
+VersionRow profile_summary_row(const std::string& out_dir, const KernelSpec& spec, const ProfileOutcome& out) {
+  std::vector<VersionRow> rows(1);
+  VersionRow& row = rows[0];
+  row.name = file_stem(spec.kernel);
+  row.kernel = spec.kernel;
+  row.folder = out_dir;
+  row.status = VersionStatus::Unchecked;
+  fill_timing_columns(row, out.timing);
+  fill_ncu_columns(row, out.analysis ? &out.analysis->verdict : nullptr, out.analysis ? &out.analysis->table : nullptr,
+                   out.classified, out.failure);
+  choose_time_basis(rows);
+  return row;
+}
+
+ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& s,
+                           const std::string& out_dir, std::vector<std::pair<std::string, std::string>> header) {
+  make_dirs(out_dir);
+  ProfileOutcome out = measure_profile(inst, spec, s, out_dir);
+  write_profile_reports(out_dir, spec, s, out, std::move(header));
   return out;
 }
 

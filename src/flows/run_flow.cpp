@@ -35,32 +35,6 @@ void step_line(const std::string& version, const std::string& step, const std::s
   print_progress(fmt::format("[{}] {}: {} ({:.1f} s)", version, step, what, s));
 }
 
-void fill_ncu_columns(VersionRow& row, const ProfileOutcome& p) {
-  if (!p.classified) {
-    row.cls = "not classified: " + p.failure;
-    return;
-  }
-  const auto& v = p.analysis->verdict;
-  row.cls = bottleneck_name(v.cls());
-  if (v.leading < 0) return;
-  const auto& k = p.analysis->table.kernels[static_cast<size_t>(v.leading)];
-  auto sol = read_sol(k);
-  row.sm_sol = sol.sm;
-  row.mem_sol = sol.mem;
-  row.achieved_occupancy = k.number("sm__warps_active.avg.pct_of_peak_sustained_active");
-  auto stalls = ranked_stalls(k);
-  if (!stalls.empty()) row.leading_stall = fmt::format("{} ({:.0f}%)", stalls[0].reason, stalls[0].share_pct);
-  if (v.bound && v.bound->bound_s) {
-    row.pct_of_bound = v.bound->pct_of_bound;
-    row.bound_ms = *v.bound->bound_s * 1e3;
-    row.max_speedup = v.bound->max_speedup;
-    row.bound_basis = v.bound->binding;
-  }
-  const auto& lead = v.kernels[static_cast<size_t>(v.leading)];
-  if (!lead.findings.empty())
-    row.top_finding = fmt::format("{} ({:.1f}%)", lead.findings[0].title, lead.findings[0].ranked_pct());
-}
-
 /// roofline.svg of `kprof run`: each version's leading kernel with its bound. Returns a note
 /// when it is not written ("" when it is).
 std::string write_versions_roofline(const std::string& dir, const std::vector<std::pair<std::string, NcuAnalysis>>& done) {
@@ -83,27 +57,12 @@ std::string buffer_list(const std::vector<std::pair<std::string, std::string>>& 
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
-/// Fills `row` for a version whose `step` ("load", "check" or "profile") threw `e`.
-void record_version_error(VersionRow& row, const std::string& step, const Error& e) {
-  if (step == "profile") {
-    row.cls = "not classified: " + one_line_summary(e.what());
-    return;
-  }
-  row.correct = false;
-  row.correctness = "ERROR (" + step + "): " + one_line_summary(e.what());
-  row.cls = "not profiled (" + step + " failed)";
-}
-
-/// The row of version `j`, not run because of `why` (an earlier version hung the GPU, ref.py
-/// does not load).
-VersionRow not_run_row(const RunRequest& req, const std::vector<std::string>& names, size_t j,
-                       const std::string& why) {
+/// The row of version `j` before it runs.
+VersionRow new_row(const RunRequest& req, const std::vector<std::string>& names, size_t j) {
   VersionRow r;
   r.name = names[j];
   r.kernel = req.versions[j].kernel;
   r.folder = join_path(req.output_dir, names[j]);
-  r.correctness = "not run: " + why;
-  r.cls = "not profiled";
   return r;
 }
 
@@ -132,6 +91,148 @@ std::vector<std::string> version_folder_names(const std::vector<KernelSpec>& ver
   return names;
 }
 
+namespace {
+
+/// One `kprof run`: the versions in turn, each loaded, checked and (when correct) profiled; the
+/// comparison and its reports at the end. Each step records its outcome on the version's row.
+class RunWorkflow {
+ public:
+  RunWorkflow(const RunRequest& req, RunOutcome& out)
+      : req_(req), out_(out), names_(version_folder_names(req.versions)), reference_(req.ref, req.versions[0].gpu) {}
+
+  /// Runs every version (stops after a hung GPU or a ref.py that does not load).
+  void run_versions() {
+    for (size_t i = 0; i < req_.versions.size(); ++i) {
+      out_.rows.push_back(run_version(i));
+      const VersionRow& row = out_.rows.back();
+      std::string why;
+      if (hard_exit_requested()) why = row.name + " left the GPU unusable (hung kernel or lost context)";
+      else if (reference_.load_failed()) why = "ref.py could not be loaded (see " + row.name + ")";
+      if (why.empty()) continue;
+      for (size_t j = i + 1; j < req_.versions.size(); ++j) {
+        VersionRow r = new_row(req_, names_, j);
+        r.status = VersionStatus::NotRun;
+        r.status_reason = why;
+        out_.rows.push_back(r);
+      }
+      break;
+    }
+  }
+
+  /// Compares the rows and writes comparison.md/.json and roofline.svg.
+  void write_comparison() {
+    std::string basis = choose_time_basis(out_.rows);
+    out_.comparison = compare_versions(out_.rows);
+    write_file_atomic(join_path(req_.output_dir, "comparison.md"),
+                      comparison_markdown(out_.rows, out_.comparison, header_, basis));
+    nlohmann::json cj = comparison_json(out_.rows, out_.comparison, header_, basis);
+    if (req_.profile.roofline && req_.profile.run_ncu) {
+      std::string note = write_versions_roofline(req_.output_dir, profiled_);
+      cj["roofline"] = note.empty() ? nlohmann::json(join_path(req_.output_dir, "roofline.svg")) : nlohmann::json(note);
+      if (!note.empty()) print_warning(note);
+    }
+    write_file_atomic(join_path(req_.output_dir, "comparison.json"), cj.dump(2) + "\n");
+  }
+
+ private:
+  /// Version `i`: load, check and, when correct, profile. An Error from a step goes on its row.
+  VersionRow run_version(size_t i) {
+    const KernelSpec& spec = req_.versions[i];
+    VersionRow row = new_row(req_, names_, i);
+    auto t0 = Clock::now();
+    std::unique_ptr<KernelInstance> inst;
+    if (!step(row, "load", t0, [&] { inst = load_kernel(spec, /*extra_copies=*/3.0); })) return row;
+    bool correct = false;
+    if (!step(row, "check", t0, [&] { correct = check_version(spec, *inst, row, t0); })) return row;
+    if (!correct) return row;
+    t0 = Clock::now();
+    step(row, "profile", t0, [&] { profile_version(spec, *inst, row, t0); });
+    return row;
+  }
+
+  /// Runs `fn`; an Error is recorded on `row` as the failure of `name` (the run goes on).
+  template <typename Fn>
+  bool step(VersionRow& row, const std::string& name, Clock::time_point t0, Fn fn) {
+    try {
+      fn();
+      return true;
+    } catch (const Error& e) {
+      if (name == "profile") {
+        row.profile = ProfileStatus::NotClassified;
+        row.profile_reason = one_line_summary(e.what());
+      } else {
+        row.status = name == "load" ? VersionStatus::LoadError : VersionStatus::CheckError;
+        row.status_reason = one_line_summary(e.what());
+      }
+      step_line(row.name, name, "ERROR", t0);
+      print_error(fmt::format("[{}] {}", row.name, e.what()), e.hint());
+      out_.exit_code = std::max(out_.exit_code, static_cast<int>(e.code()));
+      return false;
+    }
+  }
+
+  /// The comparison header from the first loaded version; a note on `row` when its buffers differ.
+  void note_buffers(const KernelSpec& spec, const KernelInstance& inst, VersionRow& row) {
+    std::vector<std::pair<std::string, std::string>> buffers;  // name, "f32 x 1024"
+    for (const auto& b : inst.buffers()) buffers.push_back({b.name, fmt::format("{} x {}", dtype_name(b.dtype), b.count)});
+    if (header_.empty()) {
+      header_ = {{"GPU", gpu_description(spec.gpu)},
+                 {"Dimensions", spec.dims.to_string().empty() ? "(none)" : spec.dims.to_string()},
+                 {"Seed", std::to_string(spec.seed)},
+                 {"Reference", req_.ref}};
+      for (const auto& [name, what] : buffers) header_.push_back({"Buffer " + name, what});
+      first_buffers_ = buffers;
+    } else if (buffers != first_buffers_) {
+      // Same options for every version, so only a different solve signature gets here.
+      row.note = "its buffers differ from the first version's (" + buffer_list(buffers) + " against " +
+                 buffer_list(first_buffers_) + "): the times compare different work";
+      print_progress(fmt::format("[{}] note: {}", row.name, row.note));
+    }
+  }
+
+  /// The check; writes the version's correctness reports. Returns whether it may be profiled.
+  bool check_version(const KernelSpec& spec, KernelInstance& inst, VersionRow& row, Clock::time_point t0) {
+    note_buffers(spec, inst, row);
+    CheckResult cr = run_check(inst, [&]() -> ReferenceRunner& { return reference_.get(); }, req_.check);
+    write_correctness_reports(row.folder, cr, kernel_header_rows(spec, inst, req_.ref));
+    row.status = cr.pass ? VersionStatus::Pass : VersionStatus::Fail;
+    row.status_reason = cr.pass ? "" : first_failure(cr);
+    step_line(row.name, "check", correctness_text(row), t0);
+    if (cr.pass && !hard_exit_requested()) return true;
+    out_.exit_code = std::max(out_.exit_code, 1);
+    return false;
+  }
+
+  /// Timing, ncu and the classification of a correct version (fresh buffers: one prepare()).
+  void profile_version(const KernelSpec& spec, KernelInstance& inst, VersionRow& row, Clock::time_point t0) {
+    ProfileSettings ps = req_.profile;
+    ps.ref = req_.ref;
+    inst.prepare(spec.seed);
+    ProfileOutcome p = run_profile(inst, spec, ps, row.folder, kernel_header_rows(spec, inst));
+    fill_timing_columns(row, p.timing);
+    fill_ncu_columns(row, p.analysis ? &p.analysis->verdict : nullptr, p.analysis ? &p.analysis->table : nullptr,
+                     p.classified, p.failure);
+    if (p.classified) profiled_.emplace_back(row.name, *p.analysis);
+    if (!p.classified && ps.run_ncu) out_.exit_code = std::max(out_.exit_code, 1);
+    std::string cls = class_text(row);
+    step_line(row.name, "profile",
+              row.pct_of_bound ? fmt::format("{}, at {:.1f}% of the bound (at most {:.2f}x faster)", cls,
+                                             *row.pct_of_bound, row.max_speedup.value_or(1.0))
+                               : cls,
+              t0);
+  }
+
+  const RunRequest& req_;
+  RunOutcome& out_;
+  std::vector<std::string> names_;
+  BackgroundReference reference_;
+  std::vector<std::pair<std::string, std::string>> header_;
+  std::vector<std::pair<std::string, std::string>> first_buffers_;  ///< the first loaded version's
+  std::vector<std::pair<std::string, NcuAnalysis>> profiled_;        ///< classified versions, for the chart
+};
+
+}  // namespace
+
 RunOutcome run_workflow(const RunRequest& req) {
   RunOutcome out;
   if (req.versions.empty()) throw usage_error("kprof run needs at least one kernel file");
@@ -156,119 +257,10 @@ RunOutcome run_workflow(const RunRequest& req) {
     out.exit_code = 1;
     return out;
   }
-
   select_gpu(first.gpu);
-  BackgroundReference reference(req.ref, first.gpu);
-  auto names = version_folder_names(req.versions);
-  std::vector<std::pair<std::string, std::string>> header;
-  std::vector<std::pair<std::string, std::string>> first_buffers;  ///< the first loaded version's
-  std::vector<std::pair<std::string, NcuAnalysis>> profiled;        ///< classified versions, for the chart
-
-  // One version: load, check, and when correct, profile. Fills `row`; `step` and `t0` follow the
-  // step in progress. Throws Error (the caller records it on the row and goes on).
-  auto run_version = [&](const KernelSpec& spec, VersionRow& row, std::string& step, Clock::time_point& t0) {
-    step = "load";
-    auto inst = load_kernel(spec, /*extra_copies=*/3.0);
-    step = "check";
-    auto kheader = kernel_header_rows(spec, *inst);
-    std::vector<std::pair<std::string, std::string>> buffers;  // name, "f32 x 1024"
-    for (const auto& b : inst->buffers())
-      buffers.push_back({b.name, fmt::format("{} x {}", dtype_name(b.dtype), b.count)});
-    if (header.empty()) {
-      header = {{"GPU", gpu_description(spec.gpu)},
-                {"Dimensions", spec.dims.to_string().empty() ? "(none)" : spec.dims.to_string()},
-                {"Seed", std::to_string(spec.seed)},
-                {"Reference", req.ref}};
-      for (const auto& [name, what] : buffers) header.push_back({"Buffer " + name, what});
-      first_buffers = buffers;
-    } else if (buffers != first_buffers) {
-      // Same options for every version, so only a different solve signature gets here.
-      row.note = "its buffers differ from the first version's (" + buffer_list(buffers) + " against " +
-                 buffer_list(first_buffers) + "): the times compare different work";
-      print_progress(fmt::format("[{}] note: {}", row.name, row.note));
-    }
-    CheckResult cr = run_check(*inst, [&]() -> ReferenceRunner& { return reference.get(); }, req.check);
-    write_correctness_reports(row.folder, cr, kernel_header_rows(spec, *inst, req.ref));
-    row.correct = cr.pass;
-    row.correctness = cr.pass ? "PASS" : "FAIL: " + first_failure(cr);
-    step_line(row.name, "check", cr.pass ? "PASS" : row.correctness, t0);
-    if (!cr.pass || hard_exit_requested()) {
-      row.cls = "not profiled (correctness failed)";
-      out.exit_code = std::max(out.exit_code, 1);
-      return;
-    }
-    step = "profile";
-    t0 = Clock::now();
-    ProfileSettings ps = req.profile;
-    ps.ref = req.ref;
-    inst->prepare(spec.seed);
-    ProfileOutcome p = run_profile(*inst, spec, ps, row.folder, kheader);
-    row.profiled = true;
-    row.call_ms = p.timing.call.median;
-    row.call_std_ms = p.timing.call.stddev;
-    if (p.timing.kernel.available) {
-      row.kernel_ms = p.timing.kernel.summary.sum.median;
-      row.kernel_std_ms = p.timing.kernel.summary.sum.stddev;
-    }
-    fill_ncu_columns(row, p);
-    if (p.classified) profiled.emplace_back(row.name, *p.analysis);
-    if (!p.classified && ps.run_ncu) out.exit_code = std::max(out.exit_code, 1);
-    step_line(row.name, "profile",
-              row.pct_of_bound ? fmt::format("{}, at {:.1f}% of the bound (at most {:.2f}x faster)", row.cls,
-                                             *row.pct_of_bound, row.max_speedup.value_or(1.0))
-                               : row.cls,
-              t0);
-  };
-
-  for (size_t i = 0; i < req.versions.size(); ++i) {
-    VersionRow row;
-    row.name = names[i];
-    row.kernel = req.versions[i].kernel;
-    row.folder = join_path(req.output_dir, names[i]);
-    auto t0 = Clock::now();
-    std::string step;
-    try {
-      run_version(req.versions[i], row, step, t0);
-    } catch (const Error& e) {
-      // This version failed outside its checks (it does not build or load, its profile could not
-      // run, ...): its row says why and the other versions go on.
-      record_version_error(row, step, e);
-      step_line(row.name, step, "ERROR", t0);
-      print_error(fmt::format("[{}] {}", row.name, e.what()), e.hint());
-      out.exit_code = std::max(out.exit_code, static_cast<int>(e.code()));
-    }
-    out.rows.push_back(row);
-    if (hard_exit_requested()) {  // a hung kernel or a lost CUDA context: nothing more can run
-      for (size_t j = i + 1; j < req.versions.size(); ++j)
-        out.rows.push_back(not_run_row(req, names, j, row.name + " left the GPU unusable (hung kernel or lost context)"));
-      break;
-    }
-    if (reference.load_failed()) {  // the same ref.py for every version: none can be checked
-      for (size_t j = i + 1; j < req.versions.size(); ++j)
-        out.rows.push_back(not_run_row(req, names, j, "ref.py could not be loaded (see " + row.name + ")"));
-      break;
-    }
-  }
-  // Compare on GPU kernel time when every profiled version has it, else on call time.
-  bool all_kernel = true;
-  for (const auto& r : out.rows)
-    if (r.profiled && !r.kernel_ms) all_kernel = false;
-  std::string basis = all_kernel ? "kernel time per call (CUPTI), median over the timed calls"
-                                 : "call time (CUDA events), median over the timed calls";
-  for (auto& r : out.rows) {
-    if (!r.profiled) continue;
-    r.time_ms = all_kernel ? r.kernel_ms : r.call_ms;
-    r.spread_ms = all_kernel ? r.kernel_std_ms : r.call_std_ms;
-  }
-  out.comparison = compare_versions(out.rows);
-  write_file_atomic(join_path(req.output_dir, "comparison.md"), comparison_markdown(out.rows, out.comparison, header, basis));
-  nlohmann::json cj = comparison_json(out.rows, out.comparison, header, basis);
-  if (req.profile.roofline && req.profile.run_ncu) {
-    std::string note = write_versions_roofline(req.output_dir, profiled);
-    cj["roofline"] = note.empty() ? nlohmann::json(join_path(req.output_dir, "roofline.svg")) : nlohmann::json(note);
-    if (!note.empty()) print_warning(note);
-  }
-  write_file_atomic(join_path(req.output_dir, "comparison.json"), cj.dump(2) + "\n");
+  RunWorkflow flow(req, out);
+  flow.run_versions();
+  flow.write_comparison();
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/error.hpp"
 #include "core/text.hpp"
 
 namespace kprof {
@@ -20,42 +21,187 @@ std::string bound_cell(const VersionRow& r) {
   return fmt::format("{:.1f}% (at most {:.2f}x faster)", *r.pct_of_bound, r.max_speedup.value_or(1.0));
 }
 
-/// kprof's noise rule (README.md): two medians differ by at most the larger of the two versions'
-/// standard deviations over their timed calls. Both rows must have a time.
-bool within_noise(const VersionRow& a, const VersionRow& b) {
-  double noise = std::max(a.spread_ms.value_or(0.0), b.spread_ms.value_or(0.0));
-  return std::fabs(*a.time_ms - *b.time_ms) <= noise;
+nlohmann::json opt(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+std::optional<double> opt_num(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
+std::string str_or(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::vector<double> samples(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_array() ? it->get<std::vector<double>>() : std::vector<double>();
+}
+
+std::optional<Bottleneck> parse_bottleneck(const std::string& name) {
+  for (auto b : {Bottleneck::MemoryBound, Bottleneck::ComputeBound, Bottleneck::OccupancyBound,
+                 Bottleneck::LatencyBound, Bottleneck::Mixed, Bottleneck::NotClassified})
+    if (bottleneck_name(b) == name) return b;
+  return std::nullopt;
 }
 
 }  // namespace
 
-std::vector<RowComparison> compare_versions(const std::vector<VersionRow>& rows) {
-  std::vector<RowComparison> out(rows.size());
-  int base = -1;
-  for (size_t i = 0; i < rows.size(); ++i)
-    if (rows[i].time_ms) { base = static_cast<int>(i); break; }
-  int fastest = -1;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    auto& c = out[i];
-    const auto& r = rows[i];
-    if (!r.time_ms || base < 0) { c.verdict = "n/a"; continue; }
-    if (r.correct && (fastest < 0 || *r.time_ms < *rows[static_cast<size_t>(fastest)].time_ms))
-      fastest = static_cast<int>(i);
-    const auto& b = rows[static_cast<size_t>(base)];
-    c.speedup = *b.time_ms / *r.time_ms;
-    if (static_cast<int>(i) == base) { c.verdict = "baseline"; continue; }
-    if (within_noise(r, b)) c.verdict = "same (within noise)";
-    else c.verdict = *r.time_ms < *b.time_ms ? "faster" : "slower";
+std::string correctness_text(const VersionRow& r) {
+  switch (r.status) {
+    case VersionStatus::Pass: return "PASS";
+    case VersionStatus::Fail: return "FAIL: " + r.status_reason;
+    case VersionStatus::LoadError: return "ERROR (load): " + r.status_reason;
+    case VersionStatus::CheckError: return "ERROR (check): " + r.status_reason;
+    case VersionStatus::NotRun: return "not run: " + r.status_reason;
+    case VersionStatus::Unchecked: return "not checked";
   }
-  if (fastest < 0) return out;
-  const VersionRow& f = rows[static_cast<size_t>(fastest)];
-  out[static_cast<size_t>(fastest)].fastest = true;
+  return "not checked";
+}
+
+std::string correctness_word(const VersionRow& r) {
+  switch (r.status) {
+    case VersionStatus::Pass: return "PASS";
+    case VersionStatus::Fail: return "FAIL";
+    case VersionStatus::LoadError:
+    case VersionStatus::CheckError: return "ERROR";
+    case VersionStatus::NotRun: return "not run";
+    case VersionStatus::Unchecked: return "not checked";
+  }
+  return "not checked";
+}
+
+std::string class_text(const VersionRow& r) {
+  switch (r.profile) {
+    case ProfileStatus::Classified: return bottleneck_name(r.cls);
+    case ProfileStatus::NotClassified: return "not classified: " + r.profile_reason;
+    case ProfileStatus::NotProfiled: break;
+  }
+  switch (r.status) {
+    case VersionStatus::Fail: return "not profiled (correctness failed)";
+    case VersionStatus::LoadError: return "not profiled (load failed)";
+    case VersionStatus::CheckError: return "not profiled (check failed)";
+    default: return "not profiled";
+  }
+}
+
+std::string leading_stall_text(const VersionRow& r) {
+  if (r.leading_stall.empty()) return "";
+  return r.leading_stall_pct ? fmt::format("{} ({:.0f}%)", r.leading_stall, *r.leading_stall_pct) : r.leading_stall;
+}
+
+std::string top_finding_text(const VersionRow& r) {
+  if (r.top_finding.empty()) return "";
+  return r.top_finding_gain_pct ? fmt::format("{} ({:.1f}%)", r.top_finding, *r.top_finding_gain_pct)
+                                : r.top_finding;
+}
+
+void to_json(nlohmann::json& j, const VersionRow& r) {
+  j = {{"name", r.name},
+       {"kernel", r.kernel},
+       {"folder", r.folder},
+       {"status", version_status_id(r.status)},
+       {"status_reason", r.status_reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.status_reason)},
+       {"correct", r.correct()},
+       {"profiled", r.profiled},
+       {"time_ms", opt(r.time_ms)},
+       {"spread_ms", opt(r.spread_ms)},
+       {"time_samples_ms", r.time_samples_ms},
+       {"call_ms", opt(r.call_ms)},
+       {"call_std_ms", opt(r.call_std_ms)},
+       {"call_samples_ms", r.call_samples_ms},
+       {"kernel_ms", opt(r.kernel_ms)},
+       {"kernel_std_ms", opt(r.kernel_std_ms)},
+       {"kernel_samples_ms", r.kernel_samples_ms},
+       {"profile_status", profile_status_id(r.profile)},
+       {"class", r.profile == ProfileStatus::Classified ? nlohmann::json(bottleneck_name(r.cls)) : nlohmann::json(nullptr)},
+       {"profile_reason", r.profile_reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.profile_reason)},
+       {"sm_sol_pct", opt(r.sm_sol)},
+       {"memory_sol_pct", opt(r.mem_sol)},
+       {"achieved_occupancy_pct", opt(r.achieved_occupancy)},
+       {"dram_bytes", opt(r.dram_bytes)},
+       {"leading_stall", r.leading_stall.empty() ? nlohmann::json(nullptr)
+                                                 : nlohmann::json{{"reason", r.leading_stall},
+                                                                  {"pct", opt(r.leading_stall_pct)}}},
+       {"pct_of_bound", opt(r.pct_of_bound)},
+       {"bound_ms", opt(r.bound_ms)},
+       {"max_speedup", opt(r.max_speedup)},
+       {"bound_basis", r.bound_basis},
+       {"top_finding", r.top_finding.empty() ? nlohmann::json(nullptr)
+                                             : nlohmann::json{{"title", r.top_finding},
+                                                              {"gain_pct", opt(r.top_finding_gain_pct)}}},
+       {"note", r.note.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.note)}};
+}
+
+void from_json(const nlohmann::json& j, VersionRow& r) {
+  r.name = str_or(j, "name");
+  r.kernel = str_or(j, "kernel");
+  r.folder = str_or(j, "folder");
+  auto st = parse_version_status(str_or(j, "status"));
+  if (!st) throw usage_error("unknown version status \"" + str_or(j, "status") + "\" in version " + r.name,
+                             "the file is not a kprof schema_version 2 result");
+  r.status = *st;
+  r.status_reason = str_or(j, "status_reason");
+  r.profiled = j.value("profiled", false);
+  r.time_ms = opt_num(j, "time_ms");
+  r.spread_ms = opt_num(j, "spread_ms");
+  r.time_samples_ms = samples(j, "time_samples_ms");
+  r.call_ms = opt_num(j, "call_ms");
+  r.call_std_ms = opt_num(j, "call_std_ms");
+  r.call_samples_ms = samples(j, "call_samples_ms");
+  r.kernel_ms = opt_num(j, "kernel_ms");
+  r.kernel_std_ms = opt_num(j, "kernel_std_ms");
+  r.kernel_samples_ms = samples(j, "kernel_samples_ms");
+  r.profile = parse_profile_status(str_or(j, "profile_status")).value_or(ProfileStatus::NotProfiled);
+  r.cls = parse_bottleneck(str_or(j, "class")).value_or(Bottleneck::NotClassified);
+  r.profile_reason = str_or(j, "profile_reason");
+  r.sm_sol = opt_num(j, "sm_sol_pct");
+  r.mem_sol = opt_num(j, "memory_sol_pct");
+  r.achieved_occupancy = opt_num(j, "achieved_occupancy_pct");
+  r.dram_bytes = opt_num(j, "dram_bytes");
+  if (auto it = j.find("leading_stall"); it != j.end() && it->is_object()) {
+    r.leading_stall = str_or(*it, "reason");
+    r.leading_stall_pct = opt_num(*it, "pct");
+  }
+  r.pct_of_bound = opt_num(j, "pct_of_bound");
+  r.bound_ms = opt_num(j, "bound_ms");
+  r.max_speedup = opt_num(j, "max_speedup");
+  r.bound_basis = str_or(j, "bound_basis");
+  if (auto it = j.find("top_finding"); it != j.end() && it->is_object()) {
+    r.top_finding = str_or(*it, "title");
+    r.top_finding_gain_pct = opt_num(*it, "gain_pct");
+  }
+  r.note = str_or(j, "note");
+}
+
+void to_json(nlohmann::json& j, const RowComparison& c) {
+  j = {{"speedup_vs_first", opt(c.speedup)},
+       {"vs_first", change_id(c.change)},
+       {"noise_ms", opt(c.noise_ms)},
+       {"fastest", c.fastest},
+       {"tied_with_fastest", c.tied_with_fastest}};
+}
+
+std::string versions_table_markdown(const std::vector<VersionRow>& rows, const std::vector<RowComparison>& cmp) {
+  std::vector<std::vector<std::string>> t;
   for (size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
-    if (static_cast<int>(i) == fastest || !r.correct || !r.time_ms) continue;
-    out[i].tied_with_fastest = within_noise(r, f);
+    const auto& c = cmp[i];
+    std::string label = r.name;
+    if (c.fastest) label = "**" + r.name + "** (fastest)";
+    else if (c.tied_with_fastest) label = "**" + r.name + "** (as fast, within noise)";
+    std::string stall = leading_stall_text(r), finding = top_finding_text(r);
+    t.push_back({label, correctness_text(r),
+                 r.time_ms ? fmt::format("{} ± {}", fmt_duration_ms(*r.time_ms), opt_ms(r.spread_ms)) : "n/a",
+                 c.speedup ? fmt::format("{:.2f}x", *c.speedup) : "n/a", change_name(c.change), class_text(r),
+                 opt_pct(r.sm_sol), opt_pct(r.mem_sol), opt_pct(r.achieved_occupancy), stall.empty() ? "n/a" : stall,
+                 bound_cell(r), finding.empty() ? "none" : finding, opt_ms(r.call_ms), opt_ms(r.kernel_ms)});
   }
-  return out;
+  return markdown_table({"Version", "Correctness", "Median time ± std", "Speedup vs first", "vs first", "Class",
+                         "SM SOL", "Memory SOL", "Achieved occupancy", "Leading stall", "% of bound",
+                         "Top finding (est. gain)", "Call time (events)", "Kernel time (CUPTI)"},
+                        t);
 }
 
 std::string comparison_markdown(const std::vector<VersionRow>& rows, const std::vector<RowComparison>& cmp,
@@ -66,29 +212,13 @@ std::string comparison_markdown(const std::vector<VersionRow>& rows, const std::
   for (const auto& [k, v] : header) h.push_back({k, v});
   h.push_back({"Time compared", basis});
   md += markdown_table({"Item", "Value"}, h);
-  std::vector<std::vector<std::string>> t;
+  md += "\n" + versions_table_markdown(rows, cmp);
   std::string fastest_name;
   std::vector<std::string> tied;
   for (size_t i = 0; i < rows.size(); ++i) {
     if (cmp[i].fastest) fastest_name = rows[i].name;
     if (cmp[i].tied_with_fastest) tied.push_back(rows[i].name);
   }
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const auto& r = rows[i];
-    const auto& c = cmp[i];
-    std::string label = r.name;
-    if (c.fastest) label = "**" + r.name + "** (fastest)";
-    else if (c.tied_with_fastest) label = "**" + r.name + "** (as fast, within noise)";
-    t.push_back({label, r.correctness,
-                 r.time_ms ? fmt::format("{} ± {}", fmt_duration_ms(*r.time_ms), opt_ms(r.spread_ms)) : "n/a",
-                 c.speedup ? fmt::format("{:.2f}x", *c.speedup) : "n/a", c.verdict, r.cls, opt_pct(r.sm_sol),
-                 opt_pct(r.mem_sol), opt_pct(r.achieved_occupancy), r.leading_stall.empty() ? "n/a" : r.leading_stall,
-                 bound_cell(r), r.top_finding.empty() ? "none" : r.top_finding, opt_ms(r.call_ms), opt_ms(r.kernel_ms)});
-  }
-  md += "\n" + markdown_table({"Version", "Correctness", "Median time ± std", "Speedup vs first", "vs first",
-                               "Class", "SM SOL", "Memory SOL", "Achieved occupancy", "Leading stall",
-                               "% of bound", "Top finding (est. gain)", "Call time (events)", "Kernel time (CUPTI)"},
-                              t);
   std::string notes;
   for (const auto& r : rows)
     if (!r.note.empty()) notes += "- " + r.name + ": " + r.note + "\n";
@@ -113,28 +243,29 @@ std::string comparison_markdown(const std::vector<VersionRow>& rows, const std::
 nlohmann::json comparison_json(const std::vector<VersionRow>& rows, const std::vector<RowComparison>& cmp,
                                const std::vector<std::pair<std::string, std::string>>& header,
                                const std::string& basis) {
-  auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
   nlohmann::json j;
+  j["schema_version"] = kReportSchemaVersion;
   for (const auto& [k, v] : header) j["header"][k] = v;
   j["time_basis"] = basis;
   j["versions"] = nlohmann::json::array();
   for (size_t i = 0; i < rows.size(); ++i) {
-    const auto& r = rows[i];
-    const auto& c = cmp[i];
-    j["versions"].push_back({{"name", r.name}, {"kernel", r.kernel}, {"folder", r.folder}, {"correct", r.correct},
-                             {"correctness", r.correctness}, {"profiled", r.profiled}, {"time_ms", opt(r.time_ms)},
-                             {"spread_ms", opt(r.spread_ms)}, {"call_ms", opt(r.call_ms)},
-                             {"kernel_ms", opt(r.kernel_ms)}, {"speedup_vs_first", opt(c.speedup)},
-                             {"vs_first", c.verdict}, {"fastest", c.fastest},
-                             {"tied_with_fastest", c.tied_with_fastest}, {"class", r.cls},
-                             {"note", r.note.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.note)},
-                             {"sm_sol_pct", opt(r.sm_sol)}, {"memory_sol_pct", opt(r.mem_sol)},
-                             {"achieved_occupancy_pct", opt(r.achieved_occupancy)}, {"leading_stall", r.leading_stall},
-                             {"pct_of_bound", opt(r.pct_of_bound)}, {"bound_ms", opt(r.bound_ms)},
-                             {"max_speedup", opt(r.max_speedup)}, {"bound_basis", r.bound_basis},
-                             {"top_finding", r.top_finding}});
+    nlohmann::json v = rows[i];
+    v["comparison"] = cmp[i];
+    j["versions"].push_back(v);
   }
   return j;
+}
+
+std::string versions_summary_text(const std::vector<VersionRow>& rows, const std::vector<RowComparison>& cmp) {
+  std::vector<std::vector<std::string>> t;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    const auto& c = cmp[i];
+    t.push_back({r.name + (c.fastest ? " *" : c.tied_with_fastest ? " =" : ""), correctness_word(r),
+                 r.time_ms ? fmt_duration_ms(*r.time_ms) : "n/a",
+                 c.speedup ? fmt::format("{:.2f}x", *c.speedup) : "n/a", change_name(c.change), class_text(r)});
+  }
+  return markdown_table({"version", "correct", "median", "speedup", "vs first", "class"}, t);
 }
 
 }  // namespace kprof

@@ -1,55 +1,44 @@
-// comparison.md / comparison.json of `kprof run`: one row per kernel version.
+// comparison.md / comparison.json of `kprof run` (and the version rows of `kprof compare`): one
+// row per kernel version, rendered from the typed VersionRow / RowComparison values
+// (stages/analysis/versions.hpp). JSON is the values serialized (to_json / from_json).
 #pragma once
 
 #include <nlohmann/json.hpp>
 
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "report/schema.hpp"
+#include "stages/analysis/versions.hpp"
+
 namespace kprof {
 
-/// One version's results, already measured.
-struct VersionRow {
-  std::string name;              ///< folder name (the kernel file's base name)
-  std::string kernel;            ///< path
-  bool correct = false;
-  std::string correctness;       ///< "PASS", or "FAIL: <reason>"
-  bool profiled = false;
-  std::optional<double> time_ms;    ///< median used for the comparison (see ComparisonBasis)
-  std::optional<double> spread_ms;  ///< its standard deviation over the timed calls
-  std::optional<double> call_ms;    ///< median call time (CUDA events)
-  std::optional<double> kernel_ms;  ///< median kernel time per call (CUPTI)
-  std::optional<double> call_std_ms, kernel_std_ms;  ///< their standard deviations over the timed calls
-  std::string cls;               ///< class or "not classified: ..." / "not profiled"
-  std::optional<double> sm_sol, mem_sol, achieved_occupancy;  ///< %, from ncu
-  std::string leading_stall;     ///< "long scoreboard (62%)"
-  std::optional<double> pct_of_bound;  ///< time bound / measured time, % (stages/analysis/bound.hpp)
-  std::optional<double> bound_ms;      ///< the time bound, ms
-  std::optional<double> max_speedup;   ///< measured / bound: "at most Y x faster"
-  std::string bound_basis;             ///< what the bound binds on ("memory at the achievable 4.3 TB/s")
-  std::string top_finding;             ///< the finding with the largest gain, "bank conflicts (75.6%)"
-  std::string folder;            ///< DIR/<name>/
-  std::string note;              ///< a caveat for this row (e.g. its buffers differ from the first's)
-};
 
-/// Derived comparison of one row against the first profiled version.
-struct RowComparison {
-  std::optional<double> speedup;  ///< base time / this time (> 1: faster)
-  std::string verdict;            ///< "baseline", "faster", "slower", "same (within noise)", "n/a"
-  bool fastest = false;           ///< the fastest correct version (smallest median)
-  /// A correct version other than the fastest whose median is within noise of the fastest's (the
-  /// difference is at most the larger of the two standard deviations): as fast, as far as the
-  /// measurement can tell.
-  bool tied_with_fastest = false;
-};
+/// The correctness cell: "PASS", "FAIL: <reason>", "ERROR (load): <error>", "ERROR (check): <error>",
+/// "not run: <why>", "not checked".
+std::string correctness_text(const VersionRow& r);
+/// The short form for terminal tables: "PASS", "FAIL", "ERROR", "not run", "not checked".
+std::string correctness_word(const VersionRow& r);
+/// The class cell: the class name, "not classified: <why>", "not profiled (correctness failed)",
+/// "not profiled (load failed)", "not profiled (check failed)" or "not profiled".
+std::string class_text(const VersionRow& r);
+/// "long_scoreboard (62%)", or "" without a leading stall.
+std::string leading_stall_text(const VersionRow& r);
+/// "Bank conflicts (75.6%)", or "" without a finding.
+std::string top_finding_text(const VersionRow& r);
 
-/// Compares every row with the first row that has a time: "same (within noise)" when the
-/// difference of medians is at most the larger of the two standard deviations (kprof's rule,
-/// documented in README.md), else faster/slower with the speedup. Marks the fastest correct row,
-/// and every other correct row within noise of it (tied_with_fastest).
-std::vector<RowComparison> compare_versions(const std::vector<VersionRow>& rows);
+/// A row as JSON (schema_version 2): numbers as numbers, status and class as ids / names.
+void to_json(nlohmann::json& j, const VersionRow& r);
+/// Reads what to_json wrote. Throws nlohmann::json::exception on a wrong type; absent keys keep
+/// their defaults; an unknown status id throws Error (exit 2).
+void from_json(const nlohmann::json& j, VersionRow& r);
+/// A row's comparison with the baseline as JSON: speedup_vs_first, vs_first (change_id),
+/// noise_ms, fastest, tied_with_fastest.
+void to_json(nlohmann::json& j, const RowComparison& c);
+
+/// The version table (Markdown) with the fastest version marked.
+std::string versions_table_markdown(const std::vector<VersionRow>& rows, const std::vector<RowComparison>& cmp);
 
 /// comparison.md: header table (dims, seed, buffer sizes, GPU, time basis), the version table,
 /// notes.
@@ -57,9 +46,13 @@ std::string comparison_markdown(const std::vector<VersionRow>& rows, const std::
                                 const std::vector<std::pair<std::string, std::string>>& header,
                                 const std::string& basis);
 
-/// The same as JSON.
+/// The same as JSON: {"schema_version", "header", "time_basis", "versions": [row + "comparison"]}.
 nlohmann::json comparison_json(const std::vector<VersionRow>& rows, const std::vector<RowComparison>& cmp,
                                const std::vector<std::pair<std::string, std::string>>& header,
                                const std::string& basis);
+
+/// The terminal summary of `kprof run` / `kprof compare`: version, correct, median, speedup, vs
+/// first, class (a plain Markdown table), then the legend line.
+std::string versions_summary_text(const std::vector<VersionRow>& rows, const std::vector<RowComparison>& cmp);
 
 }  // namespace kprof

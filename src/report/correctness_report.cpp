@@ -1,5 +1,7 @@
 #include "report/correctness_report.hpp"
 
+#include "report/schema.hpp"
+
 #include <fmt/format.h>
 
 #include "core/fs.hpp"
@@ -156,6 +158,7 @@ std::string correctness_markdown(const CheckResult& r, const HeaderRows& header)
 
 nlohmann::json correctness_json(const CheckResult& r, const HeaderRows& header) {
   nlohmann::json j;
+  j["schema_version"] = kReportSchemaVersion;
   j["status"] = status_word(r.pass);
   j["pass"] = r.pass;
   for (const auto& [k, v] : header) j["header"][k] = v;

@@ -1,5 +1,7 @@
 #include "report/env_report.hpp"
 
+#include "report/schema.hpp"
+
 #include <fmt/format.h>
 
 #include "core/fs.hpp"
@@ -187,7 +189,7 @@ nlohmann::json env_json(const EnvReport& r) {
                     {"util_include_dir", f.cutlass.found->util_include_dir}, {"source", f.cutlass.found->source}});
   json env = json::object();
   for (const auto& [k, v] : f.env_vars) env[k] = v;
-  return {{"schema", "kprof.env/1"}, {"date", f.date}, {"host", f.host}, {"kprof_version", f.kprof_version},
+  return {{"schema_version", kReportSchemaVersion}, {"schema", "kprof.env/1"}, {"date", f.date}, {"host", f.host}, {"kprof_version", f.kprof_version},
           {"ready", r.ready}, {"blockers", r.blockers}, {"items", items}, {"implementations", impls},
           {"gpu", gpu}, {"tools", {{"nvcc", tool(f.nvcc)}, {"ncu", ncu}, {"compute_sanitizer", tool(f.sanitizer)}}},
           {"python", python}, {"cutlass", cutlass}, {"env", env}};

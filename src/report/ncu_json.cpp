@@ -6,6 +6,7 @@
 #include "stages/analysis/derived.hpp"
 #include "stages/analysis/format.hpp"
 #include "stages/ncu/metrics.hpp"
+#include "report/schema.hpp"
 #include "report/hot_lines_report.hpp"
 #include "report/findings_report.hpp"
 #include "report/ncu_report.hpp"
@@ -56,8 +57,9 @@ json metrics_json(const KernelMetrics& k) {
 json verdict_json(const Verdict& v) {
   json evidence = json::array();
   for (const auto& e : v.evidence)
-    evidence.push_back({{"check", e.check}, {"metric", e.metric}, {"value", e.value},
-                        {"threshold", e.threshold}, {"holds", e.holds}});
+    evidence.push_back({{"check", e.check}, {"metric", e.metric},
+                        {"value", e.number ? json(*e.number) : json(nullptr)}, {"unit", e.unit},
+                        {"text", e.value}, {"threshold", e.threshold}, {"holds", e.holds}});
   json signals = json::array();
   for (const auto& s : v.signals)
     signals.push_back({{"symptom", s.symptom}, {"metric", s.metric}, {"value", s.value},
@@ -108,7 +110,7 @@ json ncu_json(const MetricTable& table, const CallVerdict& call, const NcuReport
                                                          {"clocks_explain", call.clocks->clocks_explain},
                                                          {"text", call.clocks->text}}
                                                   : json(nullptr)}};
-  json out = {{"kernels", kernels}, {"call", call_json}};
+  json out = {{"schema_version", kReportSchemaVersion}, {"kernels", kernels}, {"call", call_json}};
   if (!header.timing_json.is_null()) out["timing"] = header.timing_json;
   if (!header.hot_lines_note.empty()) out["hot_lines_note"] = header.hot_lines_note;
   return out;

@@ -51,8 +51,10 @@ def main():
         for v in c["versions"]:
             pct = "{:.1f}% (at most {:.2f}x)".format(v["pct_of_bound"], v["max_speedup"]) if v.get("pct_of_bound") else "n/a"
             t = "{:.4f}".format(v["time_ms"]) if v.get("time_ms") else "n/a"
-            print("| {} | {} | {} | {} | {} | {} |".format(v["name"], v["correctness"], t, v["class"], pct,
-                                                          v.get("top_finding") or "none"))
+            top = v.get("top_finding")
+            top = "{} ({:.1f}%)".format(top["title"], top["gain_pct"]) if top else "none"
+            cls = v["class"] or (v.get("profile_reason") or v["profile_status"])
+            print("| {} | {} | {} | {} | {} | {} |".format(v["name"], v["status"], t, cls, pct, top))
         print()
         for v in c["versions"]:
             pj = os.path.join(run, v["name"], "profile.json")

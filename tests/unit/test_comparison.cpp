@@ -2,6 +2,7 @@
 // the difference of medians is at most the larger standard deviation, the fastest correct marked.
 #include <gtest/gtest.h>
 
+#include "core/error.hpp"
 #include "kernel/load.hpp"
 #include "report/comparison.hpp"
 
@@ -12,7 +13,7 @@ namespace {
 VersionRow row(const std::string& name, bool correct, std::optional<double> ms, double sd) {
   VersionRow r;
   r.name = name;
-  r.correct = correct;
+  r.status = correct ? VersionStatus::Pass : VersionStatus::Fail;
   r.profiled = ms.has_value();
   r.time_ms = ms;
   r.spread_ms = sd;
@@ -39,12 +40,13 @@ TEST(Comparison, SpeedupNoiseAndFastestCorrect) {
                                   row("v2", true, 5.0, 0.1), row("v3", false, std::nullopt, 0),
                                   row("v4", true, 12.0, 0.1)};
   auto c = compare_versions(rows);
-  EXPECT_EQ(c[0].verdict, "baseline");
-  EXPECT_EQ(c[1].verdict, "same (within noise)");
-  EXPECT_EQ(c[2].verdict, "faster");
+  EXPECT_EQ(c[0].change, Change::Baseline);
+  EXPECT_EQ(c[1].change, Change::Same);
+  EXPECT_EQ(change_name(c[1].change), "same (within noise)");
+  EXPECT_EQ(c[2].change, Change::Faster);
   EXPECT_DOUBLE_EQ(*c[2].speedup, 2.0);
-  EXPECT_EQ(c[3].verdict, "n/a");
-  EXPECT_EQ(c[4].verdict, "slower");
+  EXPECT_EQ(c[3].change, Change::NotComparable);
+  EXPECT_EQ(c[4].change, Change::Slower);
   EXPECT_TRUE(c[2].fastest);
   EXPECT_FALSE(c[0].fastest || c[1].fastest || c[3].fastest || c[4].fastest);
 }
@@ -72,8 +74,8 @@ TEST(Comparison, AVersionWithinNoiseOfTheFastestIsMarkedAsFast) {
   EXPECT_NE(md.find("**softmax** (as fast, within noise)"), std::string::npos) << md;
   EXPECT_NE(md.find("Fastest correct version: v2; softmax is within noise of it"), std::string::npos) << md;
   auto j = comparison_json(rows, c, {{"GPU", "test"}}, "kernel time");
-  EXPECT_TRUE(j["versions"][2]["tied_with_fastest"].get<bool>());
-  EXPECT_FALSE(j["versions"][3]["tied_with_fastest"].get<bool>());
+  EXPECT_TRUE(j["versions"][2]["comparison"]["tied_with_fastest"].get<bool>());
+  EXPECT_FALSE(j["versions"][3]["comparison"]["tied_with_fastest"].get<bool>());
 }
 
 TEST(Comparison, NoTieLineWhenTheFastestStandsAlone) {
@@ -98,7 +100,8 @@ TEST(Comparison, PercentOfBoundColumnForEveryVersion) {
   std::vector<VersionRow> rows = {row("v0", true, 0.30, 0.01), row("v1", true, 0.24, 0.01)};
   rows[0].pct_of_bound = 62.4;
   rows[0].max_speedup = 1.6;
-  rows[0].top_finding = "Uncoalesced global loads (35.0%)";
+  rows[0].top_finding = "Uncoalesced global loads";
+  rows[0].top_finding_gain_pct = 35.0;
   rows[1].pct_of_bound = 79.4;
   rows[1].max_speedup = 1.26;
   auto cmp = compare_versions(rows);
@@ -111,6 +114,58 @@ TEST(Comparison, PercentOfBoundColumnForEveryVersion) {
   EXPECT_DOUBLE_EQ(j["versions"][1]["pct_of_bound"].get<double>(), 79.4);
   rows[1].pct_of_bound.reset();
   EXPECT_NE(comparison_markdown(rows, compare_versions(rows), {}, "k").find("| n/a |"), std::string::npos);
+}
+
+TEST(Comparison, TheCrossRunFloorWidensTheNoise) {
+  // 10.0 +- 0.05 against 10.15 +- 0.05: beyond the within-run noise (0.05), within the cross-run
+  // noise (0.05 + 2% of 10.0 = 0.25).
+  std::vector<VersionRow> rows = {row("a", true, 10.0, 0.05), row("b", true, 10.15, 0.05)};
+  EXPECT_EQ(compare_versions(rows)[1].change, Change::Slower);
+  auto c = compare_versions(rows, NoiseRule{kCrossRunNoiseFloor});
+  EXPECT_EQ(c[1].change, Change::Same);
+  EXPECT_NEAR(*c[1].noise_ms, 0.25, 1e-12);
+}
+
+TEST(Comparison, StatusAndClassRenderFromTypedValues) {
+  VersionRow r = row("v", false, std::nullopt, 0);
+  r.status_reason = "C: 3 of 1024 elements differ";
+  EXPECT_EQ(correctness_text(r), "FAIL: C: 3 of 1024 elements differ");
+  EXPECT_EQ(correctness_word(r), "FAIL");
+  EXPECT_EQ(class_text(r), "not profiled (correctness failed)");
+  r.status = VersionStatus::LoadError;
+  EXPECT_EQ(correctness_text(r), "ERROR (load): C: 3 of 1024 elements differ");
+  EXPECT_EQ(correctness_word(r), "ERROR");
+  EXPECT_EQ(class_text(r), "not profiled (load failed)");
+  r.status = VersionStatus::Pass;
+  r.profile = ProfileStatus::Classified;
+  r.cls = Bottleneck::MemoryBound;
+  EXPECT_EQ(class_text(r), "Memory-Bound");
+  r.leading_stall = "long_scoreboard";
+  r.leading_stall_pct = 61.6;
+  EXPECT_EQ(leading_stall_text(r), "long_scoreboard (62%)");
+}
+
+TEST(Comparison, RowsRoundTripThroughJson) {
+  VersionRow r = row("v1", true, 0.25, 0.01);
+  r.time_samples_ms = {0.24, 0.25, 0.26};
+  r.profile = ProfileStatus::Classified;
+  r.cls = Bottleneck::LatencyBound;
+  r.sm_sol = 12.5;
+  r.dram_bytes = 8.4e6;
+  r.top_finding = "Bank conflicts";
+  r.top_finding_gain_pct = 40;
+  nlohmann::json j = r;
+  EXPECT_EQ(j["status"], "pass");
+  EXPECT_EQ(j["class"], "Latency-Bound");
+  EXPECT_DOUBLE_EQ(j["dram_bytes"].get<double>(), 8.4e6);
+  VersionRow back = j.get<VersionRow>();
+  EXPECT_EQ(back.status, VersionStatus::Pass);
+  EXPECT_EQ(back.cls, Bottleneck::LatencyBound);
+  EXPECT_EQ(back.time_samples_ms, r.time_samples_ms);
+  EXPECT_EQ(back.top_finding, "Bank conflicts");
+  EXPECT_DOUBLE_EQ(*back.top_finding_gain_pct, 40);
+  j["status"] = "PASS";
+  EXPECT_THROW(j.get<VersionRow>(), Error);
 }
 
 TEST(KernelHeader, ReferenceRowFollowsTheSignature) {

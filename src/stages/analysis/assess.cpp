@@ -94,7 +94,7 @@ void add_clock_check(CallVerdict& call, const MetricTable& table, const Analysis
   double cycles = 0;
   bool all = true;
   for (const auto& k : table.kernels) {
-    auto c = k.number("gpc__cycles_elapsed.max");
+    auto c = k.number(m::kGpcCyclesMax);
     if (c) cycles += *c;
     else all = false;
   }

@@ -45,6 +45,12 @@ namespace t = threshold;
 std::string pct(double v) { return format_value(v, "%"); }
 std::string num(double v) { return fmt_sig(v, 3); }
 
+/// Gives the last evidence row its value as a number with its unit (profile.json's "value").
+void set_number(Verdict& v, double x, const char* unit) {
+  v.evidence.back().number = x;
+  v.evidence.back().unit = unit;
+}
+
 void add_section(Verdict& v, const std::string& s) {
   if (std::find(v.next_sections.begin(), v.next_sections.end(), s) == v.next_sections.end())
     v.next_sections.push_back(s);
@@ -58,14 +64,17 @@ void add_sol_rows(Verdict& v, const SolReading& s) {
   double sm = *s.sm, mem = *s.mem;
   v.evidence.push_back({fmt::format("Memory SOL > {}%", num(t::kBoundSolPct)), mem_metric, pct(mem),
                         fmt::format("> {}% (seed)", num(t::kBoundSolPct)), mem > t::kBoundSolPct});
+  set_number(v, mem, "%");
   v.evidence.push_back({fmt::format("SM SOL > {}%", num(t::kBoundSolPct)), m::kSmSol, pct(sm),
                         fmt::format("> {}% (seed)", num(t::kBoundSolPct)), sm > t::kBoundSolPct});
+  set_number(v, sm, "%");
   double gap = std::fabs(mem - sm);
   v.evidence.push_back({"One SOL much higher than the other",
                         std::string(m::kMemSol) + " - " + m::kSmSol,
                         fmt::format("{} points ({} higher)", num(gap), mem >= sm ? "memory" : "SM"),
                         fmt::format(">= {} points (kprof's \"much higher\")", num(t::kMuchHigherPts)),
                         gap >= t::kMuchHigherPts});
+  set_number(v, gap, "points");
   v.evidence.push_back({fmt::format("Both SOLs < {}%", num(t::kLatencySolPct)),
                         std::string(m::kSmSol) + ", " + m::kMemSol,
                         fmt::format("SM {}, memory {}", pct(sm), pct(mem)),
@@ -146,6 +155,7 @@ bool check_occupancy(Verdict& v, const KernelMetrics& k) {
     v.evidence.push_back({fmt::format("Theoretical occupancy < {}%", num(t::kLowTheoreticalOccupancyPct)),
                           m::kTheoreticalOcc, pct(*theoretical),
                           fmt::format("< {}% (kprof)", num(t::kLowTheoreticalOccupancyPct)), low_theoretical});
+  if (theoretical) set_number(v, *theoretical, "%");
   if (achieved && theoretical)
     v.evidence.push_back({"Achieved occupancy far below theoretical",
                           std::string(m::kAchievedOcc) + " / " + m::kTheoreticalOcc,
@@ -154,11 +164,13 @@ bool check_occupancy(Verdict& v, const KernelMetrics& k) {
                           fmt::format("< {}% of theoretical (seed: \"far below\")",
                                       num(100 * t::kAchievedFractionOfTheoretical)),
                           far_below});
+  if (achieved && theoretical && *theoretical > 0) set_number(v, 100.0 * *achieved / *theoretical, "% of theoretical");
   if (waves)
     v.evidence.push_back({"Grid fills at least one wave", waves_how, fmt_sig(*waves, 3) + " waves per SM",
                           fmt::format(">= {} (occupancy can only bind when the SMs are full)",
                                       num(t::kMinWavesForOccupancy)),
                           fills});
+  if (waves) set_number(v, *waves, "waves per SM");
   if (limiter)
     v.evidence.push_back({"Occupancy limiter", "launch__occupancy_limit_*", limiter->text(),
                           "smallest block limit", true});
@@ -193,6 +205,7 @@ void classify_latency(Verdict& v, const KernelMetrics& k, const SolReading& s) {
     bool few = *waves < t::kFewWaves;
     v.evidence.push_back({"Waves per SM < 1 (too few blocks)", waves_how, fmt_sig(*waves, 3),
                           fmt::format("< {}", num(t::kFewWaves)), few});
+    set_number(v, *waves, "waves per SM");
     if (few)
       cause = fmt::format("too few blocks, {} waves per SM from a grid of {}", fmt_sig(*waves, 2),
                           format_optional(catalog_value(k, m::kGridSize), ""));
@@ -202,6 +215,7 @@ void classify_latency(Verdict& v, const KernelMetrics& k, const SolReading& s) {
     v.evidence.push_back({"Eligible warps per cycle < 1", m::kEligibleWarps,
                           fmt_sig(*eligible, 3) + " per scheduler",
                           fmt::format("< {} (kprof)", num(t::kFewEligibleWarps)), few});
+    set_number(v, *eligible, "warps per scheduler");
     if (few && cause.empty())
       cause = fmt::format("few eligible warps: {} per scheduler per cycle", fmt_sig(*eligible, 2));
   }
@@ -244,6 +258,7 @@ void classify_mixed(Verdict& v, const SolReading& s, const std::vector<PipeUse>&
                           fmt::format(">= {}% (ncu's HighPipeUtilization: \"likely a performance bottleneck\")",
                                       num(t::kVeryHighPipePct)),
                           true});
+    set_number(v, p.pct, "%");
     v.summary = fmt::format("Mixed, limited by the {} pipe at {}{}: {}", p.name, pct(p.pct),
                             unit ? fmt::format(" with {} at {}", unit->name, pct(unit->pct)) : std::string(), base);
     add_section(v, "Compute Workload Analysis");
@@ -257,21 +272,20 @@ void classify_mixed(Verdict& v, const SolReading& s, const std::vector<PipeUse>&
   add_section(v, "Memory Workload Analysis");
 }
 
+/// The ncu sections to read for a firing secondary signal, by its stable id (signals.cpp).
+std::vector<const char*> sections_for_signal(const std::string& id) {
+  if (id == "uncoalesced-loads" || id == "uncoalesced-stores") return {"Memory Workload Analysis Tables", "Source Counters"};
+  if (id == "bank-conflicts") return {"Memory Workload Analysis Tables"};
+  if (id == "divergent-branches" || id == "branch-efficiency" || id == "thread-divergence")
+    return {"Warp State Statistics", "Source Counters"};
+  if (id == "spill") return {"Memory Workload Analysis"};
+  return {};
+}
+
 void add_signal_sections(Verdict& v) {
   for (const auto& row : v.signals) {
     if (row.state != SignalState::Fires) continue;
-    const std::string& i = row.likely_issue;
-    if (i.find("Uncoalesced") != std::string::npos) {
-      add_section(v, "Memory Workload Analysis Tables");
-      add_section(v, "Source Counters");
-    } else if (i.find("bank conflicts") != std::string::npos) {
-      add_section(v, "Memory Workload Analysis Tables");
-    } else if (i.find("divergence") != std::string::npos) {
-      add_section(v, "Warp State Statistics");
-      add_section(v, "Source Counters");
-    } else if (i.find("Register pressure") != std::string::npos) {
-      add_section(v, "Memory Workload Analysis");
-    }
+    for (const char* section : sections_for_signal(row.id)) add_section(v, section);
   }
 }
 

@@ -27,6 +27,10 @@ struct EvidenceRow {
   std::string threshold;  ///< the threshold and its source ("> 60% (seed)")
   bool holds = false;     ///< the condition is true for this kernel
   bool collected = true;  ///< false when the metric was missing
+  /// The value as a number in `unit` when the row checks one number ("%", "points", "waves per
+  /// SM", "warps per scheduler"); nullopt when the value is a list or a name (`value` says it).
+  std::optional<double> number;
+  std::string unit;
 };
 
 /// State of one secondary signal.

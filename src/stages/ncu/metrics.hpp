@@ -77,6 +77,7 @@ inline constexpr const char* kL2Pct = "lts__throughput.avg.pct_of_peak_sustained
 inline constexpr const char* kL1PctActive = "l1tex__throughput.avg.pct_of_peak_sustained_active";
 inline constexpr const char* kDuration = "gpu__time_duration.sum";
 inline constexpr const char* kSmFreq = "gpc__cycles_elapsed.avg.per_second";
+inline constexpr const char* kGpcCyclesMax = "gpc__cycles_elapsed.max";  ///< elapsed cycles of the slowest GPC
 inline constexpr const char* kDramFreq = "dram__cycles_elapsed.avg.per_second";
 // Memory
 inline constexpr const char* kDramRead = "dram__bytes_read.sum";

@@ -1,0 +1,50 @@
+// kprof compare: saved results of different runs compared version by version, with a regression
+// gate for CI scripts (flows/compare.hpp).
+#include <memory>
+#include <optional>
+
+#include "cli/commands.hpp"
+#include "cli/validators.hpp"
+#include "flows/compare.hpp"
+
+namespace kprof {
+namespace {
+
+struct CompareCli {
+  std::vector<std::string> inputs;
+  double fail_if_slower = -1;  ///< < 0: no gate
+  std::string output_dir = "compare_out";
+};
+
+}  // namespace
+
+void register_compare(CLI::App& app, CommandAction& action) {
+  auto c = std::make_shared<CompareCli>();
+  auto* sub = app.add_subcommand("compare", "Compare saved results of different runs (profile.json / comparison.json)");
+  sub->footer(
+      "Compare saved results of different runs (commits, days, machines): comparison.json of `kprof run`,\n"
+      "profile.json of `kprof profile` (with the correctness.json beside it when present), or their folders.\n"
+      "Versions are paired by name (one version per file: paired whatever their names); the first file is the\n"
+      "baseline. Prints run's comparison table with noise-aware verdicts (across runs: the larger standard\n"
+      "deviation plus 2% of the baseline's median) and the change of every headline metric (time, SM and memory\n"
+      "SOL, % of bound, achieved occupancy, DRAM bytes, leading stall). Files from another GPU, other dimensions,\n"
+      "another seed or another schema_version are compared with a warning. Writes OUTPUT_DIR/comparison.md/.json.\n"
+      "Exit 0; with --fail-if-slower PCT, 1 when a version is slower beyond noise and PCT %, no longer correct,\n"
+      "or missing; 2 for an unreadable file.");
+  sub->add_option("results", c->inputs, "Saved results: baseline first")->required()->expected(2, -1);
+  sub->add_option("--fail-if-slower", c->fail_if_slower,
+                  "Exit 1 when a version is slower than the baseline beyond noise and by more than PCT %, no "
+                  "longer correct, or missing")
+      ->type_name("PCT")
+      ->check(non_negative_number());
+  sub->add_option("-o,--output", c->output_dir, "Folder for comparison.md / comparison.json")->capture_default_str();
+  sub->callback([c, &action] {
+    action = [c] {
+      std::optional<double> gate;
+      if (c->fail_if_slower >= 0) gate = c->fail_if_slower;
+      return run_compare(c->inputs, gate, c->output_dir);
+    };
+  });
+}
+
+}  // namespace kprof

@@ -1,0 +1,23 @@
+#include "cli/profile_settings.hpp"
+
+namespace kprof {
+
+ProfileSettings make_profile_settings(const KernelCliOptions& k, const ProfileCliOptions& p) {
+  ProfileSettings s;
+  if (p.warmup >= 0) s.timing.warmup_calls = p.warmup;
+  s.timing.warmup_ms = p.warmup_ms;
+  s.timing.iters = p.iters;
+  s.timing.l2_flush = !p.no_l2_flush;
+  s.timing.call_timeout_ms = k.spec.timeout_s * 1000.0;
+  validate(s.timing);
+  s.run_ncu = !p.no_ncu;
+  s.roofline = !p.no_roofline;
+  s.metric_set = p.metrics;
+  s.ncu_timeout_s = p.ncu_timeout_s;
+  s.source = p.source;
+  s.sass = p.sass;
+  s.hot_lines_top = p.top;
+  return s;
+}
+
+}  // namespace kprof

@@ -1,0 +1,166 @@
+#include "stages/analysis/versions.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "stages/analysis/derived.hpp"
+#include "stages/ncu/metrics.hpp"
+
+namespace kprof {
+namespace {
+
+namespace m = metric;
+
+/// The noise between `a` and the baseline `b` under `rule` (both have a time), ms.
+double noise_ms(const VersionRow& a, const VersionRow& b, NoiseRule rule) {
+  return std::max(a.spread_ms.value_or(0.0), b.spread_ms.value_or(0.0)) + rule.floor_frac * *b.time_ms;
+}
+
+bool within_noise(const VersionRow& a, const VersionRow& b, NoiseRule rule) {
+  return std::fabs(*a.time_ms - *b.time_ms) <= noise_ms(a, b, rule);
+}
+
+}  // namespace
+
+std::string version_status_id(VersionStatus s) {
+  switch (s) {
+    case VersionStatus::Pass: return "pass";
+    case VersionStatus::Fail: return "fail";
+    case VersionStatus::LoadError: return "load_error";
+    case VersionStatus::CheckError: return "check_error";
+    case VersionStatus::NotRun: return "not_run";
+    case VersionStatus::Unchecked: return "unchecked";
+  }
+  return "not_run";
+}
+
+std::optional<VersionStatus> parse_version_status(const std::string& id) {
+  for (auto s : {VersionStatus::Pass, VersionStatus::Fail, VersionStatus::LoadError, VersionStatus::CheckError,
+                 VersionStatus::NotRun, VersionStatus::Unchecked})
+    if (version_status_id(s) == id) return s;
+  return std::nullopt;
+}
+
+std::string profile_status_id(ProfileStatus s) {
+  switch (s) {
+    case ProfileStatus::Classified: return "classified";
+    case ProfileStatus::NotClassified: return "not_classified";
+    case ProfileStatus::NotProfiled: return "not_profiled";
+  }
+  return "not_profiled";
+}
+
+std::optional<ProfileStatus> parse_profile_status(const std::string& id) {
+  for (auto s : {ProfileStatus::Classified, ProfileStatus::NotClassified, ProfileStatus::NotProfiled})
+    if (profile_status_id(s) == id) return s;
+  return std::nullopt;
+}
+
+void fill_ncu_columns(VersionRow& row, const CallVerdict* verdict, const MetricTable* table, bool classified,
+                      const std::string& failure) {
+  if (!classified || !verdict || !table) {
+    row.profile = ProfileStatus::NotClassified;
+    row.profile_reason = failure;
+    return;
+  }
+  const CallVerdict& v = *verdict;
+  row.profile = ProfileStatus::Classified;
+  row.cls = v.cls();
+  if (v.leading < 0) return;
+  const auto& k = table->kernels[static_cast<size_t>(v.leading)];
+  auto sol = read_sol(k);
+  row.sm_sol = sol.sm;
+  row.mem_sol = sol.mem;
+  row.achieved_occupancy = k.number(m::kAchievedOcc);
+  row.dram_bytes = roofline_point(k).dram_bytes;
+  auto stalls = ranked_stalls(k);
+  if (!stalls.empty()) {
+    row.leading_stall = stalls[0].reason;
+    row.leading_stall_pct = stalls[0].share_pct;
+  }
+  if (v.bound && v.bound->bound_s) {
+    row.pct_of_bound = v.bound->pct_of_bound;
+    row.bound_ms = *v.bound->bound_s * 1e3;
+    row.max_speedup = v.bound->max_speedup;
+    row.bound_basis = v.bound->binding;
+  }
+  const auto& lead = v.kernels[static_cast<size_t>(v.leading)];
+  if (!lead.findings.empty()) {
+    row.top_finding = lead.findings[0].title;
+    row.top_finding_gain_pct = lead.findings[0].ranked_pct();
+  }
+}
+
+void fill_timing_columns(VersionRow& row, const TimingResult& t) {
+  row.profiled = true;
+  row.call_ms = t.call.median;
+  row.call_std_ms = t.call.stddev;
+  row.call_samples_ms = t.call_ms;
+  if (t.kernel.available) {
+    row.kernel_ms = t.kernel.summary.sum.median;
+    row.kernel_std_ms = t.kernel.summary.sum.stddev;
+    row.kernel_samples_ms = t.kernel.summary.sum_ms;
+  }
+}
+
+std::string choose_time_basis(std::vector<VersionRow>& rows) {
+  bool all_kernel = true;
+  for (const auto& r : rows)
+    if (r.profiled && !r.kernel_ms) all_kernel = false;
+  for (auto& r : rows) {
+    if (!r.profiled) continue;
+    r.time_ms = all_kernel ? r.kernel_ms : r.call_ms;
+    r.spread_ms = all_kernel ? r.kernel_std_ms : r.call_std_ms;
+    r.time_samples_ms = all_kernel ? r.kernel_samples_ms : r.call_samples_ms;
+  }
+  return all_kernel ? "kernel time per call (CUPTI), median over the timed calls"
+                    : "call time (CUDA events), median over the timed calls";
+}
+
+std::string change_name(Change c) {
+  switch (c) {
+    case Change::Baseline: return "baseline";
+    case Change::Faster: return "faster";
+    case Change::Slower: return "slower";
+    case Change::Same: return "same (within noise)";
+    case Change::NotComparable: return "n/a";
+  }
+  return "n/a";
+}
+
+std::string change_id(Change c) { return c == Change::Same ? "same" : change_name(c); }
+
+std::vector<RowComparison> compare_versions(const std::vector<VersionRow>& rows, NoiseRule rule) {
+  std::vector<RowComparison> out(rows.size());
+  int base = -1;
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].time_ms) {
+      base = static_cast<int>(i);
+      break;
+    }
+  int fastest = -1;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    auto& c = out[i];
+    const auto& r = rows[i];
+    if (!r.time_ms || base < 0) continue;
+    if (r.correct() && (fastest < 0 || *r.time_ms < *rows[static_cast<size_t>(fastest)].time_ms))
+      fastest = static_cast<int>(i);
+    const auto& b = rows[static_cast<size_t>(base)];
+    c.speedup = *b.time_ms / *r.time_ms;
+    c.noise_ms = noise_ms(r, b, rule);
+    if (static_cast<int>(i) == base) c.change = Change::Baseline;
+    else if (within_noise(r, b, rule)) c.change = Change::Same;
+    else c.change = *r.time_ms < *b.time_ms ? Change::Faster : Change::Slower;
+  }
+  if (fastest < 0) return out;
+  const VersionRow& f = rows[static_cast<size_t>(fastest)];
+  out[static_cast<size_t>(fastest)].fastest = true;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    if (static_cast<int>(i) == fastest || !r.correct() || !r.time_ms) continue;
+    out[i].tied_with_fastest = within_noise(r, f, rule);
+  }
+  return out;
+}
+
+}  // namespace kprof
