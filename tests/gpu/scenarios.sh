@@ -111,6 +111,21 @@ if want run; then
   scenario run-resilient-profiled 0 'Bound|Mixed' -- cat "$OUT/run_resilient/vector_add/ncu_summary.md"
 fi
 
+if want compare; then  # issue 13: `kprof compare` on two real runs of the softmax versions, and its gate
+  S=$E/softmax_versions
+  D="--N=4096 --D=1024 --size input=N*D --size output=N*D"
+  "$K" run $S/v0.cu $S/v1.cu $S/v2.cu --ref $S/ref.py $D -o "$W/cmp_a" > "$W/cmp_a.log" 2>&1
+  "$K" run $S/v0.cu $S/v1.cu $S/v2.cu --ref $S/ref.py $D -o "$W/cmp_b" > "$W/cmp_b.log" 2>&1
+  # The same versions twice: every change within the cross-run noise, the 10% gate passes.
+  scenario compare-two-runs 0 'Gate .*passed' -- "$K" compare "$W/cmp_a" "$W/cmp_b" --fail-if-slower 10 -o "$OUT/compare_runs"
+  scenario compare-two-runs-same 0 'same \(within noise\)' -- cat "$OUT/compare_runs/comparison.md"
+  # Two profile.json of one run (one version each: paired), with the headline changes.
+  scenario compare-profiles 0 'DRAM bytes' -- "$K" compare "$W/cmp_a/v2" "$W/cmp_a/v0" -o "$W/compare_v2_v0"
+  # The naive v0 against v2 as the baseline: slower beyond noise and 5%: exit 1.
+  scenario compare-gate-slower 1 'slower by' -- "$K" compare "$W/cmp_a/v2" "$W/cmp_a/v0" --fail-if-slower 5 -o "$W/compare_gate"
+  scenario compare-unreadable 2 'cannot read' -- "$K" compare "$W/cmp_a" "$W/nope.json" -o "$W/compare_bad"
+fi
+
 if want bench; then
   scenario bench-timing 0 'Occupancy-Bound' -- python3 bench/bench_timing.py "$K" "$W/bench" 3
   cp "$W/bench/bench.md" "$OUT/bench.md" 2>/dev/null
