@@ -57,7 +57,8 @@ void fill_ncu_columns(VersionRow& row, const ProfileOutcome& p) {
     row.bound_basis = v.bound->binding;
   }
   const auto& lead = v.kernels[static_cast<size_t>(v.leading)];
-  if (!lead.findings.empty())
+  // A finding capped to (nearly) nothing by the headroom is no lead: the version is at its bound.
+  if (!lead.findings.empty() && lead.findings[0].ranked_pct() >= 0.5)
     row.top_finding = fmt::format("{} ({:.1f}%)", lead.findings[0].title, lead.findings[0].ranked_pct());
 }
 
