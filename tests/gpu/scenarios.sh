@@ -410,3 +410,41 @@ if want badinput; then  # issue 14: solve() as nvcc compiles it, libraries read 
   scenario badinput-analyze-200MB 0 "max_rss_MB" -- python3 bench/peak_rss.py "$K" analyze "$W/big.raw.csv" -o "$W/big"
   scenario badinput-analyze-200MB-details 0 'Launches not shown in full' -- cat "$W/big/ncu_details.md"
 fi
+
+if want runspeed; then  # issue 17: `kprof run` against env + build/check/profile one by one (bench/bench_run_speed.py)
+  # The attention workloads of examples/attention: 6 CUDA versions (kernels of ~0.3-10 ms), 4 Triton
+  # versions (~0.1-5 ms). Each path starts from fresh copies of the sources and empty kprof and Triton
+  # caches, so both build and compile everything. About 6 minutes in all (CUDA ~3, Triton ~2.5,
+  # profile-vs-ncu ~0.5); RUNSPEED="cuda" (or "triton", "pvn", any subset) runs only those parts.
+  AT=$E/attention
+  RS=" ${RUNSPEED:-cuda triton pvn} "
+  CD="--N=2048 --d_model=512 --heads=8 --size Q=N*d_model --size K=N*d_model --size V=N*d_model --size output=N*d_model"
+  TD="--B=2 --H=8 --N=1024 --D=64"
+  if [[ $RS == *" cuda "* ]]; then
+    scenario runspeed-cuda 0 '/ separate steps: [0-9.]+' -- python3 bench/bench_run_speed.py --kprof "$K" \
+      --out "$W/rs_cuda" --ref $AT/cuda/ref.py --label "6 CUDA attention versions" --target-run-s 20 --target-beyond-s 1.5 \
+      $AT/cuda/v0.cu $AT/cuda/v1.cu $AT/cuda/v2.cu $AT/cuda/v3.cu $AT/cuda/v4.cu $AT/cuda/v5.cu -- $CD
+    cp "$W/rs_cuda/runspeed.md" "$OUT/runspeed_cuda.md" 2>/dev/null
+    cp "$W/rs_cuda/runspeed.json" "$OUT/runspeed_cuda.json" 2>/dev/null
+    cp "$W/rs_cuda/run/report/comparison.md" "$OUT/runspeed_cuda_comparison.md" 2>/dev/null
+  fi
+  if [[ $RS == *" triton "* ]]; then
+    scenario runspeed-triton 0 '/ separate steps: [0-9.]+' -- python3 bench/bench_run_speed.py --kprof "$K" \
+      --out "$W/rs_triton" --ref $AT/triton/ref.py --label "4 Triton attention versions" --target-run-s 25 --target-beyond-s 1.5 \
+      $AT/triton/v0.py $AT/triton/v1.py $AT/triton/v2.py $AT/triton/v3.py -- $TD
+    cp "$W/rs_triton/runspeed.md" "$OUT/runspeed_triton.md" 2>/dev/null
+    cp "$W/rs_triton/runspeed.json" "$OUT/runspeed_triton.json" 2>/dev/null
+    cp "$W/rs_triton/run/report/comparison.md" "$OUT/runspeed_triton_comparison.md" 2>/dev/null
+  fi
+  if [[ $RS == *" pvn "* ]]; then
+    # One cuda-cpp version of <= 1 ms: kprof profile against the ncu command it records (profile.json's
+    # ncu_run.command), 3 times each, alternating.
+    scenario runspeed-profile-vs-ncu 0 'without kprof.s timed calls: \*\*[0-9]' -- python3 bench/bench_profile_vs_ncu.py \
+      --kprof "$K" --out "$W/rs_pvn" --reps 3 $AT/cuda/v5.cu -- $CD
+    cp "$W/rs_pvn/profile_vs_ncu.md" "$OUT/runspeed_profile_vs_ncu.md" 2>/dev/null
+  fi
+  cat "$OUT"/runspeed_cuda.md "$OUT"/runspeed_triton.md "$OUT"/runspeed_profile_vs_ncu.md 2>/dev/null
+  # The logs and reports stay in $W (packed into results.tgz); the ncu reports and caches do not.
+  find "$W" -path "$W/rs_*" -name '*.ncu-rep' -delete
+  rm -rf "$W"/rs_*/*/triton_cache "$W"/rs_*/*/kprof_cache
+fi
