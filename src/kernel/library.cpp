@@ -32,7 +32,7 @@ std::string build_arch_for_hints() {
 }
 
 std::string nvcc_build_line(const std::string& kernel_path, const std::string& so_path, const std::string& arch,
-                            Implementation impl) {
+                            Implementation impl, const std::vector<std::string>& extra) {
   // The same argv `kprof build` runs (nvcc_command). CUTLASS's root: the first of CUTLASS_PATH /
   // CUTLASS_ROOT / CUTLASS_HOME that is set, else a placeholder written out as $CUTLASS_PATH so the
   // line still says what to fill in (a token shell_quote leaves unquoted, replaced after joining).
@@ -44,15 +44,15 @@ std::string nvcc_build_line(const std::string& kernel_path, const std::string& s
   }
   const CutlassInstall cutlass{join_path(root, "include"), join_path(root, "tools/util/include"), "", ""};
   std::string line =
-      shell_join(nvcc_command("nvcc", kernel_path, so_path, arch, impl, root.empty() ? nullptr : &cutlass, {}));
+      shell_join(nvcc_command("nvcc", kernel_path, so_path, arch, impl, root.empty() ? nullptr : &cutlass, extra));
   for (size_t at = line.find(placeholder); at != std::string::npos; at = line.find(placeholder, at))
     line.replace(at, placeholder.size(), "$CUTLASS_PATH");
   return line;
 }
 
 std::string build_hint(const std::string& kernel_path, const std::string& so_path, const std::string& arch,
-                       Implementation impl) {
-  return "build it with: " + nvcc_build_line(kernel_path, so_path, arch, impl) +
+                       Implementation impl, const std::vector<std::string>& extra) {
+  return "build it with: " + nvcc_build_line(kernel_path, so_path, arch, impl, extra) +
          "  (or run `kprof build " + shell_quote(kernel_path) + "`, or add --build to this command)";
 }
 

@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/implementation.hpp"
 
@@ -20,12 +21,14 @@ std::string build_arch_for_hints();
 /// from `kernel_path`: `nvcc -O3 -std=c++17 -shared -Xcompiler -fPIC -lineinfo -arch=sm_XX -o K.so
 /// K.cu`; for cutlass also the include folders (under CUTLASS_PATH / CUTLASS_ROOT / CUTLASS_HOME
 /// when set, else written as $CUTLASS_PATH) and CUTLASS's flags. Paths are shell-quoted when needed.
+/// `extra`: the user's nvcc flags (`-- flags`), appended as `kprof build` appends them.
 std::string nvcc_build_line(const std::string& kernel_path, const std::string& so_path,
-                            const std::string& arch, Implementation impl = Implementation::CudaCpp);
+                            const std::string& arch, Implementation impl = Implementation::CudaCpp,
+                            const std::vector<std::string>& extra = {});
 
 /// The hint every library error carries: the nvcc line plus `kprof build K.cu` / `--build`.
 std::string build_hint(const std::string& kernel_path, const std::string& so_path, const std::string& arch,
-                       Implementation impl = Implementation::CudaCpp);
+                       Implementation impl = Implementation::CudaCpp, const std::vector<std::string>& extra = {});
 
 /// A dlopen()ed kernel library (RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE); dlclose()d on destruction,
 /// but its code stays mapped until exit (its static cudart tears down at exit, as under ctypes).

@@ -133,7 +133,8 @@ void validate_spec(const KernelSpec& spec) {
   // The library, read as ELF without loading it; with --build only when it will not be rebuilt.
   if (!spec.build || (path_exists(plan.so_path) && !build_needed(spec, plan.so_path)))
     check_kernel_library_file(plan.so_path, build_hint(spec.kernel, plan.so_path,
-                                                       spec.arch.empty() ? build_arch_for_hints() : spec.arch, impl));
+                                                       spec.arch.empty() ? build_arch_for_hints() : spec.arch, impl,
+                                                       spec.nvcc_flags));
 }
 
 std::unique_ptr<KernelInstance> load_kernel(const KernelSpec& spec, double extra_copies) {

@@ -162,8 +162,61 @@ std::string Signature::to_string() const {
 
 namespace {
 
-/// The parameters between `open` and `close` (token indices of the parentheses).
-std::vector<Param> parse_params(const std::vector<Token>& toks, size_t open, size_t close, bool need_names) {
+/// Type aliases of the source: `typedef T NAME;` and `using NAME = T;` (anywhere; a later one
+/// wins), as the tokens of T. Names that already are types kprof knows are not collected, so
+/// size_t or __half stay as written.
+using Aliases = std::map<std::string, std::vector<Token>>;
+Aliases type_aliases(const std::vector<Token>& toks) {
+  Aliases out;
+  auto known = [](const std::string& w) { return builtin_words().count(w) || named_types().count(w); };
+  for (size_t i = 0; i < toks.size(); ++i) {
+    std::vector<Token> type;
+    std::string name;
+    size_t j = i + 1;
+    if (toks[i].text == "typedef") {
+      while (j < toks.size() && toks[j].text != ";" && toks[j].text != "{" && toks[j].text != "(") type.push_back(toks[j++]);
+      if (j >= toks.size() || toks[j].text != ";" || type.size() < 2 || type.back().kind != TokKind::Ident) continue;
+      name = type.back().text;
+      type.pop_back();
+    } else if (toks[i].text == "using" && i + 3 < toks.size() && toks[i + 1].kind == TokKind::Ident &&
+               toks[i + 2].text == "=") {
+      for (j = i + 3; j < toks.size() && toks[j].text != ";"; ++j) type.push_back(toks[j]);
+      if (j >= toks.size() || type.empty()) continue;
+      name = toks[i + 1].text;
+    } else {
+      continue;
+    }
+    if (!known(name)) out[name] = type;
+  }
+  return out;
+}
+
+/// `part` (one parameter's tokens) with its type's aliases replaced by what they name (nested
+/// aliases too, at most 8 deep); the last token (the parameter's name) is kept as written.
+std::vector<Token> expand_aliases(std::vector<Token> part, const Aliases& aliases) {
+  if (aliases.empty() || part.size() < 2) return part;
+  for (int round = 0; round < 8; ++round) {
+    std::vector<Token> out;
+    bool changed = false;
+    for (size_t i = 0; i < part.size(); ++i) {
+      auto it = i + 1 < part.size() && part[i].kind == TokKind::Ident ? aliases.find(part[i].text) : aliases.end();
+      if (it == aliases.end()) {
+        out.push_back(part[i]);
+        continue;
+      }
+      out.insert(out.end(), it->second.begin(), it->second.end());
+      changed = true;
+    }
+    part = std::move(out);
+    if (!changed) break;
+  }
+  return part;
+}
+
+/// The parameters between `open` and `close` (token indices of the parentheses), type aliases of
+/// `aliases` resolved.
+std::vector<Param> parse_params(const std::vector<Token>& toks, size_t open, size_t close, bool need_names,
+                                const Aliases& aliases = {}) {
   std::vector<Token> inner(toks.begin() + static_cast<long>(open + 1), toks.begin() + static_cast<long>(close));
   inner = drop_attributes(inner);
   std::vector<Param> params;
@@ -183,7 +236,7 @@ std::vector<Param> parse_params(const std::vector<Token>& toks, size_t open, siz
   for (size_t i = 0; i < parts.size(); ++i) {
     if (parts[i].size() == 3 && parts[i][0].text == "." && parts[i][2].text == ".")
       throw usage_error("solve() cannot be variadic", kSolveExample);
-    Param p = parse_param(parts[i], i, need_names);
+    Param p = parse_param(expand_aliases(parts[i], aliases), i, need_names);
     if (!p.name.empty() && !names.insert(p.name).second)
       throw usage_error("solve() has two parameters named '" + p.name + "'", kSolveExample);
     params.push_back(p);
@@ -293,7 +346,7 @@ Signature parse_solve_signature(const std::string& text, bool preprocessed) {
   }
   if (chosen) {
     if (!chosen->returns_void) throw usage_error("solve (" + where(*chosen) + ") must return void", kSolveExample);
-    sig.params = parse_params(toks, chosen->open, chosen->close, true);
+    sig.params = parse_params(toks, chosen->open, chosen->close, true, type_aliases(toks));
     sig.file = files.at(static_cast<size_t>(chosen->file));
     sig.line = chosen->line;
     return sig;

@@ -35,6 +35,8 @@ struct Signature {
 /// block, or an earlier `extern "C"` declaration with the same parameter types); C++ overloads,
 /// functions in named or unnamed namespaces, `static` and `__device__` functions, templates,
 /// calls and longer names (solve_helper) are not it. The definition wins over declarations.
+/// Parameter types may use aliases declared in the text (`typedef float real;`, `using real =
+/// float;`, chosen by #ifdef when `preprocessed`).
 /// `text` is the source as written (preprocessor branches read as text: only `#if 0` is skipped;
 /// line splices joined) or, with `preprocessed`, nvcc's host preprocessing of it (line markers give
 /// `file` and `line`; system headers skipped).

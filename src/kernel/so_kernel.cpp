@@ -69,7 +69,7 @@ SoKernel::SoKernel(const SoKernelOptions& opts)
   if (is_python_impl(impl_))
     throw usage_error("a .so kernel is cuda-cpp or cutlass, not " + implementation_name(impl_),
                       "use --implementation cuda-cpp (or cutlass) for a .cu file");
-  std::string hint = build_hint(opts.kernel_path, plan_.so_path, build_arch_for_hints(), impl_);
+  std::string hint = build_hint(opts.kernel_path, plan_.so_path, build_arch_for_hints(), impl_, opts.nvcc_flags);
   lib_ = KernelLibrary::open(plan_.so_path, hint);
   // cudaError_t is an int-sized enum: read the library's own runtime error through its symbol.
   void* own = lib_->symbol("cudaGetLastError");
@@ -78,7 +78,7 @@ SoKernel::SoKernel(const SoKernelOptions& opts)
   double so_time = file_mtime(plan_.so_path), cu_time = file_mtime(opts.kernel_path);
   if (so_time >= 0 && cu_time > so_time)
     print_warning(plan_.so_path + " is older than " + opts.kernel_path + " (it may miss your latest edits); rebuild: " +
-                  nvcc_build_line(opts.kernel_path, plan_.so_path, build_arch_for_hints(), impl_));
+                  nvcc_build_line(opts.kernel_path, plan_.so_path, build_arch_for_hints(), impl_, opts.nvcc_flags));
   ffi_ = std::make_unique<FfiCall>(plan_.signature);
   bind_scalars(*ffi_, plan_.signature, opts.dims);
 }

@@ -271,7 +271,7 @@ if want hotlines; then  # issue 15: hot lines (SourceCounters, read through ncu_
   # that it, too, reads this ncu's reports; kprof itself prefers ncu's own extras/python.
   NR=/tmp/ncu-report-site
   if [ ! -d $NR ] && ls .whl-ncu/*.whl > /dev/null 2>&1; then
-    mkdir -p $NR && for w in .whl-ncu/*.whl; do python3 -m zipfile -e "$w" $NR; done
+    python3 -m pip install -q --no-index --no-deps --target $NR .whl-ncu/*.whl > "$W/pip_ncu_report.log" 2>&1
   fi
   PL=tests/data/planted
   HL="$OUT/hotlines"
@@ -318,7 +318,7 @@ PY
   G=$E/cutlass/gemm
   scenario hotlines-cutlass-gemm 0 'hot: ' -- "$K" profile $G/gemm.cu --implementation cutlass --build --sass \
     --M=4096 --N=4096 --K=4096 --size A=M*K --size B=K*N --size C=M*N -o "$HL/cutlass_gemm"
-  scenario hotlines-cutlass-section 0 '### Hot lines' -- cat "$HL/cutlass_gemm/ncu_summary.md"
+  scenario hotlines-cutlass-section 0 '^#+ Hot lines' -- cat "$HL/cutlass_gemm/ncu_summary.md"
   # analyze of a .ncu-rep: through ncu_report (default) and through ncu's CSV export (=off) the same verdict.
   R="$HL/planted_uncoalesced/profile.ncu-rep"
   "$K" analyze "$R" --json -o "$W/an_nr" > "$HL/analyze_ncu_report.json" 2> "$W/an_nr.err"
@@ -327,8 +327,12 @@ PY
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
 ka, kb = a["kernels"][0], b["kernels"][0]
-diff = [m for m, v in ka["metrics"].items() if v["value"] != kb["metrics"].get(m, {}).get("value")
-        and not (isinstance(v["value"], float) and abs(v["value"] - (kb["metrics"][m]["value"] or 0)) <= 1e-6 * abs(v["value"]))]
+# ncu's CSV export prints values rounded (2 decimals, or 3 significant digits): equal within that.
+def close(x, y):
+    if x == y: return True
+    if not isinstance(x, (int, float)) or not isinstance(y, (int, float)): return False
+    return abs(x - y) <= max(0.006, 5e-3 * abs(x))
+diff = [m for m, v in ka["metrics"].items() if not close(v["value"], kb["metrics"].get(m, {}).get("value"))]
 print("class", ka["verdict"]["class"], kb["verdict"]["class"], "metrics differing:", diff[:10])
 print("hot lines via ncu_report:", bool(ka.get("hot_lines")), "via CSV:", kb.get("hot_lines"))
 print("same" if ka["verdict"]["class"] == kb["verdict"]["class"] and not diff else "DIFFERENT")
@@ -336,7 +340,7 @@ PY
   grep -h "Read with" "$W/an_nr/ncu_summary.md" "$W/an_csv/ncu_summary.md" > "$HL/readers.txt"
   if [ -d $NR ]; then
     KPROF_NCU_REPORT=$NR "$K" analyze "$R" -o "$W/an_pip" > "$HL/analyze_pip.txt" 2>&1
-    scenario hotlines-analyze-pip-package 0 'PyPI package ncu-report' -- cat "$W/an_pip/ncu_summary.md"
+    scenario hotlines-analyze-pip-package 0 'Read with.*KPROF_NCU_REPORT.*/tmp/ncu-report-site' -- cat "$W/an_pip/ncu_summary.md"
   fi
   cat "$HL/readers.txt"
 fi
@@ -368,7 +372,6 @@ fi
 if want solrules; then  # issue 16: ncu's own rules beside kprof's findings, and what the extra passes cost
   export KPROF_CACHE_DIR="$OUT/cache"
   R="$OUT/rules"
-  NCU_PY="$(dirname "$(readlink -f "$(command -v ncu)")")/extras/python"
   for set in kprof sections full; do
     scenario "solrules-memory-$set" 0 'Bound|Mixed' -- "$K" profile $B/memory_bound.cu --N=16777216 --metrics $set -o "$R/mem_$set"
     python3 - "$R/mem_$set/profile.json" "$set" >> "$OUT/rule_passes.tsv" <<'PY'
@@ -378,20 +381,18 @@ print("memory_bound 16Mi\t%s\treplay passes %s\tncu wall %.1f s" % (sys.argv[2],
 PY
   done
   cat "$OUT/rule_passes.tsv"
-  # ncu's rule results of the sections/full reports, read with Nsight Compute's own Python module,
-  # then analysed by kprof beside its findings (the .rules.json exchange format of issue 16).
+  # ncu's rule results of the sections/full reports, read by kprof analyze through ncu_report beside
+  # its own findings.
   for set in sections full; do
-    cp "$R/mem_$set/profile.ncu-rep" "$R/mem_$set.ncu-rep"
-    python3 scripts/ncurep_fixtures.py --ncu-report "$NCU_PY" "$R/mem_$set.ncu-rep" > /dev/null 2>&1
-    scenario "solrules-analyze-$set" 0 'Bound|Mixed' -- "$K" analyze "$R/mem_$set.raw.csv" -o "$R/an_$set"
+    scenario "solrules-analyze-$set" 0 'Bound|Mixed' -- "$K" analyze "$R/mem_$set/profile.ncu-rep" -o "$R/an_$set"
+    scenario "solrules-rules-$set" 0 "Nsight Compute's own rule results" -- cat "$R/an_$set/ncu_summary.md"
   done
   # The planted kernels through kprof with --metrics full: the planted defect first, ncu's estimate beside it.
   nvcc -O3 -lineinfo -arch=sm_90 tests/data/planted/planted.cu -o "$W/planted" > "$W/planted_build.log" 2>&1
   for k in uncoalesced:uncoalesced_gather bank:bank_conflict local:local_spill divergent:divergent; do
     arg=${k%%:*}; name=${k#*:}
     ncu --clock-control none --set full -k "regex:^${name}$" -c 1 -f -o "$R/$name" "$W/planted" "$arg" > "$W/ncu_$name.log" 2>&1
-    python3 scripts/ncurep_fixtures.py --ncu-report "$NCU_PY" "$R/$name.ncu-rep" > /dev/null 2>&1
-    scenario "solrules-planted-$name" 0 'est. gain' -- "$K" analyze "$R/$name.raw.csv" -o "$R/an_$name"
+    scenario "solrules-planted-$name" 0 'est. gain' -- "$K" analyze "$R/$name.ncu-rep" -o "$R/an_$name"
   done
   # The GEMM clock question: one call under ncu after 90 back-to-back calls (hot), against a cold one.
   G16="gpu__time_duration.sum,gpc__cycles_elapsed.max,gpc__cycles_elapsed.avg.per_second,dram__cycles_elapsed.avg.per_second"
@@ -423,4 +424,42 @@ if want badinput; then  # issue 14: solve() as nvcc compiles it, libraries read 
   python3 bench/make_big_export.py --out "$W/big.raw.csv" --size-mb 200 > "$W/big.gen.log" 2>&1
   scenario badinput-analyze-200MB 0 "max_rss_MB" -- python3 bench/peak_rss.py "$K" analyze "$W/big.raw.csv" -o "$W/big"
   scenario badinput-analyze-200MB-details 0 'Launches not shown in full' -- cat "$W/big/ncu_details.md"
+fi
+
+if want runspeed; then  # issue 17: `kprof run` against env + build/check/profile one by one (bench/bench_run_speed.py)
+  # The attention workloads of examples/attention: 6 CUDA versions (kernels of ~0.3-10 ms), 4 Triton
+  # versions (~0.1-5 ms). Each path starts from fresh copies of the sources and empty kprof and Triton
+  # caches, so both build and compile everything. About 6 minutes in all (CUDA ~3, Triton ~2.5,
+  # profile-vs-ncu ~0.5); RUNSPEED="cuda" (or "triton", "pvn", any subset) runs only those parts.
+  AT=$E/attention
+  RS=" ${RUNSPEED:-cuda triton pvn} "
+  CD="--N=2048 --d_model=512 --heads=8 --size Q=N*d_model --size K=N*d_model --size V=N*d_model --size output=N*d_model"
+  TD="--B=2 --H=8 --N=1024 --D=64"
+  if [[ $RS == *" cuda "* ]]; then
+    scenario runspeed-cuda 0 '/ separate steps: [0-9.]+' -- python3 bench/bench_run_speed.py --kprof "$K" \
+      --out "$W/rs_cuda" --ref $AT/cuda/ref.py --label "6 CUDA attention versions" --target-run-s 20 --target-beyond-s 1.5 \
+      $AT/cuda/v0.cu $AT/cuda/v1.cu $AT/cuda/v2.cu $AT/cuda/v3.cu $AT/cuda/v4.cu $AT/cuda/v5.cu -- $CD
+    cp "$W/rs_cuda/runspeed.md" "$OUT/runspeed_cuda.md" 2>/dev/null
+    cp "$W/rs_cuda/runspeed.json" "$OUT/runspeed_cuda.json" 2>/dev/null
+    cp "$W/rs_cuda/run/report/comparison.md" "$OUT/runspeed_cuda_comparison.md" 2>/dev/null
+  fi
+  if [[ $RS == *" triton "* ]]; then
+    scenario runspeed-triton 0 '/ separate steps: [0-9.]+' -- python3 bench/bench_run_speed.py --kprof "$K" \
+      --out "$W/rs_triton" --ref $AT/triton/ref.py --label "4 Triton attention versions" --target-run-s 25 --target-beyond-s 1.5 \
+      $AT/triton/v0.py $AT/triton/v1.py $AT/triton/v2.py $AT/triton/v3.py -- $TD
+    cp "$W/rs_triton/runspeed.md" "$OUT/runspeed_triton.md" 2>/dev/null
+    cp "$W/rs_triton/runspeed.json" "$OUT/runspeed_triton.json" 2>/dev/null
+    cp "$W/rs_triton/run/report/comparison.md" "$OUT/runspeed_triton_comparison.md" 2>/dev/null
+  fi
+  if [[ $RS == *" pvn "* ]]; then
+    # One cuda-cpp version of <= 1 ms: kprof profile against the ncu command it records (profile.json's
+    # ncu_run.command), 3 times each, alternating.
+    scenario runspeed-profile-vs-ncu 0 'without kprof.s timed calls: \*\*[0-9]' -- python3 bench/bench_profile_vs_ncu.py \
+      --kprof "$K" --out "$W/rs_pvn" --reps 3 $AT/cuda/v5.cu -- $CD
+    cp "$W/rs_pvn/profile_vs_ncu.md" "$OUT/runspeed_profile_vs_ncu.md" 2>/dev/null
+  fi
+  cat "$OUT"/runspeed_cuda.md "$OUT"/runspeed_triton.md "$OUT"/runspeed_profile_vs_ncu.md 2>/dev/null
+  # The logs and reports stay in $W (packed into results.tgz); the ncu reports and caches do not.
+  find "$W" -path "$W/rs_*" -name '*.ncu-rep' -delete
+  rm -rf "$W"/rs_*/*/triton_cache "$W"/rs_*/*/kprof_cache
 fi

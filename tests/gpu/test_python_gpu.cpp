@@ -174,7 +174,7 @@ TEST(PythonGpu, ReferenceReturnForms) {
   });
   EXPECT_HAS(e.what(), "reference returned one new tensor (64 elements) but the kernel has 2 output buffers (a, b), "
                        "0 of them changed by the kernel");
-  EXPECT_HAS(e.what(), "return a dict naming it");
+  EXPECT_HAS(e.hint(), "return a dict naming it");
 }
 
 TEST(PythonGpu, TorchKernelRunsAndItsOutputsAreRead) {

@@ -90,13 +90,13 @@ TEST(TimeBound, DeclaredFlopsOfATensorGemmBindOnCompute) {
   EXPECT_NEAR(*b.pct_of_bound, 90.6, 0.5);
 }
 
-TEST(TimeBound, AMeasurementBelowTheBoundIsHundredPercentWithANote) {
+TEST(TimeBound, AMeasurementBelowTheBoundIsOverHundredPercentWithANote) {
   Ceilings c;
   c.dram = Rate{1e12, ""};
   WorkModel w;
   w.min_bytes = 1e9;  // 1 ms at 1 TB/s
   TimeBound b = compute_bound(w, c, 0.9e-3, "x");
-  EXPECT_DOUBLE_EQ(*b.pct_of_bound, 100.0);
+  EXPECT_NEAR(*b.pct_of_bound, 111.1, 0.1);  // shown as it is: the ceiling was too low
   EXPECT_DOUBLE_EQ(*b.max_speedup, 1.0);
   EXPECT_DOUBLE_EQ(b.headroom(), 0.0);
   bool noted = false;

@@ -310,3 +310,26 @@ void solve(const int8_t* q, float* out, int n) {}
   ASSERT_EQ(s.params.size(), 3u);
   expect_param(s.params[0], "q", DType::I8, true, true, "const int8_t*");
 }
+
+TEST(Signature, TypeAliasesResolve) {
+  // typedef and using, nested, as nvcc's preprocessing leaves them (#ifdef picks one typedef).
+  auto sig = parse_solve_signature(
+      "typedef double real;\nusing elem = real;\ntypedef unsigned int count_t;\n"
+      "extern \"C\" void solve(const elem* __restrict__ A, real* B, count_t N, size_t M) {}");
+  ASSERT_EQ(sig.params.size(), 4u);
+  EXPECT_EQ(sig.params[0].dtype, DType::F64);
+  EXPECT_TRUE(sig.params[0].is_const);
+  EXPECT_EQ(sig.params[0].name, "A");
+  EXPECT_EQ(sig.params[1].dtype, DType::F64);
+  EXPECT_FALSE(sig.params[1].is_const);
+  EXPECT_EQ(sig.params[2].dtype, DType::U32);
+  EXPECT_FALSE(sig.params[2].is_pointer);
+  EXPECT_EQ(sig.params[3].type_text, "size_t");  // a type kprof knows stays as written
+  // An alias of an unsupported type is still refused, naming the type it stands for.
+  try {
+    parse_solve_signature("typedef bool flag;\nextern \"C\" void solve(flag* F, int N) {}");
+    FAIL() << "bool accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'bool*'"), std::string::npos) << e.what();
+  }
+}

@@ -85,7 +85,8 @@ void fill_ncu_columns(VersionRow& row, const CallVerdict* verdict, const MetricT
     row.bound_basis = v.bound->binding;
   }
   const auto& lead = v.kernels[static_cast<size_t>(v.leading)];
-  if (!lead.findings.empty()) {
+  // A finding capped to (nearly) nothing by the headroom is no lead: the version is at its bound.
+  if (!lead.findings.empty() && lead.findings[0].ranked_pct() >= 0.5) {
     row.top_finding = lead.findings[0].title;
     row.top_finding_gain_pct = lead.findings[0].ranked_pct();
   }
