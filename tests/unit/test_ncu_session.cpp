@@ -17,6 +17,7 @@
 #include "stages/analysis/analyze.hpp"
 #include "stages/ncu/csv.hpp"
 #include "stages/ncu/metric_table.hpp"
+#include "stages/ncu/ncu_rep.hpp"
 #include "stages/ncu/runner.hpp"
 #include "stages/ncu/session.hpp"
 #include "test_env_util.hpp"
@@ -268,11 +269,11 @@ TEST(NcuSession, OnlyVersionsWithOneKnownLaunchSequenceShareTheSession) {
 }
 
 TEST(NcuSession, TheSessionRunnerReadsEachVersionAsRunnerWouldAndSkipsWhatFails) {
-  // No GPU needed: v0's words are not valid runner arguments (a dimension with a space), v1's kernel
+  // No GPU needed: v0's words fail the runner's own option check (a negative --seed), v1's kernel
   // does not exist. Each gets its "skipped" line with the reason; the runner goes on and exits 1.
   TempDir dir;
   std::vector<SessionPlanEntry> plan = {
-      {"v0", {std::string(KPROF_EXAMPLES_DIR) + "/cuda/vector_add/vector_add.cu", "--N", "8"}},
+      {"v0", {std::string(KPROF_EXAMPLES_DIR) + "/cuda/vector_add/vector_add.cu", "--seed=-1", "--N=8"}},
       {"v1", {dir.path() + "/missing.cu", "--N=8"}}};
   std::string path = dir.path() + "/ncu_session.json";
   write_file_atomic(path, session_plan_json(plan).dump());
@@ -284,9 +285,47 @@ TEST(NcuSession, TheSessionRunnerReadsEachVersionAsRunnerWouldAndSkipsWhatFails)
   auto marks = read_session_marks(r.combined());
   ASSERT_EQ(marks.size(), 2u) << r.combined();
   EXPECT_EQ(marks["v0"].state, SessionState::Skipped);
-  EXPECT_NE(marks["v0"].why.find("--N=8"), std::string::npos) << marks["v0"].why;
+  EXPECT_NE(marks["v0"].why.find("seed is a non-negative integer"), std::string::npos) << marks["v0"].why;
   EXPECT_EQ(marks["v1"].state, SessionState::Skipped);
   // A plan that is not one: a usage error.
   write_file_atomic(path, "{\"versions\": 3}");
   EXPECT_EQ(run_process({KPROF_BINARY, "__session", path}, o).exit_code, 2);
+}
+
+TEST(NcuSession, AReportWithoutNvtxGivesNoRangesSoTheSplitGoesByLaunchOrder) {
+  // A real H200 report collected without --nvtx (tests/data/ncurep): ncu_report has no NVTX state
+  // for its launch, so the row carries no kprof range and the split falls back to launch order.
+  NcuRepReadOptions ro;
+  ro.metrics = false;
+  ro.source = false;
+  ro.rules = false;
+  ro.nvtx = true;
+  NcuRep rep = read_ncu_rep(std::string(KPROF_TEST_DATA) + "/ncurep/divergent.ncu-rep", ro);
+  ASSERT_EQ(rep.kernels.size(), 1u);
+  EXPECT_TRUE(rep.kernels[0].nvtx_ranges.empty());
+  std::vector<SessionRow> rows = {{rep.kernels[0].id, rep.kernels[0].name, ""}};
+  auto split = split_session_rows(rows, {SessionVersion{"v0", {"divergent"}, SessionState::Done}});
+  EXPECT_EQ(split.method, "launch order (kernel counts and names from CUPTI)");
+  EXPECT_TRUE(split.attributed(0));
+  EXPECT_EQ(split.ids[0], (std::vector<int>{rep.kernels[0].id}));
+}
+
+TEST(NcuSession, EachPlanEntryHoldsTheRunnerWordsOfThatVersionAlone) {
+  // The session's plan and a version's fallback session give the runner the same words:
+  // spec_to_args plus --warmup (the timing's warm-up calls, clamped to 3..20).
+  KernelSpec spec;
+  spec.kernel = std::string(KPROF_EXAMPLES_DIR) + "/cuda/vector_add/vector_add.cu";
+  spec.seed = 7;
+  TimingResult t;
+  t.warmup_calls = 50;
+  auto words = runner_args(spec, t);
+  auto base = spec_to_args(spec);
+  ASSERT_EQ(words.size(), base.size() + 2);
+  EXPECT_TRUE(std::equal(base.begin(), base.end(), words.begin()));
+  EXPECT_EQ(words[words.size() - 2], "--warmup");
+  EXPECT_EQ(words.back(), "20");
+  t.warmup_calls = 1;
+  EXPECT_EQ(runner_args(spec, t).back(), "3");
+  EXPECT_EQ(words.front(), spec.kernel);
+  EXPECT_NE(std::find(words.begin(), words.end(), "7"), words.end());  // --seed 7
 }
