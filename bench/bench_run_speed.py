@@ -11,8 +11,10 @@ their ratio, and per version: the seconds of each step, ncu's own wall time and 
 warm-up wall time plus the timed calls, see timed_calls_s) and what is left: the time kprof
 spends beyond ncu's run and the timed calls. For `kprof run` a version's seconds are read from its
 progress lines ("[kprof] [v1] check: PASS (2.3 s)", "[kprof] [v1] profile: ... (4.1 s)"); the
-whole run's excess over ncu and the timed calls, per version, is given beside it. A field that
-kprof did not write reads n/a.
+whole run's excess over ncu and the timed calls, per version, is given beside it. `kprof run` is
+measured in its default mode (--ncu-session one: one ncu session for all versions, whose wall time
+every version's profile.json records; it counts once in the run's excess, and a version's own
+seconds then hold no ncu time). A field that kprof did not write reads n/a.
 
 Each path gets fresh copies of the version files (and the .h/.cuh/.hpp beside them) under
 OUTDIR/<path>/src, so both build every .cu, and (unless --keep-cache) its own empty
@@ -110,12 +112,19 @@ def version_record(report_dir):
     run = p.get("ncu_run") if isinstance(p.get("ncu_run"), dict) else {}
     return {"ncu_wall_s": run.get("wall_s"), "replay_passes": run.get("replay_passes"),
             "ncu_export_s": run.get("export_wall_s"), "ncu_command": run.get("command"),
+            "ncu_shared": bool(run.get("session_versions")),
             "timed_calls_s": timed_calls_s(p), "profile_json": bool(p)}
 
 
 def beyond(total, rec):
-    """total minus ncu's wall time and the timed calls; None when any is unknown."""
-    if total is None or rec.get("ncu_wall_s") is None or rec.get("timed_calls_s") is None:
+    """total minus ncu's wall time and the timed calls; None when any is unknown. A version profiled in
+    `kprof run`'s one ncu session (profile.json's ncu_run.session_versions > 0) has the shared
+    session outside its own progress lines: only the timed calls are taken off."""
+    if total is None or rec.get("timed_calls_s") is None:
+        return None
+    if rec.get("ncu_shared"):
+        return total - rec["timed_calls_s"]
+    if rec.get("ncu_wall_s") is None:
         return None
     return total - rec["ncu_wall_s"] - rec["timed_calls_s"]
 

@@ -1,16 +1,29 @@
-// kprof __runner (hidden): what ncu profiles. Rebuilds the kernel instance from the same options
-// and seed as `profile`, warms up outside the profiled range, then makes exactly one call between
-// cudaProfilerStart and cudaProfilerStop (ncu runs with --profile-from-start off).
+// kprof __runner and kprof __session (hidden): what ncu profiles.
+//
+// __runner rebuilds one kernel instance from the same options and seed as `profile`, warms up
+// outside the profiled range, then makes exactly one call between cudaProfilerStart and
+// cudaProfilerStop (ncu runs with --profile-from-start off).
+//
+// __session PLAN.json does the same for every version of a `kprof run` in one process (one CUDA
+// context, one embedded Python: PyTorch imported once), each call also inside an NVTX range
+// "kprof:<version>" (ncu --nvtx), and prints one line per version (stages/ncu/session.hpp) so the
+// run can tell which versions finished.
 #include <cuda_profiler_api.h>
 #include <cuda_runtime_api.h>
+#include <nvtx3/nvToolsExt.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
 
 #include "cli/commands.hpp"
 #include "cli/kernel_options.hpp"
 #include "cli/validators.hpp"
-#include "device/cuda.hpp"
 #include "core/error.hpp"
+#include "device/cuda.hpp"
 #include "kernel/guarded_call.hpp"
 #include "kernel/load.hpp"
+#include "stages/ncu/session.hpp"
 
 namespace kprof {
 namespace {
@@ -28,20 +41,119 @@ void fail_on(const std::optional<KernelFault>& f) {
   if (f) throw check_failed(f->message, f->hint);
 }
 
+/// Loads and prepares `spec` and makes `warmup` calls (Triton compiles and autotunes here).
+std::unique_ptr<KernelInstance> load_and_warm(const KernelSpec& spec, int warmup) {
+  auto inst = load_kernel(spec, /*extra_copies=*/0.0);
+  inst->prepare(spec.seed);
+  for (int i = 0; i < warmup; ++i) fail_on(guarded_call(*inst, spec.timeout_s));
+  return inst;
+}
+
+/// The one profiled call, between cudaProfilerStart/Stop and, when `range` is not empty, inside
+/// an NVTX push/pop range of that name. ncu replays the call's kernels once per replay pass inside
+/// it: the per-call limit is allowed once per pass (a kernel that hangs fails kprof's timing
+/// before ncu runs, and ncu's whole run stays bounded by --ncu-timeout).
+std::optional<KernelFault> profiled_call(KernelInstance& inst, const KernelSpec& spec, const std::string& range) {
+  if (!range.empty()) nvtxRangePushA(range.c_str());
+  cuda_check(cudaProfilerStart(), "cudaProfilerStart");
+  std::optional<KernelFault> fault;
+  try {
+    fault = guarded_call(inst, spec.timeout_s * kMaxReplayPasses);
+  } catch (...) {
+    cudaProfilerStop();
+    if (!range.empty()) nvtxRangePop();
+    throw;
+  }
+  cudaProfilerStop();
+  if (!range.empty()) nvtxRangePop();
+  return fault;
+}
+
 int run_runner(RunnerOptions& o) {
   KernelSpec spec = spec_for(o.k, 0);
   select_gpu(spec.gpu);
-  auto inst = load_kernel(spec, /*extra_copies=*/0.0);
-  inst->prepare(spec.seed);
-  for (int i = 0; i < o.warmup; ++i) fail_on(guarded_call(*inst, spec.timeout_s));  // compiles, autotunes
-  cuda_check(cudaProfilerStart(), "cudaProfilerStart");
-  // ncu replays the profiled call's kernels once per replay pass inside this call: allow the
-  // per-call limit once per pass. (A kernel that hangs fails kprof's timing before ncu runs, and
-  // the ncu run as a whole stays bounded by --ncu-timeout.)
-  auto fault = guarded_call(*inst, spec.timeout_s * kMaxReplayPasses);
-  cudaProfilerStop();
-  fail_on(fault);
+  auto inst = load_and_warm(spec, o.warmup);
+  fail_on(profiled_call(*inst, spec, ""));
   return 0;
+}
+
+/// Registers __runner's options on `sub` (shared by the command and the session's parser).
+void add_runner_options(CLI::App* sub, RunnerOptions& o) {
+  add_kernel_options(sub, o.k, /*several=*/false, /*with_ref=*/false, /*with_output=*/false);
+  sub->add_option("--warmup", o.warmup, "Calls before the profiled one")->check(non_negative_number());
+}
+
+/// A session entry's words read exactly as `kprof __runner WORDS` would read them.
+RunnerOptions parse_runner_args(const std::vector<std::string>& words) {
+  CLI::App app{"kprof"};
+  RunnerOptions o;
+  auto* sub = app.add_subcommand("__runner");
+  add_runner_options(sub, o);
+  std::vector<std::string> argv = {"kprof", "__runner"};
+  argv.insert(argv.end(), words.begin(), words.end());
+  argv = rewrite_nvcc_flags(argv);
+  std::vector<std::string> rev(argv.rbegin(), argv.rend() - 1);  // CLI11 takes them reversed, no program name
+  try {
+    app.parse(rev);
+  } catch (const CLI::ParseError& e) {
+    throw usage_error(std::string("ncu session plan: bad runner arguments: ") + e.what());
+  }
+  finish_kernel_options(sub, o.k);
+  return o;
+}
+
+void print_mark(SessionState state, const std::string& name, const std::string& why = "") {
+  std::fprintf(stderr, "%s\n", session_mark_line(state, name, why).c_str());
+  std::fflush(stderr);
+}
+
+/// Every version of the plan in turn. A version that fails before its range is skipped; one that
+/// fails inside it ends the session when the CUDA context is lost (exit 1), else the next goes on.
+int run_session(const std::string& plan_path) {
+  std::ifstream in(plan_path);
+  if (!in) throw usage_error("cannot read the ncu session plan " + plan_path);
+  nlohmann::json j;
+  try {
+    in >> j;
+  } catch (const nlohmann::json::exception& e) {
+    throw usage_error("ncu session plan " + plan_path + " is not JSON: " + e.what());
+  }
+  int rc = 0;
+  bool gpu_selected = false;
+  for (const auto& entry : parse_session_plan(j)) {
+    RunnerOptions o;
+    std::unique_ptr<KernelInstance> inst;
+    KernelSpec spec;
+    try {
+      o = parse_runner_args(entry.args);
+      spec = spec_for(o.k, 0);
+      if (!gpu_selected) select_gpu(spec.gpu);
+      gpu_selected = true;
+      inst = load_and_warm(spec, o.warmup);
+    } catch (const Error& e) {
+      print_mark(SessionState::Skipped, entry.name, e.what());
+      rc = 1;
+      if (hard_exit_requested()) return rc;
+      continue;
+    }
+    std::optional<KernelFault> fault;
+    try {
+      fault = profiled_call(*inst, spec, session_range_name(entry.name));
+    } catch (const Error& e) {
+      print_mark(SessionState::Failed, entry.name, e.what());
+      rc = 1;
+      if (hard_exit_requested()) return rc;
+      continue;
+    }
+    if (fault) {
+      print_mark(SessionState::Failed, entry.name, fault->message);
+      if (fault->context_lost || hard_exit_requested()) return 1;
+      rc = 1;
+      continue;
+    }
+    print_mark(SessionState::Done, entry.name);
+  }
+  return rc;
 }
 
 }  // namespace
@@ -50,12 +162,16 @@ void register_runner(CLI::App& app, CommandAction& action) {
   auto opts = std::make_shared<RunnerOptions>();
   auto* sub = app.add_subcommand("__runner", "Internal: the process `kprof profile` runs under ncu");
   sub->group("");  // hidden from --help
-  add_kernel_options(sub, opts->k, /*several=*/false, /*with_ref=*/false, /*with_output=*/false);
-  sub->add_option("--warmup", opts->warmup, "Calls before the profiled one")->check(non_negative_number());
+  add_runner_options(sub, *opts);
   sub->callback([sub, opts, &action] {
     finish_kernel_options(sub, opts->k);
     action = [opts] { return run_runner(*opts); };
   });
+  auto plan = std::make_shared<std::string>();
+  auto* ses = app.add_subcommand("__session", "Internal: the one process `kprof run` runs under ncu for all versions");
+  ses->group("");
+  ses->add_option("plan", *plan, "The session plan (OUTPUT_DIR/ncu_session.json, written by kprof run)")->required();
+  ses->callback([plan, &action] { action = [plan] { return run_session(*plan); }; });
 }
 
 }  // namespace kprof

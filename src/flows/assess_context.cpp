@@ -37,11 +37,10 @@ WorkModel call_work(const KernelInstance& inst, const KernelSpec& spec, const st
   return w;
 }
 
-AnalysisContext profile_context(const KernelInstance& inst, const KernelSpec& spec, const std::string& ref,
-                                const TimingResult& timing, const std::string& report, const std::string& metric_set,
-                                std::vector<std::string>& notes) {
+AnalysisContext measured_context(const WorkModel& work, const KernelSpec& spec, const TimingResult& timing,
+                                 std::vector<std::string>& notes) {
   AnalysisContext ctx;
-  ctx.work = call_work(inst, spec, ref, notes);
+  ctx.work = work;
   if (timing.kernel.available && timing.kernel.summary.sum.n > 0) {
     ctx.measured_ms = timing.kernel.summary.sum.median;
     ctx.measured_std_ms = timing.kernel.summary.sum.stddev;
@@ -59,12 +58,21 @@ AnalysisContext profile_context(const KernelInstance& inst, const KernelSpec& sp
                                                                       : ", measured " + bw->measured_at)};
   }
   if (!why.empty()) notes.push_back(why);
-  if (metric_set == "kprof") {
-    ctx.rules_note = "ncu applied no rules: kprof's default metric list collects no ncu section (profile with "
-                     "--metrics sections or full for ncu's own estimates)";
-  } else {
-    ctx.rules = read_rule_results(report, &ctx.rules_note);
-  }
+  return ctx;
+}
+
+std::string no_rules_note(const std::string& metric_set) {
+  if (metric_set != "kprof") return "";
+  return "ncu applied no rules: kprof's default metric list collects no ncu section (profile with "
+         "--metrics sections or full for ncu's own estimates)";
+}
+
+AnalysisContext profile_context(const WorkModel& work, const KernelSpec& spec, const TimingResult& timing,
+                                const std::string& report, const std::string& metric_set,
+                                std::vector<std::string>& notes) {
+  AnalysisContext ctx = measured_context(work, spec, timing, notes);
+  ctx.rules_note = no_rules_note(metric_set);
+  if (ctx.rules_note.empty()) ctx.rules = read_rule_results(report, &ctx.rules_note);
   return ctx;
 }
 

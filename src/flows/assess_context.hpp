@@ -20,11 +20,19 @@ namespace kprof {
 WorkModel call_work(const KernelInstance& inst, const KernelSpec& spec, const std::string& ref,
                     std::vector<std::string>& notes);
 
-/// The context for one profile: call_work, the kernel time (CUPTI median, else the call time),
-/// NVML's mean SM clock and samples, the achievable bandwidth of spec.gpu, and ncu's rule results
-/// of `report` (read only when `metric_set` collects ncu sections: "sections" or "full").
-AnalysisContext profile_context(const KernelInstance& inst, const KernelSpec& spec, const std::string& ref,
-                                const TimingResult& timing, const std::string& report, const std::string& metric_set,
+/// What kprof measured for one profile, without ncu's rule results: `work` (call_work), the
+/// kernel time (CUPTI median, else the call time), NVML's mean SM clock and samples, and the
+/// achievable bandwidth of spec.gpu (its note, when unknown, goes to `notes`).
+AnalysisContext measured_context(const WorkModel& work, const KernelSpec& spec, const TimingResult& timing,
+                                 std::vector<std::string>& notes);
+
+/// measured_context plus ncu's rule results of `report` (read only when `metric_set` collects ncu
+/// sections: "sections" or "full"; else rules_note says why there are none).
+AnalysisContext profile_context(const WorkModel& work, const KernelSpec& spec, const TimingResult& timing,
+                                const std::string& report, const std::string& metric_set,
                                 std::vector<std::string>& notes);
+
+/// The rules_note of a profile whose metric set makes ncu apply no rules ("kprof"); "" otherwise.
+std::string no_rules_note(const std::string& metric_set);
 
 }  // namespace kprof

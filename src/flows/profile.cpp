@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 
 #include <fmt/ranges.h>
 
@@ -16,6 +17,7 @@
 #include "core/tools.hpp"
 #include "stages/ncu/metrics.hpp"
 #include "stages/ncu/ncu_rep.hpp"
+#include "stages/analysis/ncu_rules.hpp"
 #include "flows/assess_context.hpp"
 #include "report/ncu_report.hpp"
 #include "report/roofline_chart.hpp"
@@ -25,6 +27,8 @@
 
 namespace kprof {
 namespace {
+
+constexpr const char* kNoSourceNote = "source-level data not collected (--no-source); run with --source for the hot lines";
 
 int compute_capability(int gpu) {
   int major = 0, minor = 0;
@@ -49,10 +53,20 @@ std::vector<std::string> launched_kernel_names(const TimingResult& t) {
   return names;
 }
 
+/// The hot lines of `rep`'s launches whose ID is in `ids` (every launch when `ids` is empty) into
+/// `out` (per kernel, s.hot_lines_top lines).
+void hot_lines_of(const NcuRep& rep, const std::set<int>& ids, const ProfileSettings& s, ProfileOutcome& out) {
+  HotLinesOptions ho;
+  ho.top = s.hot_lines_top;
+  for (const auto& k : rep.kernels)
+    if (ids.empty() || ids.count(k.id)) out.hot_lines[k.id] = hot_lines(k, ho);
+  out.hot_lines_reader = rep.module_origin;
+}
+
 /// Reads the hot lines from the report ncu wrote (ncu_report in the embedded Python) into `out`.
 void read_hot_lines(const ProfileSettings& s, ProfileOutcome& out) {
   if (!s.source) {
-    out.hot_lines_note = "source-level data not collected (--no-source); run with --source for the hot lines";
+    out.hot_lines_note = kNoSourceNote;
     return;
   }
   auto start = std::chrono::steady_clock::now();
@@ -67,10 +81,7 @@ void read_hot_lines(const ProfileSettings& s, ProfileOutcome& out) {
                            "): " + ncu_report_install_hint();
       return;
     }
-    HotLinesOptions ho;
-    ho.top = s.hot_lines_top;
-    for (const auto& k : rep->kernels) out.hot_lines[k.id] = hot_lines(k, ho);
-    out.hot_lines_reader = rep->module_origin;
+    hot_lines_of(*rep, {}, s, out);
   } catch (const Error& e) {
     out.hot_lines_note = std::string("reading the source counters of the report failed: ") + e.what();
   }
@@ -78,20 +89,13 @@ void read_hot_lines(const ProfileSettings& s, ProfileOutcome& out) {
 }
 
 /// The ncu run of one profile: kprof's runner on the same kernel, dims and seed.
-NcuRunOptions ncu_options(const KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& s,
-                          const std::string& out_dir, const TimingResult& timing) {
-  (void)inst;
-  NcuRunOptions no;
+NcuRunOptions ncu_options(const KernelSpec& spec, const ProfileSettings& s, const std::string& out_dir,
+                          const TimingResult& timing) {
+  NcuRunOptions no = session_ncu_options(spec, s);
   no.target = {self_exe_path(), "__runner"};
-  auto args = spec_to_args(spec);
+  auto args = runner_args(spec, timing);
   no.target.insert(no.target.end(), args.begin(), args.end());
-  no.target.insert(no.target.end(), {"--warmup", std::to_string(std::clamp(timing.warmup_calls, 3, 20))});
-  no.metrics = ncu_metric_names(compute_capability(spec.gpu));
-  no.metric_set = s.metric_set;
   no.report_base = join_path(out_dir, "profile");
-  no.timeout_s = s.ncu_timeout_s;
-  no.show_progress = s.show_progress;
-  no.source = s.source;
   if (s.show_progress)
     print_progress(fmt::format("ncu: profiling one call ({} metrics, set '{}', --clock-control none)",
                                no.metrics.size(), s.metric_set));
@@ -113,6 +117,17 @@ void judge_classification(ProfileOutcome& out) {
     out.classified = has_usable_metrics(*out.analysis);
     if (!out.classified) out.failure = "no kernel had the Speed of Light metrics needed to classify it";
   }
+}
+
+/// Whatever stopped the classification (no counter permission, no kernel in the range, metrics
+/// missing), names the kernels that did launch, as CUPTI saw them during timing.
+void note_launched_kernels(ProfileOutcome& out) {
+  if (out.classified) return;
+  auto names = launched_kernel_names(out.timing);
+  if (!names.empty())
+    out.failure += "; the kernels that did launch (CUPTI, during timing): " + fmt::format("{}", fmt::join(names, ", "));
+  else if (out.ncu.failure == NcuFailure::NoKernels)
+    out.failure += "; CUPTI saw no kernel during the timed calls either";
 }
 
 /// The kernel row of the header ("" when absent), for the chart's title.
@@ -140,51 +155,107 @@ std::string write_call_roofline(const std::string& dir, const NcuAnalysis& a, co
 
 }  // namespace
 
-ProfileOutcome measure_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& s,
-                               const std::string& out_dir) {
-  ProfileOutcome out;
+NcuRunOptions session_ncu_options(const KernelSpec& spec, const ProfileSettings& s) {
+  NcuRunOptions no;
+  no.metrics = ncu_metric_names(compute_capability(spec.gpu));
+  no.metric_set = s.metric_set;
+  no.timeout_s = s.ncu_timeout_s;
+  no.show_progress = s.show_progress;
+  no.source = s.source;
+  return no;
+}
+
+std::vector<std::string> runner_args(const KernelSpec& spec, const TimingResult& timing) {
+  auto args = spec_to_args(spec);
+  args.insert(args.end(), {"--warmup", std::to_string(std::clamp(timing.warmup_calls, 3, 20))});
+  return args;
+}
+
+TimingResult time_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& s) {
   if (s.show_progress) print_progress("timing: warm-up, then CUDA events per call and CUPTI kernel records");
   TimingOptions topt = s.timing;
   topt.seed = spec.seed;
   topt.prepare = false;  // the caller prepared `inst` (its header rows read the buffers): setup() runs once
-  out.timing = measure_timing(inst, topt, spec.gpu);
+  TimingResult t = measure_timing(inst, topt, spec.gpu);
   if (s.show_progress)
-    print_progress(fmt::format("timing: {} per call (median of {}), kernel time {}", fmt_duration_ms(out.timing.call.median),
-                               out.timing.call.n,
-                               out.timing.kernel.available ? fmt_duration_ms(out.timing.kernel.summary.sum.median)
-                                                           : std::string("not measured")));
-  if (!s.run_ncu) {
-    out.ncu.failure = NcuFailure::None;
-    out.failure = "Nsight Compute was skipped (--no-ncu)";
-    out.hint = "run without --no-ncu for the metrics and the bottleneck";
-    return out;
-  }
-  out.ncu = run_ncu(ncu_options(inst, spec, s, out_dir, out.timing));
+    print_progress(fmt::format("timing: {} per call (median of {}), kernel time {}", fmt_duration_ms(t.call.median),
+                               t.call.n,
+                               t.kernel.available ? fmt_duration_ms(t.kernel.summary.sum.median)
+                                                  : std::string("not measured")));
+  return t;
+}
+
+void profile_own_session(ProfileOutcome& out, const KernelSpec& spec, const ProfileSettings& s,
+                         const std::string& out_dir, const WorkModel& work) {
+  out.ncu = run_ncu(ncu_options(spec, s, out_dir, out.timing));
   if (!out.ncu.ok()) {
     out.failure = out.ncu.message;
     out.hint = out.ncu.hint;
   } else {
-    AnalysisContext ctx = profile_context(inst, spec, s.ref, out.timing, out.ncu.report_path, s.metric_set, out.notes);
+    AnalysisContext ctx = profile_context(work, spec, out.timing, out.ncu.report_path, s.metric_set, out.notes);
     out.analysis = analyze_ncu_csv(out.ncu.csv, ctx);
     judge_classification(out);
   }
-  // Whatever stopped the classification (no counter permission, no kernel in the range, metrics
-  // missing), name the kernels that did launch, as CUPTI saw them during timing.
-  if (!out.classified) {
-    auto names = launched_kernel_names(out.timing);
-    if (!names.empty())
-      out.failure += "; the kernels that did launch (CUPTI, during timing): " + fmt::format("{}", fmt::join(names, ", "));
-    else if (out.ncu.failure == NcuFailure::NoKernels)
-      out.failure += "; CUPTI saw no kernel during the timed calls either";
-  }
+  note_launched_kernels(out);
   if (out.classified) read_hot_lines(s, out);
+}
+
+void classify_session_rows(ProfileOutcome& out, const KernelSpec& spec, const ProfileSettings& s,
+                           const WorkModel& work, MetricTable rows, const SharedReport& shared) {
+  std::set<int> ids;
+  for (const auto& k : rows.kernels) ids.insert(k.id);
+  AnalysisContext ctx = measured_context(work, spec, out.timing, out.notes);
+  ctx.rules_note = no_rules_note(s.metric_set);
+  if (ctx.rules_note.empty() && shared.rep) {
+    std::vector<KernelRuleResults> mine;
+    for (auto& r : rule_results_from_rep(*shared.rep))
+      if (ids.count(r.index)) mine.push_back(std::move(r));
+    ctx.rules = std::move(mine);
+  } else if (ctx.rules_note.empty()) {
+    ctx.rules_note = "the session's report could not be read through ncu_report (" + shared.why_not + ")";
+  }
+  out.analysis = analyze_metric_table(std::move(rows), ctx);
+  judge_classification(out);
+  note_launched_kernels(out);
+  if (!out.classified) return;
+  if (!s.source) {
+    out.hot_lines_note = kNoSourceNote;
+  } else if (!shared.rep) {
+    out.hot_lines_note = "no ncu_report module could read " + out.ncu.report_path + " (" + shared.why_not +
+                         "): " + ncu_report_install_hint();
+  } else {
+    hot_lines_of(*shared.rep, ids, s, out);
+    out.hot_lines_read_s = shared.read_s;
+  }
+}
+
+ProfileOutcome measure_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& s,
+                               const std::string& out_dir) {
+  ProfileOutcome out;
+  out.timing = time_profile(inst, spec, s);
+  if (!s.run_ncu) {
+    skip_ncu(out);
+    return out;
+  }
+  profile_own_session(out, spec, s, out_dir, call_work(inst, spec, s.ref, out.notes));
   return out;
+}
+
+void skip_ncu(ProfileOutcome& out) {
+  out.ncu.failure = NcuFailure::None;
+  out.failure = "Nsight Compute was skipped (--no-ncu)";
+  out.hint = "run without --no-ncu for the metrics and the bottleneck";
 }
 
 void write_profile_reports(const std::string& out_dir, const KernelSpec& spec, const ProfileSettings& s,
                            ProfileOutcome& out, std::vector<std::pair<std::string, std::string>> header) {
   header.push_back({"Execution time", execution_time_row(out.timing)});
-  if (s.run_ncu && out.ncu.ok())
+  if (s.run_ncu && out.ncu.ok() && out.ncu.session_versions > 0)
+    header.push_back({"ncu", fmt::format("{} replay passes; one session for {} versions ({:.1f} s); report {}, "
+                                         "NVTX range {}",
+                                         out.ncu.replay_passes, out.ncu.session_versions, out.ncu.wall_s,
+                                         out.ncu.report_path, out.ncu.nvtx_range)});
+  else if (s.run_ncu && out.ncu.ok())
     header.push_back({"ncu", fmt::format("{} replay passes, {:.1f} s; report {}", out.ncu.replay_passes,
                                          out.ncu.wall_s, out.ncu.report_path)});
   NcuReportHeader nh;
@@ -231,7 +302,9 @@ nlohmann::json profile_json(const std::string& out_dir, const KernelSpec& spec, 
                   {"export_wall_s", out.ncu.export_wall_s},
                   {"report", out.ncu.report_path},
                   {"source_counters", s.run_ncu && s.source},
-                  {"profiled_kernels", out.ncu.profiled}};
+                  {"profiled_kernels", out.ncu.profiled},
+                  {"session_versions", out.ncu.session_versions},
+                  {"nvtx_range", out.ncu.nvtx_range}};
   j["summary"] = profile_summary_row(out_dir, spec, out);
   return j;
 }

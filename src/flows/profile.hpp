@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "stages/analysis/analyze.hpp"
+#include "stages/ncu/ncu_rep.hpp"
+#include "stages/analysis/bound.hpp"
 #include "stages/analysis/hot_lines.hpp"
 #include "stages/ncu/runner.hpp"
 #include "kernel/kernel_instance.hpp"
@@ -74,6 +76,40 @@ struct ProfileOutcome {
 /// Error when timing itself fails (exit 1) or for bad options (exit 2).
 ProfileOutcome measure_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& settings,
                                const std::string& out_dir);
+
+/// The timing step of a profile on `inst` (prepared by the caller), with its progress lines.
+/// Throws like measure_timing (exit 1 for a fault or hang, 2 for bad options).
+TimingResult time_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& settings);
+
+/// The outcome of a profile whose ncu step was skipped (--no-ncu).
+void skip_ncu(ProfileOutcome& out);
+
+/// The ncu options every profile of `spec` shares (catalog metrics for its GPU, metric set,
+/// --ncu-timeout, progress, source counters); target and report are the caller's.
+NcuRunOptions session_ncu_options(const KernelSpec& spec, const ProfileSettings& settings);
+
+/// The words `kprof __runner` gets for `spec`: spec_to_args plus --warmup (the timing's warm-up
+/// calls, clamped to 3..20).
+std::vector<std::string> runner_args(const KernelSpec& spec, const TimingResult& timing);
+
+/// ncu in a session of its own (`kprof __runner` under ncu, report DIR/profile.ncu-rep) for a
+/// kernel whose timing is in `out`; then the classification and the hot lines. `work` is the
+/// call's least work (flows/assess_context.hpp call_work).
+void profile_own_session(ProfileOutcome& out, const KernelSpec& spec, const ProfileSettings& settings,
+                         const std::string& out_dir, const WorkModel& work);
+
+/// What the report of a session of several versions gave, read once for all of them.
+struct SharedReport {
+  const NcuRep* rep = nullptr;  ///< read through ncu_report (source counters, rule results, NVTX); nullptr when not
+  std::string why_not;          ///< why it was not read
+  double read_s = 0;            ///< seconds the one read took
+};
+
+/// The classification of one version's rows of a shared session (out.ncu already describes the
+/// session; `rows` holds the version's launches with their report IDs): ncu's rule results and
+/// the hot lines of those launches only, from `shared`.
+void classify_session_rows(ProfileOutcome& out, const KernelSpec& spec, const ProfileSettings& settings,
+                           const WorkModel& work, MetricTable rows, const SharedReport& shared);
 
 /// Renders and writes DIR/ncu_summary.md, ncu_details.md, roofline.svg/.png and profile.json
 /// (each whole, once) from `out`; sets out.json and out.roofline_note. `header` rows describe the

@@ -23,6 +23,7 @@
 #include "stages/verify/reference.hpp"
 #include "report/correctness_report.hpp"
 #include "report/roofline_chart.hpp"
+#include "flows/ncu_session.hpp"
 
 namespace kprof {
 namespace {
@@ -204,16 +205,37 @@ class RunWorkflow {
   }
 
   /// Timing, ncu and the classification of a correct version (fresh buffers: one prepare()).
+  /// With one ncu session for the run, only the timing happens here (finish_profiles does the rest).
   void profile_version(const KernelSpec& spec, KernelInstance& inst, VersionRow& row, Clock::time_point t0) {
+    ProfileSettings ps = profile_settings();
+    inst.prepare(spec.seed);
+    if (req_.one_ncu_session && ps.run_ncu) {
+      pending_.push_back(time_for_session(inst, spec, ps, row.name, row.folder));
+      pending_rows_.push_back(out_.rows.size());  // run_versions appends this row next
+      fill_timing_columns(row, pending_.back().out.timing);
+      step_line(row.name, "timing", fmt_duration_ms(row_time_ms(pending_.back().out.timing)) + " per call", t0);
+      return;
+    }
+    record_profile(row, run_profile(inst, spec, ps, row.folder, kernel_header_rows(spec, inst)), t0);
+  }
+
+  ProfileSettings profile_settings() const {
     ProfileSettings ps = req_.profile;
     ps.ref = req_.ref;
-    inst.prepare(spec.seed);
-    ProfileOutcome p = run_profile(inst, spec, ps, row.folder, kernel_header_rows(spec, inst));
+    return ps;
+  }
+
+  static double row_time_ms(const TimingResult& t) {
+    return t.kernel.available ? t.kernel.summary.sum.median : t.call.median;
+  }
+
+  /// A version's profile outcome on its row, with its progress line.
+  void record_profile(VersionRow& row, const ProfileOutcome& p, Clock::time_point t0) {
     fill_timing_columns(row, p.timing);
     fill_ncu_columns(row, p.analysis ? &p.analysis->verdict : nullptr, p.analysis ? &p.analysis->table : nullptr,
                      p.classified, p.failure);
     if (p.classified) profiled_.emplace_back(row.name, *p.analysis);
-    if (!p.classified && ps.run_ncu) out_.exit_code = std::max(out_.exit_code, 1);
+    if (!p.classified && req_.profile.run_ncu) out_.exit_code = std::max(out_.exit_code, 1);
     std::string cls = class_text(row);
     step_line(row.name, "profile",
               row.pct_of_bound ? fmt::format("{}, at {:.1f}% of the bound (at most {:.2f}x faster)", cls,
@@ -222,6 +244,29 @@ class RunWorkflow {
               t0);
   }
 
+ public:
+  /// The ncu step of the versions timed for one session, and their reports (flows/ncu_session.hpp).
+  void finish_profiles() {
+    if (pending_.empty()) return;
+    try {
+      profile_pending(pending_, profile_settings(), req_.output_dir, !hard_exit_requested());
+    } catch (const Error& e) {
+      for (size_t k = 0; k < pending_.size(); ++k) {
+        VersionRow& row = out_.rows[pending_rows_[k]];
+        row.profile = ProfileStatus::NotClassified;
+        row.profile_reason = one_line_summary(e.what());
+      }
+      print_error(std::string("ncu step: ") + e.what(), e.hint());
+      out_.exit_code = std::max(out_.exit_code, static_cast<int>(e.code()));
+      return;
+    }
+    for (size_t k = 0; k < pending_.size(); ++k) {  // each line shows the version's own share of the ncu step
+      auto own = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(pending_[k].ncu_step_s));
+      record_profile(out_.rows[pending_rows_[k]], pending_[k].out, Clock::now() - own);
+    }
+  }
+
+ private:
   const RunRequest& req_;
   RunOutcome& out_;
   std::vector<std::string> names_;
@@ -229,6 +274,8 @@ class RunWorkflow {
   std::vector<std::pair<std::string, std::string>> header_;
   std::vector<std::pair<std::string, std::string>> first_buffers_;  ///< the first loaded version's
   std::vector<std::pair<std::string, NcuAnalysis>> profiled_;        ///< classified versions, for the chart
+  std::vector<PendingProfile> pending_;  ///< timed versions waiting for the one ncu session
+  std::vector<size_t> pending_rows_;     ///< their rows in out_.rows
 };
 
 }  // namespace
@@ -260,6 +307,7 @@ RunOutcome run_workflow(const RunRequest& req) {
   select_gpu(first.gpu);
   RunWorkflow flow(req, out);
   flow.run_versions();
+  flow.finish_profiles();
   flow.write_comparison();
   return out;
 }

@@ -463,3 +463,42 @@ if want runspeed; then  # issue 17: `kprof run` against env + build/check/profil
   find "$W" -path "$W/rs_*" -name '*.ncu-rep' -delete
   rm -rf "$W"/rs_*/*/triton_cache "$W"/rs_*/*/kprof_cache
 fi
+
+if want onesession; then  # issue 17: one Nsight Compute session for all versions of a `kprof run`
+  # The attention workloads in both modes (--ncu-session one, the default, and per-version): the same
+  # class per version, one ncu process (and one torch import for the Triton versions) in the one
+  # session, then a planted version that aborts under ncu (tests/data/session) costing only its row.
+  # About 4 minutes. The .so files are built first, so the seconds column compares the two modes.
+  AT=$E/attention
+  CK="python3 tests/gpu/onesession_check.py"
+  CD="--N=2048 --d_model=512 --heads=8 --size Q=N*d_model --size K=N*d_model --size V=N*d_model --size output=N*d_model"
+  TD="--B=2 --H=8 --N=1024 --D=64"
+  CU=($AT/cuda/v0.cu $AT/cuda/v1.cu $AT/cuda/v2.cu $AT/cuda/v3.cu $AT/cuda/v4.cu $AT/cuda/v5.cu)
+  TR=($AT/triton/v0.py $AT/triton/v1.py $AT/triton/v2.py $AT/triton/v3.py)
+  for f in "${CU[@]}" tests/data/session/attn_crash_under_ncu.cu; do "$K" build "$f"; done > "$W/os_build.log" 2>&1
+  scenario onesession-cuda-one 0 'ncu session: .* 6 of 6 versions attributed' -- "$K" run "${CU[@]}" \
+    --ref $AT/cuda/ref.py $CD -o "$W/os_cuda_one"
+  scenario onesession-cuda-per 0 'fastest' -- "$K" run "${CU[@]}" --ref $AT/cuda/ref.py $CD \
+    --ncu-session per-version -o "$W/os_cuda_per"
+  scenario onesession-cuda-same-classes 0 '' -- $CK same "$W/os_cuda_one" "$W/os_cuda_per"
+  scenario onesession-cuda-one-process 0 '' -- $CK one "$W/os_cuda_one" 6
+  scenario onesession-cuda-per-reports 0 '' -- $CK per "$W/os_cuda_per"
+  scenario onesession-triton-one 0 'ncu session: .* 4 of 4 versions attributed' -- env PYTHONPROFILEIMPORTTIME=1 \
+    "$K" run "${TR[@]}" --ref $AT/triton/ref.py $TD -o "$W/os_triton_one"
+  scenario onesession-triton-per 0 'fastest' -- "$K" run "${TR[@]}" --ref $AT/triton/ref.py $TD \
+    --ncu-session per-version -o "$W/os_triton_per"
+  scenario onesession-triton-same-classes 0 '' -- $CK same "$W/os_triton_one" "$W/os_triton_per"
+  scenario onesession-triton-one-torch-import 0 '' -- $CK one "$W/os_triton_one" 4 --torch-imports 1
+  # The planted crasher between good versions: exit 1 (its row), the others classified.
+  P=tests/data/session
+  scenario onesession-crash-cuda 1 'not attributed' -- "$K" run $AT/cuda/v0.cu $AT/cuda/v5.cu $P/attn_crash_under_ncu.cu \
+    $AT/cuda/v2.cu --ref $AT/cuda/ref.py $CD -o "$W/os_crash_cuda"
+  scenario onesession-crash-cuda-row 0 '' -- $CK crash "$W/os_crash_cuda" attn_crash_under_ncu
+  scenario onesession-crash-triton 1 'not attributed' -- "$K" run $AT/triton/v0.py $P/attn_crash_under_ncu.py \
+    $AT/triton/v3.py --ref $AT/triton/ref.py $TD -o "$W/os_crash_triton"
+  scenario onesession-crash-triton-row 0 '' -- $CK crash "$W/os_crash_triton" attn_crash_under_ncu
+  for d in os_cuda_one os_cuda_per os_triton_one os_triton_per os_crash_cuda os_crash_triton; do
+    cp "$W/$d/comparison.md" "$OUT/onesession_$d.md" 2>/dev/null
+  done
+  find "$W" -path "$W/os_*" -name '*.ncu-rep' -delete
+fi

@@ -138,3 +138,25 @@ TEST(TimingAttribution, KprofsOwnFlushKernelIsDroppedBeforeAttribution) {
   EXPECT_TRUE(a.outside.empty());
   EXPECT_EQ(drop_kernels_named(k, kL2FlushKernelName), 0u);
 }
+
+TEST(TimingAttribution, CallSequenceIsLaunchOrderAndStableAcrossCalls) {
+  // Two streams: "b" starts on the GPU before "a" but was launched after it (correlation 11 > 10);
+  // ncu profiles in launch order, so the sequence is a, b.
+  Attribution a;
+  a.per_call.resize(2);
+  for (int i = 0; i < 2; ++i) {
+    uint64_t t = 1000000 * (i + 1);
+    a.per_call[i].push_back(kr("b", t, t + 10, 2, 11 + 100 * i));
+    a.per_call[i].push_back(kr("a", t + 5, t + 20, 1, 10 + 100 * i));
+  }
+  KernelTimeSummary s = summarize_kernels(a, 1u);
+  EXPECT_EQ(s.call_sequence, (std::vector<std::string>{"a", "b"}));
+  EXPECT_TRUE(s.sequence_stable);
+  // A third call that launches only "a": no one sequence stands for every call.
+  a.per_call.push_back({kr("a", 9000000, 9000010, 1, 500)});
+  s = summarize_kernels(a, 1u);
+  EXPECT_EQ(s.call_sequence, (std::vector<std::string>{"a", "b"}));
+  EXPECT_FALSE(s.sequence_stable);
+  // Without correlation ids the GPU start order decides.
+  EXPECT_EQ(launch_sequence({kr("y", 20, 30, 1, 0), kr("x", 10, 15, 1, 0)}), (std::vector<std::string>{"x", "y"}));
+}

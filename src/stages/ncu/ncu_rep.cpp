@@ -58,6 +58,8 @@ NcuRepKernel kernel_of(const json& k) {
   }
   if (k.contains("source_files"))
     for (const auto& [file, text] : k["source_files"].items()) out.source_files[file] = text.get<std::string>();
+  if (k.contains("nvtx"))
+    for (const auto& r : k["nvtx"]) out.nvtx_ranges.push_back(r.get<std::string>());
   if (k.contains("rules")) {
     for (const auto& r : k["rules"]) {
       NcuRepRule rule{r.value("id", ""), r.value("name", ""), r.value("section", ""), r.value("title", ""),
@@ -80,7 +82,7 @@ json candidates_json() {
 /// Calls the reader; nullopt with `why` when no ncu_report module imports.
 std::optional<json> call_reader(const std::string& path, const NcuRepReadOptions& o, std::string* why) {
   json arg = {{"path", path}, {"candidates", candidates_json()},
-              {"metrics", o.metrics}, {"source", o.source}, {"rules", o.rules}};
+              {"metrics", o.metrics}, {"source", o.source}, {"rules", o.rules}, {"nvtx", o.nvtx}};
   json r = call_embedded_python("_kprof_ncu_rep", kNcuRepReaderSource, "read", arg);
   if (r.contains("error")) {
     if (r.value("kind", "") == "no_module") {

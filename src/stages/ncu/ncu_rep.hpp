@@ -69,6 +69,10 @@ struct NcuRepKernel {
   std::vector<NcuRepInstruction> instructions;     ///< by PC; filled when read with `source`
   std::map<std::string, std::string> source_files; ///< file -> text ("" when not imported)
   std::vector<NcuRepRule> rules;                   ///< filled when read with `rules`
+  /// The NVTX push/pop ranges open at the launch, every domain (ncu_report's
+  /// IAction.nvtx_state(): INvtxDomainInfo.push_pop_ranges()); filled when read with `nvtx` from a
+  /// report collected with `ncu --nvtx`, else empty.
+  std::vector<std::string> nvtx_ranges;
 };
 
 /// A report read through ncu_report.
@@ -83,6 +87,7 @@ struct NcuRepReadOptions {
   bool metrics = true;
   bool source = true;
   bool rules = true;
+  bool nvtx = false;  ///< the NVTX ranges of each launch (`kprof run`'s one session)
 };
 
 /// The folders searched for ncu_report before sys.path, as (folder, label): $KPROF_NCU_REPORT

@@ -137,6 +137,22 @@ def _rules(act):
     return out
 
 
+def _nvtx(act):
+    """The push/pop range names open at this launch, every domain ([] without --nvtx)."""
+    out = []
+    try:
+        state = act.nvtx_state()
+        if state is None:
+            return out
+        for d in state.domains():
+            info = state.domain_by_id(d)
+            if info is not None:
+                out.extend(str(n) for n in info.push_pop_ranges())
+    except Exception:  # noqa: BLE001 - a module without NVTX support: no ranges
+        pass
+    return out
+
+
 def module_origin(arg):
     mod, origin = _import(arg["candidates"])
     return {"module": origin} if mod is not None else {"error": origin, "kind": "no_module"}
@@ -165,6 +181,8 @@ def read(arg):
                 k["source_files"] = dict(act.source_files())
             if arg.get("rules"):
                 k["rules"] = _rules(act)
+            if arg.get("nvtx"):
+                k["nvtx"] = _nvtx(act)
             kernels.append(k)
     return {"module": origin, "kernels": kernels}
 )PY";

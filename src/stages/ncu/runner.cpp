@@ -58,6 +58,7 @@ std::vector<std::string> ncu_command(const std::string& ncu, const NcuRunOptions
     if (o.metric_set == "kprof") a.insert(a.end(), {"--section", "SourceCounters"});
     a.insert(a.end(), {"--import-source", "yes"});
   }
+  if (o.nvtx) a.push_back("--nvtx");
   if (!o.metrics.empty()) {
     std::string list;
     for (const auto& m : o.metrics) list += (list.empty() ? "" : ",") + m;
@@ -71,7 +72,8 @@ void interpret_ncu_output(const std::string& out, int exit_code, NcuRunResult& r
   static const std::regex prof_re(R"re(==PROF== Profiling "([^"]*)"[^\n]*?(\d+) pass)re");
   for (std::sregex_iterator it(out.begin(), out.end(), prof_re), end; it != end; ++it) {
     r.profiled.push_back((*it)[1]);
-    r.replay_passes = std::max(r.replay_passes, std::atoi((*it)[2].str().c_str()));
+    r.passes.push_back(std::atoi((*it)[2].str().c_str()));
+    r.replay_passes = std::max(r.replay_passes, r.passes.back());
   }
   if (out.find("ERR_NVGPUCTRPERM") != std::string::npos) {
     r.failure = NcuFailure::NoPermission;
@@ -158,13 +160,15 @@ NcuRunResult run_ncu(const NcuRunOptions& o) {
     return r;
   }
   interpret_ncu_output(r.log, pr.exit_code, r);
-  if (!r.ok()) return r;
-  r.report_path = o.report_base + ".ncu-rep";
+  const std::string report = o.report_base + ".ncu-rep";
+  if (!r.ok() && !(o.keep_partial && r.failure == NcuFailure::RunnerFailed && path_exists(report))) return r;
+  r.report_path = report;
   ProcessOptions io;
   io.timeout_s = 300;
   auto ex = run_process({ncu, "--import", r.report_path, "--csv", "--page", "raw", "--print-units", "base"}, io);
   r.export_wall_s = ex.wall_s;
   if (!ex.ok() || trim(ex.out).empty()) {
+    if (!r.ok()) return r;  // a partial report that does not export: the runner's failure stands
     r.failure = NcuFailure::ImportFailed;
     r.message = "ncu could not export " + r.report_path + " to CSV: " + trim(ex.err.empty() ? ex.out : ex.err);
     r.hint = "open the report in Nsight Compute, or run `ncu --import " + r.report_path + " --csv --page raw`";

@@ -32,6 +32,12 @@ struct NcuRunOptions {
   /// Collect the source-level data for the hot lines: ncu's SourceCounters section (already part of
   /// "sections" and "full") and --import-source yes (the source files go into the report).
   bool source = false;
+  /// Record each result's NVTX state (`--nvtx`): `kprof run`'s one session names each version's
+  /// call with an NVTX range, so the report says which version a kernel belongs to.
+  bool nvtx = false;
+  /// Export the report to CSV even when the profiled process failed, if ncu wrote one (a session
+  /// of several versions keeps the rows of the versions before the one that failed).
+  bool keep_partial = false;
 };
 
 /// What came back.
@@ -44,6 +50,11 @@ struct NcuRunResult {
   std::string csv;                       ///< `ncu --import ... --csv --page raw --print-units base` output
   int replay_passes = 0;                 ///< largest "N passes" ncu reported for a kernel
   std::vector<std::string> profiled;     ///< kernel names ncu reported profiling
+  std::vector<int> passes;               ///< replay passes of each of `profiled`, in the same order
+  /// > 0: this result is one version's share of one ncu session of `kprof run` that profiled this
+  /// many versions; command, wall_s and report_path are the session's (stages/ncu/session.hpp).
+  int session_versions = 0;
+  std::string nvtx_range;                ///< the version's NVTX range in the session's report ("" otherwise)
   double wall_s = 0;                     ///< wall time of the profiling run, seconds
   double export_wall_s = 0;              ///< wall time of the CSV export, seconds
   std::string log;                       ///< ncu's and the runner's output (for the details report)

@@ -127,7 +127,25 @@ KernelTimeSummary summarize_kernels(const Attribution& a, std::optional<uint32_t
   std::stable_sort(s.kernels.begin(), s.kernels.end(),
                    [](const KernelNameStats& x, const KernelNameStats& y) { return x.total_ms > y.total_ms; });
   s.other_streams.assign(other.begin(), other.end());
+  for (size_t i = 0; i < ncalls; ++i) {
+    auto seq = launch_sequence(a.per_call[i]);
+    if (i == 0) s.call_sequence = std::move(seq);
+    else if (seq != s.call_sequence) s.sequence_stable = false;
+  }
   return s;
+}
+
+std::vector<std::string> launch_sequence(const std::vector<KernelRecord>& call) {
+  std::vector<const KernelRecord*> order;
+  for (const auto& k : call) order.push_back(&k);
+  std::stable_sort(order.begin(), order.end(), [](const KernelRecord* x, const KernelRecord* y) {
+    if (x->correlation_id != y->correlation_id && x->correlation_id && y->correlation_id)
+      return x->correlation_id < y->correlation_id;
+    return x->start_ns < y->start_ns;
+  });
+  std::vector<std::string> names;
+  for (const KernelRecord* k : order) names.push_back(k->name);
+  return names;
 }
 
 

@@ -89,7 +89,18 @@ struct KernelTimeSummary {
   std::vector<KernelNameStats> kernels;  ///< per name, largest total_ms first
   size_t calls_without_kernels = 0;
   std::vector<uint32_t> other_streams;   ///< stream ids other than `default_stream`, ascending
+  /// The kernel names of the first call in launch order (by the correlation id of the API call
+  /// that launched each: the order ncu profiles them in). `kprof run` splits one Nsight Compute
+  /// session's rows between versions with it (stages/ncu/session.hpp).
+  std::vector<std::string> call_sequence;
+  /// True when every call launched the same names in the same order (else call_sequence cannot
+  /// stand for "the" call, and the version gets its own ncu session).
+  bool sequence_stable = true;
 };
+
+/// The names of `call`'s kernels in launch order: by correlation id (the launching API call's
+/// order on the host), by GPU start time where the ids are equal (0: unknown). Never throws.
+std::vector<std::string> launch_sequence(const std::vector<KernelRecord>& call);
 
 /// Sums, unions and per-name aggregates of `a`. `default_stream` is the CUPTI id of the legacy
 /// default stream (where kprof's events are recorded); when absent, other_streams stays empty.
