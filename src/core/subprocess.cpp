@@ -118,8 +118,9 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     }
     double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
     if (opts.on_tick) opts.on_tick(elapsed);
-    if (opts.timeout_s > 0 && elapsed > opts.timeout_s && !killed) {
-      r.timed_out = true;
+    const bool cancelled = opts.cancel && opts.cancel->load();
+    if (((opts.timeout_s > 0 && elapsed > opts.timeout_s) || cancelled) && !killed) {
+      (cancelled ? r.cancelled : r.timed_out) = true;
       killed = true;
       ::kill(-pid, SIGTERM);
       kill_at = Clock::now() + std::chrono::seconds(2);

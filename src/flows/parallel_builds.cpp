@@ -46,6 +46,7 @@ void ParallelBuilds::work(const std::vector<KernelSpec>& versions, const std::ve
     try {
       BuildOptions o = build_options(versions[i]);
       o.echo = false;  // one line when it ends, not the nvcc line of each version interleaved
+      o.cancel = &cancelled_;
       b.result = build_kernel(o);
       what = build_how_text(*b.result);
     } catch (const Error& e) {

@@ -43,8 +43,8 @@ class ParallelBuilds {
   /// Waits for every build (before timing or ncu); failures stay on their versions.
   void wait_all();
 
-  /// Starts no further build and prints no more lines (the run stops: environment not ready).
-  /// Builds already running end on their own; wait() then reports the others as not built.
+  /// Starts no further build, stops the nvcc processes running (within about 200 ms) and prints
+  /// no more lines (the run stops: environment not ready); wait() reports them as not built.
   void cancel() { cancelled_ = true; }
 
   /// How many threads build (0 when nothing needs building).

@@ -159,11 +159,13 @@ BuildResult build_kernel(const BuildOptions& opts) {
 
   ProcessOptions po;
   po.timeout_s = opts.timeout_s;
+  po.cancel = opts.cancel;
   ProcessResult r = run_process(run, po);
   res.wall_s = r.wall_s;
   res.log = trim(r.combined());
   if (!r.ok()) {
     std::remove(tmp.c_str());
+    if (r.cancelled) throw check_failed("the build of " + opts.source + " was stopped: the run ended before it finished");
     if (r.timed_out)
       throw check_failed("nvcc did not finish compiling " + opts.source + " within " + fmt_sig(opts.timeout_s, 3) + " s",
                          "raise the limit with --timeout, or simplify the kernel's templates");

@@ -21,6 +21,7 @@ struct BuildOptions {
   std::vector<std::string> extra_flags;     ///< appended to the nvcc line (after `--`)
   double timeout_s = 600;                   ///< nvcc time limit, seconds (CUTLASS can take minutes)
   bool echo = true;                         ///< print the nvcc line (stderr) before running it
+  const std::atomic<bool>* cancel = nullptr;  ///< when it turns true, nvcc is stopped (Error, exit 1)
 };
 
 /// What was built.

@@ -3,6 +3,8 @@
 // ready at once, and a second pool over unchanged sources compiles nothing.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/tools.hpp"
@@ -48,7 +50,7 @@ TEST(ParallelBuilds, FailedBuildCostsOnlyItsVersionAndUnchangedOnesAreNotRebuilt
       pool.wait(1);
       ADD_FAILURE() << "the broken version's build did not throw";
     } catch (const Error& e) {
-      EXPECT_EQ(e.code(), 1);
+      EXPECT_EQ(e.code(), ExitCode::Failed);
       EXPECT_NE(std::string(e.what()).find("nvcc failed to compile"), std::string::npos) << e.what();
     }
     EXPECT_FALSE(pool.wait(2).needed);
@@ -67,8 +69,9 @@ TEST(ParallelBuilds, CancelledPoolStartsNoFurtherBuild) {
   ScopedEnv cache("KPROF_CACHE_DIR", d / "cache");
   write(d / "a.cu", kNoop);
   write(d / "b.cu", kNoop);
-  // One worker: it is compiling a.cu (nvcc takes far more than this thread needs to cancel) when
-  // the run stops, so b.cu is never started and its wait() reports it, without hanging.
+  // One worker: it is reading or compiling a.cu (far longer than this thread needs to cancel)
+  // when the run stops: its nvcc is stopped, b.cu is never started, and nothing hangs.
+  const auto t0 = std::chrono::steady_clock::now();
   ParallelBuilds pool({cu_spec(d / "a.cu"), cu_spec(d / "b.cu")}, {"a", "b"}, 1);
   pool.cancel();
   try {
@@ -77,6 +80,10 @@ TEST(ParallelBuilds, CancelledPoolStartsNoFurtherBuild) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("not built"), std::string::npos) << e.what();
   }
+  EXPECT_THROW(pool.wait(0), Error);
   pool.wait_all();
+  EXPECT_FALSE(path_exists(d / "a.so"));
   EXPECT_FALSE(path_exists(d / "b.so"));
+  // Stopped, not compiled to the end: the preprocessing for the key (about 1 s) plus SIGTERM.
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 8.0);
 }
