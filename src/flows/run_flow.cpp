@@ -150,6 +150,7 @@ class RunWorkflow {
     std::unique_ptr<KernelInstance> inst;
     if (!step(row, "load", t0, [&] { inst = load_kernel(spec, /*extra_copies=*/3.0); })) return row;
     row.steps_s["load"] = seconds_since(t0);
+    t0 = Clock::now();
     bool correct = false;
     if (!step(row, "check", t0, [&] { correct = check_version(spec, *inst, row, t0); })) return row;
     row.steps_s["check"] = seconds_since(t0);
