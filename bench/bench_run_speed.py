@@ -107,13 +107,17 @@ def timed_calls_s(profile):
 
 
 def version_record(report_dir):
-    """ncu's and the timing's figures from REPORT_DIR/profile.json (None where missing)."""
+    """ncu's and the timing's figures from REPORT_DIR/profile.json, and where the check's time went
+    from REPORT_DIR/correctness.json ("phases_s", "host_copy_bytes"); None where missing."""
     p = read_json(os.path.join(report_dir, "profile.json"))
     run = p.get("ncu_run") if isinstance(p.get("ncu_run"), dict) else {}
+    c = read_json(os.path.join(report_dir, "correctness.json"))
+    phases = c.get("phases_s") if isinstance(c.get("phases_s"), dict) else {}
     return {"ncu_wall_s": run.get("wall_s"), "replay_passes": run.get("replay_passes"),
             "ncu_export_s": run.get("export_wall_s"), "ncu_command": run.get("command"),
             "ncu_shared": bool(run.get("session_versions")),
-            "timed_calls_s": timed_calls_s(p), "profile_json": bool(p)}
+            "timed_calls_s": timed_calls_s(p), "profile_json": bool(p),
+            "check_phases_s": phases, "check_host_copy_bytes": c.get("host_copy_bytes")}
 
 
 def beyond(total, rec):
@@ -180,11 +184,19 @@ def run_path(a, base):
         m = PROGRESS.match(line.strip())
         if m:
             steps.setdefault(m["name"], {})[m["step"].strip()] = float(m["s"])
+    rows = {r.get("name"): r for r in read_json(os.path.join(report, "comparison.json")).get("versions", [])
+            if isinstance(r, dict)}
     versions = []
     for name in names_of(srcs):
         rec = version_record(os.path.join(report, name))
-        rec.update(name=name, steps=steps.get(name, {}))
-        rec["version_s"] = sum(rec["steps"].values()) if rec["steps"] else None
+        row = rows.get(name, {})
+        # comparison.json's steps_s (build, load, check, profile) when kprof wrote them, else the
+        # progress lines' figures.
+        rec.update(name=name, steps=dict(row.get("steps_s") or steps.get(name, {})), build=row.get("build"))
+        # The builds run on a pool alongside the environment probe and the other versions: their
+        # seconds are shown, not added to the version's own serial time.
+        serial = {k: v for k, v in rec["steps"].items() if k != "build"}
+        rec["version_s"] = sum(serial.values()) if serial else None
         rec["beyond_s"] = beyond(rec["version_s"], rec)
         versions.append(rec)
     env_s = steps.get("env", {}).get("environment")
@@ -254,6 +266,27 @@ def beyond_summary(versions, target):
     return line + "\n"
 
 
+def check_phases_table(versions):
+    """Where each version's check went (correctness.json phases_s), with the bytes it copied to the host."""
+    names = []
+    for v in versions:
+        for k in v.get("check_phases_s") or {}:
+            if k not in names:
+                names.append(k)
+    if not names:
+        return "\nCheck phases: n/a (correctness.json lacks phases_s)\n"
+    order = ["prepare", "snapshots", "first call", "reference wait", "reference", "compare", "sentinel call"]
+    names.sort(key=lambda n: (order.index(n), "") if n in order else (len(order), n))
+    rows = []
+    for v in versions:
+        ph = v.get("check_phases_s") or {}
+        mib = v.get("check_host_copy_bytes")
+        rows.append([v["name"], *[fmt(ph.get(n), 2) for n in names], fmt(sum(ph.values()), 2) if ph else "n/a",
+                     fmt(mib / 2**20, 1) if isinstance(mib, (int, float)) else "n/a"])
+    return "\nWhere the check's time went (seconds):\n\n" + md_table(
+        ["version", *names, "sum", "copied to host (MiB)"], rows)
+
+
 def markdown(a, res):
     """The report: totals, then one table per path."""
     run, steps = res.get("run"), res.get("steps")
@@ -288,11 +321,12 @@ def markdown(a, res):
                  fmt(v["timed_calls_s"], 2), fmt(v["beyond_s"], 2)] for v in r["versions"]]
         md.append(f"\n## {title}\n\n" + md_table(head, rows))
         md.append(beyond_summary(r["versions"], a.target_beyond_s))
+        md.append(check_phases_table(r["versions"]))
     md.append("\n'timed calls': warm-up wall time + the timed calls of both timing phases, counted at "
-              "phase 1's CUDA-event call times (bench/bench_run_speed.py, timed_calls_s). 'beyond' includes "
-              "the nvcc builds: in (a) a version's check line covers loading it and, with --build, building "
-              "it (unless kprof reports a build step of its own); in (b) 'version' is build + check + profile, "
-              "the build column shows the nvcc share.\n")
+              "phase 1's CUDA-event call times (bench/bench_run_speed.py, timed_calls_s). In (a) the steps come "
+              "from comparison.json's steps_s (load, check, profile; the build ran on a pool in parallel with the "
+              "environment probe, the ref.py load and the other versions: shown, not added to 'version'), else "
+              "from the progress lines; in (b) 'version' is build + check + profile, each a process of its own.\n")
     return "".join(md)
 
 

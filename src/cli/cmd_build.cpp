@@ -33,8 +33,13 @@ int run_build(const BuildCli& o) {
   BuildResult r = build_kernel(b);
   std::printf("%s\n", shell_join(r.command).c_str());
   if (!r.log.empty()) std::fprintf(stderr, "%s\n", r.log.c_str());
-  std::printf("built %s (%s, %s, %s)\n", r.output.c_str(), implementation_name(b.impl).c_str(), r.arch.c_str(),
-              fmt_duration_ms(r.wall_s * 1000.0).c_str());
+  // "built K.so (cuda-cpp, sm_90, 2.1 s)"; "K.so is up to date (...)" / "K.so from cache (...)" when nvcc did not run.
+  const std::string what = implementation_name(b.impl) + ", " + r.arch;
+  if (r.how == "compiled")
+    std::printf("built %s (%s, %s)\n", r.output.c_str(), what.c_str(), fmt_duration_ms(r.wall_s * 1000.0).c_str());
+  else
+    std::printf("%s %s (%s; same source, includes, flags and nvcc)\n", r.output.c_str(),
+                r.how == "cache" ? "copied from the build cache" : "is up to date", what.c_str());
   return 0;
 }
 

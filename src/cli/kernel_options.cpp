@@ -32,7 +32,7 @@ void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool w
   sub->add_option(kNvccFlagOption, o.spec.nvcc_flags, "nvcc flag (written after `--`: kprof check K.cu ... -- -DX=1)")
       ->allow_extra_args(false)
       ->group("");
-  sub->add_flag("--build", o.spec.build, "Build the .so first (kprof build) when it is missing or older than the .cu");
+  sub->add_flag("--build", o.spec.build, "Build the .so first (kprof build) unless an identical build exists (same source, included headers, flags, nvcc)");
   sub->add_option("--arch", o.spec.arch, "GPU architecture for --build, e.g. sm_90a (default: the GPU's own)");
   sub->add_option("--size", o.spec.sizes,
                   "Element count of one buffer as NAME=EXPR over dimensions, e.g. --size A=M*K (repeat the flag "

@@ -5,11 +5,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+
+#include <fmt/format.h>
 
 #include "core/error.hpp"
 
@@ -23,6 +26,11 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
+std::string unique_temp_suffix() {
+  static std::atomic<unsigned long> counter{0};
+  return fmt::format(".tmp{}-{}", ::getpid(), counter.fetch_add(1));
+}
+
 void make_dirs(const std::string& dir) {
   if (dir.empty() || dir == "." || path_exists(dir)) return;
   make_dirs(parent_dir(dir));
@@ -32,7 +40,7 @@ void make_dirs(const std::string& dir) {
 
 void write_file_atomic(const std::string& path, const std::string& content) {
   make_dirs(parent_dir(path));
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  std::string tmp = path + unique_temp_suffix();
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw usage_error("cannot write '" + tmp + "': " + std::strerror(errno));
@@ -79,6 +87,12 @@ double file_mtime(const std::string& path) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) return -1.0;
   return static_cast<double>(st.st_mtim.tv_sec) + st.st_mtim.tv_nsec * 1e-9;
+}
+
+std::string file_stamp(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return "";
+  return fmt::format("{} {:.6f}", static_cast<long long>(st.st_size), file_mtime(path));
 }
 
 std::string join_path(const std::string& dir, const std::string& name) {

@@ -9,6 +9,10 @@ namespace kprof {
 /// Reads a whole file. Throws Error (exit 2) naming the path when it cannot be read.
 std::string read_file(const std::string& path);
 
+/// ".tmp<pid>-<n>", a different suffix on every call in this process (threads included): the
+/// name of a temporary file beside its final path that no other writer uses.
+std::string unique_temp_suffix();
+
 /// Writes `content` to `path` atomically: a temporary file in the same folder, then rename(2),
 /// so a report is either whole or absent, never half-written. Creates missing parent folders.
 /// Throws Error (exit 2) naming the path on failure.
@@ -27,6 +31,10 @@ bool path_exists(const std::string& path);
 
 /// Modification time of `path` in seconds since the epoch (fractional), or -1 when missing.
 double file_mtime(const std::string& path);
+
+/// "<size> <mtime>" of `path` (mtime in seconds with microseconds), "" when it cannot be read:
+/// a cheap "has it changed" stamp for caches.
+std::string file_stamp(const std::string& path);
 
 /// `dir` + "/" + `name`, without doubling the slash.
 std::string join_path(const std::string& dir, const std::string& name);

@@ -34,7 +34,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   if (argv.empty()) throw std::invalid_argument("run_process: empty argv");
   ProcessResult r;
   int out_pipe[2], err_pipe[2], exec_pipe[2];
-  if (::pipe(out_pipe) || ::pipe(err_pipe) || ::pipe2(exec_pipe, O_CLOEXEC)) {
+  // All three close on exec: with several threads starting processes at once (parallel nvcc
+  // builds), a child must not inherit another run's pipe ends, which would hold that run's EOF
+  // until this child exits. dup2() onto 1 and 2 below clears the flag on the copies.
+  if (::pipe2(out_pipe, O_CLOEXEC) || ::pipe2(err_pipe, O_CLOEXEC) || ::pipe2(exec_pipe, O_CLOEXEC)) {
     r.not_found = true;
     r.err = std::string("pipe: ") + std::strerror(errno);
     return r;
@@ -115,8 +118,9 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     }
     double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
     if (opts.on_tick) opts.on_tick(elapsed);
-    if (opts.timeout_s > 0 && elapsed > opts.timeout_s && !killed) {
-      r.timed_out = true;
+    const bool cancelled = opts.cancel && opts.cancel->load();
+    if (((opts.timeout_s > 0 && elapsed > opts.timeout_s) || cancelled) && !killed) {
+      (cancelled ? r.cancelled : r.timed_out) = true;
       killed = true;
       ::kill(-pid, SIGTERM);
       kill_at = Clock::now() + std::chrono::seconds(2);

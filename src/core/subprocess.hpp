@@ -1,6 +1,7 @@
 // Running external programs (nvcc, ncu, python probes) with a time limit.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <string>
@@ -13,13 +14,14 @@ struct ProcessResult {
   int exit_code = -1;        ///< exit status; -1 when it did not exit normally
   int term_signal = 0;       ///< signal that ended it, 0 if none
   bool timed_out = false;    ///< true when kprof killed it after `timeout_s`
+  bool cancelled = false;    ///< true when kprof killed it because ProcessOptions::cancel became true
   bool not_found = false;    ///< true when the program could not be started (exec failed)
   std::string out;           ///< everything it wrote to stdout
   std::string err;           ///< everything it wrote to stderr
   double wall_s = 0.0;       ///< wall time in seconds
   /// stdout and stderr together (stdout first), for messages and pattern searches.
   std::string combined() const { return out + err; }
-  bool ok() const { return !timed_out && !not_found && exit_code == 0; }
+  bool ok() const { return !timed_out && !cancelled && !not_found && exit_code == 0; }
 };
 
 /// Options for run_process.
@@ -39,6 +41,9 @@ struct ProcessOptions {
   std::function<void(const std::string& chunk, bool is_err)> on_chunk;
   /// Called about every 200 ms while the child runs, with the elapsed seconds (for heartbeats).
   std::function<void(double elapsed_s)> on_tick;
+  /// When set and it turns true (another thread), the process group is stopped as on a timeout
+  /// (within about 200 ms) and ProcessResult::cancelled is set: a run that ends early stops its builds.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 /// Runs `argv` (argv[0] searched on PATH) and waits for it, at most `opts.timeout_s` seconds;

@@ -12,6 +12,15 @@
 
 namespace kprof {
 
+void fnv1a(uint64_t& h, const std::string& piece) {
+  for (unsigned char c : piece) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  h ^= 0xff;
+  h *= 1099511628211ULL;
+}
+
 std::string trim(const std::string& s) {
   size_t b = 0, e = s.size();
   while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;

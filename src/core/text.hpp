@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,11 @@ namespace kprof {
 
 /// Removes leading and trailing whitespace.
 std::string trim(const std::string& s);
+
+/// 64-bit FNV-1a continued over `piece` (start from kFnvOffset); a separator byte follows each
+/// piece, so ("ab","c") and ("a","bc") hash differently. For cache keys, not for security.
+inline constexpr uint64_t kFnvOffset = 14695981039346656037ULL;
+void fnv1a(uint64_t& h, const std::string& piece);
 
 /// Splits on `sep`; keeps empty fields.
 std::vector<std::string> split(const std::string& s, char sep);

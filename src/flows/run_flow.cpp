@@ -24,6 +24,7 @@
 #include "report/correctness_report.hpp"
 #include "report/roofline_chart.hpp"
 #include "flows/ncu_session.hpp"
+#include "flows/parallel_builds.hpp"
 
 namespace kprof {
 namespace {
@@ -98,8 +99,11 @@ namespace {
 /// comparison and its reports at the end. Each step records its outcome on the version's row.
 class RunWorkflow {
  public:
-  RunWorkflow(const RunRequest& req, RunOutcome& out)
-      : req_(req), out_(out), names_(version_folder_names(req.versions)), reference_(req.ref, req.versions[0].gpu) {}
+  /// Starts loading ref.py in the background (PyTorch's import overlaps the environment probe and
+  /// the builds); `builds` are the versions' builds, already started.
+  RunWorkflow(const RunRequest& req, RunOutcome& out, ParallelBuilds& builds)
+      : req_(req), out_(out), names_(version_folder_names(req.versions)), builds_(builds),
+        reference_(req.ref, req.versions[0].gpu) {}
 
   /// Runs every version (stops after a hung GPU or a ref.py that does not load).
   void run_versions() {
@@ -136,19 +140,40 @@ class RunWorkflow {
   }
 
  private:
-  /// Version `i`: load, check and, when correct, profile. An Error from a step goes on its row.
+  /// Version `i`: its build (waited for), load, check and, when correct, profile once every build
+  /// has ended. An Error from a step goes on its row; each step's seconds go to row.steps_s.
   VersionRow run_version(size_t i) {
-    const KernelSpec& spec = req_.versions[i];
+    KernelSpec spec = req_.versions[i];
     VersionRow row = new_row(req_, names_, i);
     auto t0 = Clock::now();
+    if (!step(row, "build", t0, [&] { wait_build(i, spec, row); })) return row;
+    t0 = Clock::now();
     std::unique_ptr<KernelInstance> inst;
     if (!step(row, "load", t0, [&] { inst = load_kernel(spec, /*extra_copies=*/3.0); })) return row;
+    row.steps_s["load"] = seconds_since(t0);
+    t0 = Clock::now();
     bool correct = false;
     if (!step(row, "check", t0, [&] { correct = check_version(spec, *inst, row, t0); })) return row;
+    row.steps_s["check"] = seconds_since(t0);
     if (!correct) return row;
+    builds_.wait_all();  // no nvcc on the CPU while calls are timed or ncu runs
     t0 = Clock::now();
     step(row, "profile", t0, [&] { profile_version(spec, *inst, row, t0); });
+    row.steps_s["profile"] = seconds_since(t0);
     return row;
+  }
+
+  /// Waits for version `i`'s build (ParallelBuilds); on success `spec` loads the built .so as is.
+  void wait_build(size_t i, KernelSpec& spec, VersionRow& row) {
+    const VersionBuild& b = builds_.wait(i);  // rethrows a failed build's Error: the row's LoadError
+    if (!b.needed || !b.result) return;
+    row.build = build_how_text(*b.result);
+    row.steps_s["build"] = b.wall_s;
+    spec.build = false;
+  }
+
+  static double seconds_since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
   }
 
   /// Runs `fn`; an Error is recorded on `row` as the failure of `name` (the run goes on).
@@ -162,10 +187,10 @@ class RunWorkflow {
         row.profile = ProfileStatus::NotClassified;
         row.profile_reason = one_line_summary(e.what());
       } else {
-        row.status = name == "load" ? VersionStatus::LoadError : VersionStatus::CheckError;
+        row.status = name == "check" ? VersionStatus::CheckError : VersionStatus::LoadError;  // build, load
         row.status_reason = one_line_summary(e.what());
       }
-      step_line(row.name, name, "ERROR", t0);
+      if (name != "build") step_line(row.name, name, "ERROR", t0);  // the pool printed the build's line
       print_error(fmt::format("[{}] {}", row.name, e.what()), e.hint());
       out_.exit_code = std::max(out_.exit_code, static_cast<int>(e.code()));
       return false;
@@ -270,6 +295,7 @@ class RunWorkflow {
   const RunRequest& req_;
   RunOutcome& out_;
   std::vector<std::string> names_;
+  ParallelBuilds& builds_;
   BackgroundReference reference_;
   std::vector<std::pair<std::string, std::string>> header_;
   std::vector<std::pair<std::string, std::string>> first_buffers_;  ///< the first loaded version's
@@ -288,7 +314,11 @@ RunOutcome run_workflow(const RunRequest& req) {
   check_reference_source(req.ref);
   make_dirs(req.output_dir);
 
-  // 1. Environment, once; stop before any kernel runs when a required item fails.
+  // 1. The builds (nvcc, one thread per core at most) and the ref.py load start now and run while
+  //    the environment is probed; nothing of them is reported unless the environment is ready.
+  ParallelBuilds builds(req.versions, version_folder_names(req.versions));
+  RunWorkflow flow(req, out, builds);
+  // 2. Environment, once; stop before any kernel runs when a required item fails.
   auto t_env = Clock::now();
   EnvOptions eo;
   eo.gpu = first.gpu;
@@ -298,6 +328,7 @@ RunOutcome run_workflow(const RunRequest& req) {
   out.env_ready = env.ready;
   step_line("env", "environment", env.ready ? "ready" : "NOT ready", t_env);
   if (!env.ready) {
+    builds.cancel();  // the builds that run end unreported; the others do not start
     for (const auto& b : env.blockers) print_error(b);
     print_error("a required environment item failed: no kernel was run",
                 "see " + join_path(req.output_dir, "env_check.md") + " for each item and its fix");
@@ -305,7 +336,6 @@ RunOutcome run_workflow(const RunRequest& req) {
     return out;
   }
   select_gpu(first.gpu);
-  RunWorkflow flow(req, out);
   flow.run_versions();
   flow.finish_profiles();
   flow.write_comparison();

@@ -1,6 +1,5 @@
 #include "kernel/build.hpp"
 
-#include <unistd.h>
 
 #include <cstdio>
 #include <optional>
@@ -12,9 +11,16 @@
 #include "core/term.hpp"
 #include "core/text.hpp"
 #include "core/tools.hpp"
+#include "kernel/build_cache.hpp"
 #include "kernel/build_record.hpp"
 
 namespace kprof {
+
+std::string build_how_text(const BuildResult& r) {
+  if (r.how == "cache") return "from cache";
+  if (r.how == "up to date") return "up to date";
+  return "compiled (" + fmt_sig(r.wall_s, 3) + " s)";
+}
 
 bool uses_hopper_only_features(const std::string& src) {
   static const std::regex re(
@@ -122,20 +128,44 @@ BuildResult build_kernel(const BuildOptions& opts) {
                        "install the CUDA toolkit or add its bin/ folder to PATH");
   res.output = default_output(opts.source, opts.output);
   make_dirs(parent_dir(res.output));
-  std::string tmp = res.output + ".tmp" + std::to_string(::getpid()) + ".so";
+  std::string tmp = res.output + unique_temp_suffix() + ".so";  // own name per thread
   res.command = nvcc_command(nvcc, opts.source, res.output, res.arch, opts.impl, cutlass ? &*cutlass : nullptr,
                              opts.extra_flags);
+  const std::string key = build_key(res.command, opts.source);
+  BuildRecord rec;  // the flags, so solve() is later read as this build preprocessed it
+  rec.source = opts.source;
+  rec.command = res.command;
+  rec.extra_flags = opts.extra_flags;
+  rec.arch = res.arch;
+  rec.implementation = implementation_name(opts.impl);
+  rec.key = key;
+  if (!key.empty()) {
+    auto old = read_build_record(res.output, opts.source);
+    if (old && old->key == key) {
+      res.how = "up to date";
+      if (opts.echo) print_progress(res.output + " is up to date (same source, includes, flags and nvcc)");
+      return res;
+    }
+    if (build_cache_fetch(key, res.output)) {
+      res.how = "cache";
+      if (opts.echo) print_progress(res.output + ": the same build was cached; copied from " + build_cache_dir());
+      write_build_record(res.output, rec);
+      return res;
+    }
+  }
   std::vector<std::string> run = res.command;
   run[run.size() - 2] = tmp;
   if (opts.echo) print_progress(shell_join(res.command));
 
   ProcessOptions po;
   po.timeout_s = opts.timeout_s;
+  po.cancel = opts.cancel;
   ProcessResult r = run_process(run, po);
   res.wall_s = r.wall_s;
   res.log = trim(r.combined());
   if (!r.ok()) {
     std::remove(tmp.c_str());
+    if (r.cancelled) throw check_failed("the build of " + opts.source + " was stopped: the run ended before it finished");
     if (r.timed_out)
       throw check_failed("nvcc did not finish compiling " + opts.source + " within " + fmt_sig(opts.timeout_s, 3) + " s",
                          "raise the limit with --timeout, or simplify the kernel's templates");
@@ -148,12 +178,7 @@ BuildResult build_kernel(const BuildOptions& opts) {
     std::remove(tmp.c_str());
     throw usage_error("cannot write '" + res.output + "'", "check that its folder is writable");
   }
-  BuildRecord rec;  // the flags, so solve() is later read as this build preprocessed it
-  rec.source = opts.source;
-  rec.command = res.command;
-  rec.extra_flags = opts.extra_flags;
-  rec.arch = res.arch;
-  rec.implementation = implementation_name(opts.impl);
+  build_cache_store(key, res.output);
   if (!write_build_record(res.output, rec))
     print_warning("could not write " + build_record_path(res.output) + ": solve() will be read with kprof build's default flags");
   return res;

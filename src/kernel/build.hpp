@@ -21,6 +21,7 @@ struct BuildOptions {
   std::vector<std::string> extra_flags;     ///< appended to the nvcc line (after `--`)
   double timeout_s = 600;                   ///< nvcc time limit, seconds (CUTLASS can take minutes)
   bool echo = true;                         ///< print the nvcc line (stderr) before running it
+  const std::atomic<bool>* cancel = nullptr;  ///< when it turns true, nvcc is stopped (Error, exit 1)
 };
 
 /// What was built.
@@ -30,7 +31,14 @@ struct BuildResult {
   std::vector<std::string> command;   ///< the nvcc argv that ran
   std::string log;                    ///< nvcc's messages (warnings), "" when silent
   double wall_s = 0;                  ///< compile time, seconds
+  /// How it was obtained: "compiled", "up to date" (the .so on disk was built by kprof from the same
+  /// inputs: nothing ran) or "cache" (copied from the build cache, kernel/build_cache.hpp).
+  std::string how = "compiled";
 };
+
+/// How `r` was obtained, for progress lines and reports: "compiled (2.1 s)", "up to date" or
+/// "from cache".
+std::string build_how_text(const BuildResult& r);
 
 /// True when `source` uses instructions that exist only on sm_90a (Hopper's arch-specific
 /// features): wgmma / GMMA, setmaxnreg, TMA (cp.async.bulk.tensor, SM90_TMA_*).
@@ -65,6 +73,9 @@ bool needs_rebuild(const std::string& cu, const std::string& so);
 
 /// Builds `opts.source`; the .so is written atomically (nvcc writes a temporary, then rename),
 /// and its build record next to it (kernel/build_record.hpp: the nvcc line, for reading solve()).
+/// Nothing is compiled when the inputs are unchanged (build_key: nvcc line, nvcc, the text of the
+/// source and its non-system includes): the .so on disk is kept when its record has the same key,
+/// else a cached copy of that build is used; a compiled .so is added to the cache.
 /// Throws Error: exit 2 for a missing source, a .py source, a bad --arch, no --arch without a GPU,
 /// missing CUTLASS headers (naming CUTLASS_PATH / CUTLASS_ROOT / CUTLASS_HOME); exit 1 when nvcc
 /// is missing, fails (the message carries nvcc's own messages) or exceeds `timeout_s`.

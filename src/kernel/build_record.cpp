@@ -29,7 +29,8 @@ bool write_build_record(const std::string& so_path, BuildRecord r) {
   nlohmann::json j = {{"source", absolute_path(r.source)}, {"command", r.command},
                       {"extra_flags", r.extra_flags},      {"arch", r.arch},
                       {"implementation", r.implementation}, {"so_mtime", r.so_mtime},
-                      {"so_size", r.so_size},               {"kprof", KPROF_VERSION}};
+                      {"so_size", r.so_size},               {"key", r.key},
+                      {"kprof", KPROF_VERSION}};
   try {
     write_file_atomic(build_record_path(so_path), j.dump(2) + "\n");
   } catch (const Error&) {
@@ -56,6 +57,7 @@ std::optional<BuildRecord> read_build_record(const std::string& so_path, const s
     r.implementation = j.value("implementation", std::string());
     r.so_mtime = j.at("so_mtime").get<double>();
     r.so_size = j.at("so_size").get<long long>();
+    r.key = j.value("key", std::string());
   } catch (const std::exception&) {
     return fail(path + " is not a kprof build record");
   }

@@ -18,6 +18,7 @@ struct BuildRecord {
   std::string implementation;            ///< "cuda-cpp" / "cutlass"
   double so_mtime = -1;                  ///< the .so's modification time when recorded (s since epoch)
   long long so_size = -1;                ///< its size in bytes when recorded
+  std::string key;                       ///< kernel/build_cache.hpp build_key of the inputs ("" = unknown)
 };
 
 /// "K.so.kprof-build.json" for "K.so".

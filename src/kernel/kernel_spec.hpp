@@ -24,7 +24,7 @@ struct KernelSpec {
   uint64_t seed = 42;                 ///< --seed
   int gpu = 0;                        ///< --gpu
   double timeout_s = 60.0;            ///< --timeout: per kernel call, seconds
-  bool build = false;                 ///< --build: build the .so first when missing or older than the .cu
+  bool build = false;                 ///< --build: build the .so first unless it is up to date (kernel/build.hpp build_kernel)
   std::string arch;                   ///< --arch for --build ("" = the GPU's)
   std::vector<std::string> nvcc_flags;  ///< nvcc flags after `--`: used by --build, and to read solve() as they compile it
   Dims dims;                          ///< --NAME=VALUE

@@ -106,6 +106,18 @@ void check_dimensions_used(const KernelSpec& spec, const Signature& sig) {
 
 }  // namespace
 
+BuildOptions build_options(const KernelSpec& spec) {
+  const Implementation impl = spec_implementation(spec);
+  BuildOptions b;
+  b.source = spec.kernel;
+  b.impl = impl;
+  b.arch = spec.arch;
+  b.gpu = spec.gpu;
+  b.output = spec.so_path.empty() ? default_so_path(spec.kernel) : spec.so_path;
+  b.extra_flags = spec.nvcc_flags;
+  return b;
+}
+
 void validate_spec(const KernelSpec& spec) {
   Implementation impl = spec_implementation(spec);
   if (!path_exists(spec.kernel)) throw usage_error("kernel file '" + spec.kernel + "' not found");
@@ -145,21 +157,13 @@ std::unique_ptr<KernelInstance> load_kernel(const KernelSpec& spec, double extra
     python_select_gpu(spec.gpu);
     return load_py_kernel(spec.kernel, impl, spec.dims);
   }
+  SoKernelOptions so = so_options(spec, impl, extra_copies);
   if (spec.build) {
-    std::string so = spec.so_path.empty() ? default_so_path(spec.kernel) : spec.so_path;
-    if (build_needed(spec, so)) {
-      BuildOptions b;
-      b.source = spec.kernel;
-      b.impl = impl;
-      b.arch = spec.arch;
-      b.gpu = spec.gpu;
-      b.output = so;
-      b.extra_flags = spec.nvcc_flags;
-      print_progress("building " + so + " (--build: missing, older than " + spec.kernel + " or built with other flags)");
-      build_kernel(b);
-    }
+    BuildResult r = build_kernel(build_options(spec));  // compiles only when its inputs changed
+    if (r.how == "compiled") print_progress(r.output + ": " + build_how_text(r));
+    so.build = false;  // the .so and its record now match the source, whatever the file times say
   }
-  return load_so_kernel(so_options(spec, impl, extra_copies));
+  return load_so_kernel(so);
 }
 
 std::string gpu_description(int gpu) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kernel/kernel_instance.hpp"
+#include "kernel/build.hpp"
 #include "kernel/kernel_spec.hpp"
 
 namespace kprof {
@@ -18,8 +19,11 @@ namespace kprof {
 /// Throws Error (exit 2) with what to do.
 void validate_spec(const KernelSpec& spec);
 
-/// Loads the kernel of `spec` on the current GPU: a .so through libffi (cuda-cpp, cutlass; built
-/// first with `kprof build` rules when spec.build and the .so is missing or older than the .cu) or
+/// What `--build` builds for `spec` (its .cu, --so or the .so beside it, --arch, the flags after `--`).
+BuildOptions build_options(const KernelSpec& spec);
+
+/// Loads the kernel of `spec` on the current GPU: a .so through libffi (cuda-cpp, cutlass; with
+/// spec.build, build_kernel first, which compiles only when the build's inputs changed) or
 /// a Python module in the embedded interpreter (triton, cute-dsl). `extra_copies` is how many
 /// copies of the buffers the caller will allocate besides them (for the free-memory check).
 /// Throws Error (exit 2) for input errors (bad signature, missing dimension, missing .so, broken

@@ -22,22 +22,6 @@ constexpr size_t kMaxCacheEntries = 64;
 constexpr uintmax_t kMaxCacheBytes = 64ull << 20;  ///< a CUTLASS kernel's entry is about 5 MB
 
 /// Size and mtime of a file as one comparable string, "" when missing.
-std::string file_stamp(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return "";
-  return fmt::format("{} {:.6f}", static_cast<long long>(st.st_size), file_mtime(path));
-}
-
-/// 64-bit FNV-1a, continued over several pieces.
-void fnv1a(uint64_t& h, const std::string& piece) {
-  for (unsigned char c : piece) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  h ^= 0xff;  // separator, so ("ab","c") and ("a","bc") differ
-  h *= 1099511628211ULL;
-}
-
 /// The preprocessed text without the lines of system headers (line-marker flag 3), and the
 /// other files it read (line-marker names that exist on disk).
 std::string drop_system_lines(const std::string& text, std::vector<std::string>& files) {
@@ -118,6 +102,12 @@ void cache_store(const std::string& dir, const std::string& base, const std::str
 
 }  // namespace
 
+std::vector<std::string> preprocessed_user_files(const std::string& text) {
+  std::vector<std::string> files;
+  drop_system_lines(text, files);
+  return files;
+}
+
 std::vector<std::string> split_shell_words(const std::string& line) {
   std::vector<std::string> words;
   std::string cur;
@@ -187,7 +177,7 @@ HostPreprocess preprocess_host(const std::vector<std::string>& build_argv, const
     res.problem = e.what();
     return res;
   }
-  uint64_t h = 14695981039346656037ULL;
+  uint64_t h = kFnvOffset;
   fnv1a(h, "kprof-preprocess-v1");
   for (size_t i = 0; i < build_argv.size(); ++i) {
     if (i > 0 && build_argv[i - 1] == "-o") continue;  // where the .so goes does not change the text

@@ -28,6 +28,10 @@ struct HostPreprocess {
   double wall_s = 0;    ///< seconds spent (nvcc --dryrun + preprocessor, or the cache lookup)
 };
 
+/// The files a preprocessed text (preprocess_host's `text`) was read from, in first-seen order:
+/// the names of its line markers that are not system headers (marker flag 3) nor `<built-in>`.
+std::vector<std::string> preprocessed_user_files(const std::string& text);
+
 /// The folder of preprocessed sources: $KPROF_CACHE_DIR, else $XDG_CACHE_HOME/kprof, else
 /// ~/.cache/kprof; then "/preprocessed". "" when none can be named (no HOME).
 std::string preprocess_cache_dir();

@@ -131,7 +131,9 @@ void to_json(nlohmann::json& j, const VersionRow& r) {
        {"top_finding", r.top_finding.empty() ? nlohmann::json(nullptr)
                                              : nlohmann::json{{"title", r.top_finding},
                                                               {"gain_pct", opt(r.top_finding_gain_pct)}}},
-       {"note", r.note.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.note)}};
+       {"note", r.note.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.note)},
+       {"build", r.build.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.build)},
+       {"steps_s", r.steps_s}};
 }
 
 void from_json(const nlohmann::json& j, VersionRow& r) {
@@ -173,6 +175,10 @@ void from_json(const nlohmann::json& j, VersionRow& r) {
     r.top_finding_gain_pct = opt_num(*it, "gain_pct");
   }
   r.note = str_or(j, "note");
+  r.build = str_or(j, "build");
+  if (auto it = j.find("steps_s"); it != j.end() && it->is_object())
+    for (const auto& [k, v] : it->items())
+      if (v.is_number()) r.steps_s[k] = v.get<double>();
 }
 
 void to_json(nlohmann::json& j, const RowComparison& c) {

@@ -182,6 +182,11 @@ nlohmann::json correctness_json(const CheckResult& r, const HeaderRows& header) 
   j["warnings"] = r.warnings;
   j["reference_notes"] = r.reference_notes;
   j["treated_as_inputs"] = r.treated_as_inputs;
+  // Where the check's time went (CheckResult::phases_s), for `kprof run`'s speed (issue 17).
+  nlohmann::json phases = nlohmann::json::object();
+  for (const auto& [name, s] : r.phases_s) phases[name] = s;
+  j["phases_s"] = phases;
+  j["host_copy_bytes"] = r.host_copy_bytes;
   const ReferencePrecision& p = r.reference_precision;
   j["reference_precision"] = p.known ? nlohmann::json{{"matmul_allow_tf32", p.matmul_tf32},
                                                       {"cudnn_allow_tf32", p.cudnn_tf32},

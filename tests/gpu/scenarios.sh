@@ -432,7 +432,7 @@ if want runspeed; then  # issue 17: `kprof run` against env + build/check/profil
   # caches, so both build and compile everything. About 6 minutes in all (CUDA ~3, Triton ~2.5,
   # profile-vs-ncu ~0.5); RUNSPEED="cuda" (or "triton", "pvn", any subset) runs only those parts.
   AT=$E/attention
-  RS=" ${RUNSPEED:-cuda triton pvn} "
+  RS=" ${RUNSPEED:-cuda triton pvn setup} "
   CD="--N=2048 --d_model=512 --heads=8 --size Q=N*d_model --size K=N*d_model --size V=N*d_model --size output=N*d_model"
   TD="--B=2 --H=8 --N=1024 --D=64"
   if [[ $RS == *" cuda "* ]]; then
@@ -442,6 +442,14 @@ if want runspeed; then  # issue 17: `kprof run` against env + build/check/profil
     cp "$W/rs_cuda/runspeed.md" "$OUT/runspeed_cuda.md" 2>/dev/null
     cp "$W/rs_cuda/runspeed.json" "$OUT/runspeed_cuda.json" 2>/dev/null
     cp "$W/rs_cuda/run/report/comparison.md" "$OUT/runspeed_cuda_comparison.md" 2>/dev/null
+    # The build cache: the same six sources again, reports to another folder, same cache: no nvcc runs
+    # ("[vN] build: up to date"), and each row of comparison.json says so.
+    RSC="$W/rs_cuda/run"
+    scenario runspeed-cuda-again 0 '\[v5\] build: up to date' -- env KPROF_CACHE_DIR="$RSC/kprof_cache" "$K" run \
+      $RSC/src/v0.cu $RSC/src/v1.cu $RSC/src/v2.cu $RSC/src/v3.cu $RSC/src/v4.cu $RSC/src/v5.cu --build \
+      --ref $AT/cuda/ref.py -o "$W/rs_cuda_again" $CD
+    scenario runspeed-cuda-again-rows 0 '"build": "up to date"' -- grep -m1 '"build"' "$W/rs_cuda_again/comparison.json"
+    cp "$W/rs_cuda_again/v0/correctness.json" "$OUT/runspeed_cuda_again_v0_correctness.json" 2>/dev/null
   fi
   if [[ $RS == *" triton "* ]]; then
     scenario runspeed-triton 0 '/ separate steps: [0-9.]+' -- python3 bench/bench_run_speed.py --kprof "$K" \
@@ -450,6 +458,31 @@ if want runspeed; then  # issue 17: `kprof run` against env + build/check/profil
     cp "$W/rs_triton/runspeed.md" "$OUT/runspeed_triton.md" 2>/dev/null
     cp "$W/rs_triton/runspeed.json" "$OUT/runspeed_triton.json" 2>/dev/null
     cp "$W/rs_triton/run/report/comparison.md" "$OUT/runspeed_triton_comparison.md" 2>/dev/null
+  fi
+  if [[ $RS == *" setup "* ]]; then
+    # prepare()/setup() once per version per pass: a Triton version whose setup() logs its process id.
+    # Expected per process: 3 in kprof (check: first call + the never-written pass's own fresh
+    # buffers; profile: 1, timing and the header rows share it), 1 in the runner ncu profiles.
+    SC="$W/setup_count"; mkdir -p "$SC"; : > "$SC/setup.log"
+    cat > "$SC/counted.py" <<'PY'
+import importlib.util, os
+_spec = importlib.util.spec_from_file_location("kprof_counted_inner", os.environ["KPROF_COUNTED_INNER"])
+_inner = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_inner)
+
+def setup(B, H, N, D, seed=0, **kwargs):
+    with open(os.environ["KPROF_SETUP_LOG"], "a") as f:
+        f.write(f"{os.getpid()}\n")
+    return _inner.setup(B=B, H=H, N=N, D=D, seed=seed, **kwargs)
+
+def run_kernel(Q, K, V, output, B, H, N, D, **kwargs):
+    return _inner.run_kernel(Q, K, V, output, B, H, N, D, **kwargs)
+PY
+    scenario runspeed-setup-run 0 'Summary' -- env KPROF_COUNTED_INNER=$AT/triton/v0.py KPROF_SETUP_LOG="$SC/setup.log" \
+      "$K" run "$SC/counted.py" --ref $AT/triton/ref.py -o "$SC/out" $TD
+    scenario runspeed-setup-once 0 'setup calls per process: 3 1$' -- python3 -c \
+      'import collections,sys; c=collections.Counter(open(sys.argv[1]).read().split()); print("setup calls per process:", " ".join(str(n) for _, n in c.most_common()))' \
+      "$SC/setup.log"
   fi
   if [[ $RS == *" pvn "* ]]; then
     # One cuda-cpp version of <= 1 ms: kprof profile against the ncu command it records (profile.json's

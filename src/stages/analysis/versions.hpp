@@ -3,6 +3,7 @@
 // `kprof compare`. Values only: report/comparison.hpp renders and serializes them.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,6 +71,8 @@ struct VersionRow {
   std::optional<double> top_finding_gain_pct;  ///< its estimated gain, % of the kernel's time
   std::string folder;                  ///< DIR/<name>/
   std::string note;                    ///< a caveat for this row (e.g. its buffers differ from the first's)
+  std::string build;                   ///< how `kprof run --build` got its .so: "compiled (2.1 s)", "up to date", "from cache"; "" when not built
+  std::map<std::string, double> steps_s;  ///< seconds of each step of `kprof run`: build (on the pool, overlapping others), load, check, profile
 };
 
 /// Fills the ncu columns of `row` (class, SOL, occupancy, DRAM bytes, stall, bound, top finding)

@@ -3,56 +3,92 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "device/fill.hpp"
 #include "device/host_array.hpp"
 #include "device/cuda.hpp"
 #include "device/device_array.hpp"
+#include "device/device_compare.hpp"
 
 namespace kprof {
 namespace {
 
-std::vector<HostArray> snapshot(const std::vector<BufferView>& views) {
-  std::vector<HostArray> out;
-  out.reserve(views.size());
-  for (const auto& v : views) out.push_back(copy_to_host(v.name, v.dtype, v.count, v.ptr));
-  return out;
+using Clock = std::chrono::steady_clock;
+
+/// Adds the seconds since `t0` to phase `name` of `res` (first-seen order) and restarts `t0`.
+void lap(CheckResult& res, const std::string& name, Clock::time_point& t0) {
+  const auto now = Clock::now();
+  const double s = std::chrono::duration<double>(now - t0).count();
+  t0 = now;
+  for (auto& [n, v] : res.phases_s)
+    if (n == name) { v += s; return; }
+  res.phases_s.emplace_back(name, s);
+}
+
+/// Buffer `v` copied to the host, counted in `res.host_copy_bytes`.
+HostArray to_host(CheckResult& res, const std::string& name, DType dtype, size_t count, const void* ptr) {
+  HostArray a = copy_to_host(name, dtype, count, ptr);
+  res.host_copy_bytes += a.bytes.size();
+  return a;
 }
 
 /// The buffers of one first call: contents before and after it, the reference's device copies.
+/// `pre`/`post` of an input (not is_output) the kernel left bit-identical stay empty: no rule
+/// reads them (docs/REFERENCE.md), and the device copy holds its contents.
 struct FirstCall {
   std::vector<HostArray> pre, post;
   std::vector<DeviceArray> copies;
   std::vector<RefTensorArg> ref_args;
 };
 
-/// First call into fresh buffers; fills `fc` (all buffers) and `guards`.
+/// First call into fresh buffers; fills `fc` and `guards`. Outputs are copied to the host before
+/// and after the call; an input only when the GPU finds that the call changed it.
 std::optional<KernelFault> first_call(KernelInstance& inst, const CheckOptions& o, uint64_t seed, FirstCall& fc,
-                                      std::vector<GuardViolation>& guards) {
+                                      std::vector<GuardViolation>& guards, CheckResult& res) {
+  auto t0 = Clock::now();
   inst.prepare(seed);
   auto views = inst.buffers();
-  fc.pre = snapshot(views);
-  for (const auto& v : views) {
+  cuda_check(cudaDeviceSynchronize(), "kprof's seeded fill");
+  lap(res, "prepare", t0);
+  fc.pre.assign(views.size(), HostArray{});
+  fc.post.assign(views.size(), HostArray{});
+  for (size_t b = 0; b < views.size(); ++b) {
+    const BufferView& v = views[b];
+    if (v.is_output) fc.pre[b] = to_host(res, v.name, v.dtype, v.count, v.ptr);
     fc.copies.push_back(
         DeviceArray::copy_of(v.ptr, v.count * dtype_size(v.dtype), "the reference's copy of " + v.name));
     fc.ref_args.push_back({v.name, v.dtype, v.count, fc.copies.back().get(), v.is_output, v.shape, false});
   }
+  lap(res, "snapshots", t0);
   inst.reset_guards();
-  if (auto f = guarded_call(inst, o.timeout_s)) return f;
-  fc.post = snapshot(inst.buffers());
+  auto fault = guarded_call(inst, o.timeout_s);
+  lap(res, "first call", t0);
+  if (fault) return fault;
+  views = inst.buffers();
   guards = inst.check_guards();
-  for (size_t b = 0; b < views.size(); ++b)
+  for (size_t b = 0; b < views.size(); ++b) {
+    const BufferView& v = views[b];
+    if (!v.is_output &&
+        device_bytes_equal(fc.copies[b].get(), v.ptr, v.count * dtype_size(v.dtype), v.name.c_str()))
+      continue;  // an untouched input: kernel_changed stays false
+    if (!v.is_output)  // a changed input: both sides, for the indices in the report
+      fc.pre[b] = to_host(res, v.name, v.dtype, v.count, fc.copies[b].get());
+    fc.post[b] = to_host(res, v.name, v.dtype, v.count, v.ptr);
     fc.ref_args[b].kernel_changed = count_modified(fc.pre[b], fc.post[b], nullptr) > 0;
+  }
+  lap(res, "snapshots", t0);
   return std::nullopt;
 }
 
 /// Second call with the outputs flagged in `fill` pre-filled with the sentinel; returns those
 /// outputs after the call (others: empty arrays). Nothing runs when no flag is set.
 std::optional<KernelFault> sentinel_call(KernelInstance& inst, const CheckOptions& o, uint64_t seed,
-                                         const std::vector<bool>& fill, std::vector<HostArray>& sentinel_out) {
+                                         const std::vector<bool>& fill, std::vector<HostArray>& sentinel_out,
+                                         CheckResult& res) {
   sentinel_out.assign(fill.size(), HostArray{});
   if (std::none_of(fill.begin(), fill.end(), [](bool f) { return f; })) return std::nullopt;
-  inst.prepare(seed);
+  inst.prepare(seed);  // the never-written pass's own fresh buffers
   auto views = inst.buffers();
   for (size_t b = 0; b < views.size(); ++b)
     if (fill[b]) fill_pattern(views[b].ptr, views[b].dtype, views[b].count, sentinel_bits(views[b].dtype));
@@ -60,7 +96,7 @@ std::optional<KernelFault> sentinel_call(KernelInstance& inst, const CheckOption
   if (auto f = guarded_call(inst, o.timeout_s)) return f;
   views = inst.buffers();
   for (size_t b = 0; b < views.size(); ++b)
-    if (fill[b]) sentinel_out[b] = copy_to_host(views[b].name, views[b].dtype, views[b].count, views[b].ptr);
+    if (fill[b]) sentinel_out[b] = to_host(res, views[b].name, views[b].dtype, views[b].count, views[b].ptr);
   return std::nullopt;
 }
 
@@ -114,7 +150,8 @@ CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&
     TrialResult tr;
     tr.seed = o.seed + static_cast<uint64_t>(t);
     FirstCall fc;
-    std::optional<KernelFault> fault = first_call(inst, o, tr.seed, fc, tr.guards);
+    std::optional<KernelFault> fault = first_call(inst, o, tr.seed, fc, tr.guards, res);
+    auto t0 = Clock::now();
     if (fault) {
       res.fault = fault;
       res.fault_trial = t;
@@ -122,13 +159,20 @@ CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&
       break;
     }
     ReferenceRunner& ref = reference();
+    lap(res, "reference wait", t0);
     res.reference_origin = ref.origin();
     auto views = inst.buffers();
-    auto restore = [&] {
-      for (size_t b = 0; b < fc.copies.size(); ++b)
-        fc.copies[b].upload(fc.pre[b].bytes.data(), fc.pre[b].bytes.size(), "the reference's copy of " + views[b].name);
+    auto restore = [&] {  // an untouched input's pre-call contents are still in the kernel's buffer
+      for (size_t b = 0; b < fc.copies.size(); ++b) {
+        const std::string what = "the reference's copy of " + views[b].name;
+        if (fc.pre[b].count == views[b].count && views[b].count)
+          fc.copies[b].upload(fc.pre[b].bytes.data(), fc.pre[b].bytes.size(), what);
+        else
+          cuda_check(cudaMemcpy(fc.copies[b].get(), views[b].ptr, fc.copies[b].bytes(), cudaMemcpyDeviceToDevice), what);
+      }
     };
     ReferenceOutputs expected = ref.run(fc.ref_args, inst.scalars(), inst, restore);
+    lap(res, "reference", t0);
     for (const auto& n : expected.notes) add_once(res.reference_notes, n);
     res.reference_precision = expected.precision;
 
@@ -142,7 +186,9 @@ CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&
       fill[b] = fc.ref_args[b].kernel_changed || ref_changes[b] > 0;
     }
     std::vector<HostArray> sent;
-    fault = sentinel_call(inst, o, tr.seed, fill, sent);
+    lap(res, "compare", t0);
+    fault = sentinel_call(inst, o, tr.seed, fill, sent, res);
+    lap(res, "sentinel call", t0);
     if (fault) {
       res.fault = fault;
       res.fault_trial = t;
@@ -154,7 +200,7 @@ CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&
       if (!views[b].is_output) {
         ModifiedInput m;
         m.name = views[b].name;
-        m.elements = count_modified(fc.pre[b], fc.post[b], &m.first);
+        if (fc.ref_args[b].kernel_changed) m.elements = count_modified(fc.pre[b], fc.post[b], &m.first);
         m.fails = !python;
         if (m.elements) {
           tr.modified_inputs.push_back(m);
@@ -175,6 +221,7 @@ CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&
       tr.outputs.push_back(std::move(cmp));
     }
     if (!tr.guards.empty()) tr.pass = false;
+    lap(res, "compare", t0);
     res.trials.push_back(std::move(tr));
   }
   res.pass = !res.fault && !res.trials.empty();

@@ -60,6 +60,13 @@ struct CheckResult {
   std::vector<std::string> treated_as_inputs;
   ReferencePrecision reference_precision;  ///< PyTorch's float32 matmul settings during the reference
   std::vector<PrecisionDiagnosis> precision;  ///< one per failing float output (see diagnose_precision)
+  /// Where the check's time went, seconds summed over the trials, in order: "prepare" (fresh
+  /// seeded buffers, both calls' prepare), "first call" (guarded, until the GPU is idle),
+  /// "snapshots" (the reference's device copies, host copies, the device-side input comparison),
+  /// "reference wait" (ref.py's load still running in the background), "reference" (ref.py's
+  /// call and its outputs to the host), "sentinel call" (fill, call, read-back), "compare".
+  std::vector<std::pair<std::string, double>> phases_s;
+  size_t host_copy_bytes = 0;  ///< bytes the check copied from the GPU to the host (snapshots, not the reference's outputs)
 };
 
 /// Picks the tolerance of one output: --atol/--rtol when given, else ref.py's, else the dtype
