@@ -5,7 +5,7 @@
 #include "core/dtype.hpp"
 #include "core/error.hpp"
 #include "stages/verify/work_model.hpp"
-#include "stages/timing/achievable.hpp"
+#include "flows/ceiling_cache.hpp"
 
 namespace kprof {
 
