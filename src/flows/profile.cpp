@@ -20,7 +20,7 @@
 #include "report/ncu_report.hpp"
 #include "report/roofline_chart.hpp"
 #include "report/comparison.hpp"
-#include "report/profile_report.hpp"
+#include "flows/report_files.hpp"
 #include "report/timing_report.hpp"
 
 namespace kprof {
