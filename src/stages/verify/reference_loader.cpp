@@ -38,7 +38,7 @@ class PyReferenceRunner final : public ReferenceRunner {
 std::unique_ptr<ReferenceRunner> load_reference(const std::string& path, int gpu) {
   ensure_python();
   python_select_gpu(gpu);
-  return std::make_unique<PyReferenceRunner>(ReferenceModule::load(path), gpu);
+  return std::make_unique<PyReferenceRunner>(ReferenceModule::shared(path), gpu);
 }
 
 BackgroundReference::BackgroundReference(const std::string& path, int gpu) {
