@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+
 #include "core/dtype.hpp"
 #include "core/error.hpp"
 #include "stages/verify/work_model.hpp"
@@ -37,9 +39,31 @@ WorkModel call_work(const KernelInstance& inst, const KernelSpec& spec, const st
   return w;
 }
 
+ProfileReportRead read_profile_report(const std::string& report, bool source, bool rules) {
+  ProfileReportRead r;
+  r.path = report;
+  r.source = source;
+  r.rules = rules;
+  if (!source && !rules) return r;
+  auto start = std::chrono::steady_clock::now();
+  NcuRepReadOptions ro;
+  ro.metrics = false;
+  ro.source = source;
+  ro.rules = rules;
+  try {
+    std::string why_not;
+    r.rep = try_read_ncu_rep(report, ro, &why_not);
+    if (!r.rep) r.unavailable = why_not.empty() ? std::string("no module found") : why_not;
+  } catch (const Error& e) {
+    r.error = e.what();
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
 AnalysisContext profile_context(const KernelInstance& inst, const KernelSpec& spec, const std::string& ref,
-                                const TimingResult& timing, const std::string& report, const std::string& metric_set,
-                                std::vector<std::string>& notes) {
+                                const TimingResult& timing, const ProfileReportRead& read,
+                                const std::string& metric_set, std::vector<std::string>& notes) {
   AnalysisContext ctx;
   ctx.work = call_work(inst, spec, ref, notes);
   if (timing.kernel.available && timing.kernel.summary.sum.n > 0) {
@@ -62,8 +86,13 @@ AnalysisContext profile_context(const KernelInstance& inst, const KernelSpec& sp
   if (metric_set == "kprof") {
     ctx.rules_note = "ncu applied no rules: kprof's default metric list collects no ncu section (profile with "
                      "--metrics sections or full for ncu's own estimates)";
+  } else if (read.rep) {
+    ctx.rules = rule_results_from_rep(*read.rep);
+  } else if (!read.unavailable.empty()) {
+    ctx.rules_note = "no ncu_report module could be imported (" + read.unavailable + ")";
   } else {
-    ctx.rules = read_rule_results(report, &ctx.rules_note);
+    ctx.rules_note = "the rule results of " + read.path + " could not be read" +
+                     (read.error.empty() ? std::string() : ": " + read.error);
   }
   return ctx;
 }

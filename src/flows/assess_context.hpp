@@ -4,10 +4,12 @@
 // once per GPU and cached), and ncu's rule results when the report holds them.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "stages/analysis/assess.hpp"
+#include "stages/ncu/ncu_rep.hpp"
 #include "kernel/kernel_instance.hpp"
 #include "kernel/kernel_spec.hpp"
 #include "stages/timing/timing.hpp"
@@ -20,11 +22,28 @@ namespace kprof {
 WorkModel call_work(const KernelInstance& inst, const KernelSpec& spec, const std::string& ref,
                     std::vector<std::string>& notes);
 
+/// The .ncu-rep of one profile, read once through ncu_report (stages/ncu/ncu_rep.hpp) with what
+/// the profile needs: the source counters for the hot lines, ncu's rule results for the assessment.
+struct ProfileReportRead {
+  std::string path;               ///< the .ncu-rep
+  bool source = false;            ///< the source counters were asked for
+  bool rules = false;             ///< the rule results were asked for
+  std::optional<NcuRep> rep;      ///< the report; nullopt when nothing was asked, or it could not be read
+  std::string unavailable;        ///< no ncu_report module imports: where it looked ("" otherwise)
+  std::string error;              ///< ncu_report could not read the file: its error ("" otherwise)
+  std::optional<double> seconds;  ///< how long the read took (s), when it was read
+};
+
+/// Reads `report` once (no metrics: the CSV export holds them) with the source counters when
+/// `source` and the rule results when `rules`; reads nothing when neither is asked. Never throws:
+/// a missing module or a failed read is recorded in the result.
+ProfileReportRead read_profile_report(const std::string& report, bool source, bool rules);
+
 /// The context for one profile: call_work, the kernel time (CUPTI median, else the call time),
 /// NVML's mean SM clock and samples, the achievable bandwidth of spec.gpu, and ncu's rule results
-/// of `report` (read only when `metric_set` collects ncu sections: "sections" or "full").
+/// from `read` (present only when `metric_set` collects ncu sections: "sections" or "full").
 AnalysisContext profile_context(const KernelInstance& inst, const KernelSpec& spec, const std::string& ref,
-                                const TimingResult& timing, const std::string& report, const std::string& metric_set,
-                                std::vector<std::string>& notes);
+                                const TimingResult& timing, const ProfileReportRead& read,
+                                const std::string& metric_set, std::vector<std::string>& notes);
 
 }  // namespace kprof

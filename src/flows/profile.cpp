@@ -49,32 +49,30 @@ std::vector<std::string> launched_kernel_names(const TimingResult& t) {
   return names;
 }
 
-/// Reads the hot lines from the report ncu wrote (ncu_report in the embedded Python) into `out`.
-void read_hot_lines(const ProfileSettings& s, ProfileOutcome& out) {
+/// The hot lines of the report ncu wrote, from its one read through ncu_report (`read`), into `out`.
+void read_hot_lines(const ProfileSettings& s, const ProfileReportRead& read, ProfileOutcome& out) {
   if (!s.source) {
     out.hot_lines_note = "source-level data not collected (--no-source); run with --source for the hot lines";
     return;
   }
-  auto start = std::chrono::steady_clock::now();
+  if (!read.unavailable.empty()) {
+    out.hot_lines_note = "no ncu_report module could be imported to read " + read.path + " (" + read.unavailable +
+                         "): " + ncu_report_install_hint();
+    return;
+  }
+  out.hot_lines_read_s = read.seconds;
+  if (!read.rep) {
+    out.hot_lines_note = "reading the source counters of the report failed: " + read.error;
+    return;
+  }
   try {
-    std::string why;
-    NcuRepReadOptions ro;
-    ro.metrics = false;
-    ro.rules = false;
-    auto rep = try_read_ncu_rep(out.ncu.report_path, ro, &why);
-    if (!rep) {
-      out.hot_lines_note = "no ncu_report module could be imported to read " + out.ncu.report_path + " (" + why +
-                           "): " + ncu_report_install_hint();
-      return;
-    }
     HotLinesOptions ho;
     ho.top = s.hot_lines_top;
-    for (const auto& k : rep->kernels) out.hot_lines[k.id] = hot_lines(k, ho);
-    out.hot_lines_reader = rep->module_origin;
+    for (const auto& k : read.rep->kernels) out.hot_lines[k.id] = hot_lines(k, ho);
+    out.hot_lines_reader = read.rep->module_origin;
   } catch (const Error& e) {
     out.hot_lines_note = std::string("reading the source counters of the report failed: ") + e.what();
   }
-  out.hot_lines_read_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 /// The ncu run of one profile: kprof's runner on the same kernel, dims and seed.
@@ -160,11 +158,13 @@ ProfileOutcome measure_profile(KernelInstance& inst, const KernelSpec& spec, con
     return out;
   }
   out.ncu = run_ncu(ncu_options(inst, spec, s, out_dir, out.timing));
+  ProfileReportRead read;  // the .ncu-rep read once: source counters (hot lines) and rules (sections|full)
   if (!out.ncu.ok()) {
     out.failure = out.ncu.message;
     out.hint = out.ncu.hint;
   } else {
-    AnalysisContext ctx = profile_context(inst, spec, s.ref, out.timing, out.ncu.report_path, s.metric_set, out.notes);
+    read = read_profile_report(out.ncu.report_path, s.source, s.metric_set != "kprof");
+    AnalysisContext ctx = profile_context(inst, spec, s.ref, out.timing, read, s.metric_set, out.notes);
     out.analysis = analyze_ncu_csv(out.ncu.csv, ctx);
     judge_classification(out);
   }
@@ -177,7 +177,7 @@ ProfileOutcome measure_profile(KernelInstance& inst, const KernelSpec& spec, con
     else if (out.ncu.failure == NcuFailure::NoKernels)
       out.failure += "; CUPTI saw no kernel during the timed calls either";
   }
-  if (out.classified) read_hot_lines(s, out);
+  if (out.classified) read_hot_lines(s, read, out);
   return out;
 }
 

@@ -56,7 +56,7 @@ struct ProfileOutcome {
   std::vector<std::string> notes;         ///< what the assessment could not do (achievable bandwidth, ref.py's work)
   std::string roofline_note;              ///< why roofline.svg was not written ("" when it was)
   std::string hot_lines_reader;           ///< where the ncu_report module came from ("" when not read)
-  std::optional<double> hot_lines_read_s; ///< seconds reading the source counters took
+  std::optional<double> hot_lines_read_s; ///< seconds the one read of the .ncu-rep took (source counters, and rule results with --metrics sections|full)
   nlohmann::json json;                    ///< profile.json as written
   std::map<int, KernelHotLines> hot_lines;  ///< by ncu launch ID, when the source data was read
   std::string hot_lines_note;             ///< why there are none ("" when there are)
