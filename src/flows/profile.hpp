@@ -62,13 +62,6 @@ struct ProfileOutcome {
   std::string hot_lines_note;             ///< why there are none ("" when there are)
 };
 
-/// Profiles `inst` (loaded on the selected GPU and prepared once by the caller: timing uses those
-/// buffers as they are, so setup() of a Python kernel runs once) and writes DIR/ncu_summary.md,
-/// DIR/ncu_details.md, DIR/profile.json, DIR/profile.ncu-rep and DIR/roofline.svg/.png (with
-/// the time bound, the ranked findings and kprof's timing against ncu's: stages/analysis/assess.hpp). `header` rows describe the
-/// kernel (kernel/load.hpp kernel_header_rows). Timing is always written, even when ncu fails
-/// (then the summary says why and what to do, and no class is given). Throws Error when timing
-/// itself fails (a fault, a hang: exit 1) or for bad options (exit 2).
 /// Timing, ncu, the assessment and the hot lines of `inst` (prepared by the caller): measures
 /// only; ncu writes its own profile.ncu-rep into `out_dir`, kprof writes nothing here. Throws
 /// Error when timing itself fails (exit 1) or for bad options (exit 2).
@@ -91,6 +84,14 @@ nlohmann::json profile_json(const std::string& out_dir, const KernelSpec& spec, 
 /// from profile.json's "summary", with correctness.json beside it when present).
 VersionRow profile_summary_row(const std::string& out_dir, const KernelSpec& spec, const ProfileOutcome& out);
 
+/// measure_profile then write_profile_reports: profiles `inst` (loaded on the selected GPU and
+/// prepared once by the caller: timing uses those buffers as they are, so setup() of a Python
+/// kernel runs once) and writes DIR/ncu_summary.md, DIR/ncu_details.md, DIR/profile.json,
+/// DIR/profile.ncu-rep and DIR/roofline.svg/.png (with the time bound, the ranked findings and
+/// kprof's timing against ncu's: stages/analysis/assess.hpp). `header` rows describe the kernel
+/// (kernel/load.hpp kernel_header_rows). Timing is always written, even when ncu fails (then the
+/// summary says why and what to do, and no class is given). Throws Error when timing itself fails
+/// (a fault, a hang: exit 1) or for bad options (exit 2).
 ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& settings,
                            const std::string& out_dir, std::vector<std::pair<std::string, std::string>> header);
 

@@ -23,7 +23,8 @@ std::vector<HostArray> snapshot(const std::vector<BufferView>& views) {
 struct FirstCall {
   std::vector<HostArray> pre, post;
   std::vector<DeviceArray> copies;
-  std::vector<RefTensorArg> ref_args;
+  std::vector<BufferView> ref_args;     ///< the buffers as the reference gets them: over `copies`
+  std::vector<uint8_t> kernel_changed;  ///< per buffer: the first call changed it (bit-wise)
 };
 
 /// First call into fresh buffers; fills `fc` (all buffers) and `guards`.
@@ -35,14 +36,15 @@ std::optional<KernelFault> first_call(KernelInstance& inst, const CheckOptions& 
   for (const auto& v : views) {
     fc.copies.push_back(
         DeviceArray::copy_of(v.ptr, v.count * dtype_size(v.dtype), "the reference's copy of " + v.name));
-    fc.ref_args.push_back({v.name, v.dtype, v.count, fc.copies.back().get(), v.is_output, v.shape, false});
+    fc.ref_args.push_back(v);
+    fc.ref_args.back().ptr = fc.copies.back().get();
   }
   inst.reset_guards();
   if (auto f = guarded_call(inst, o.timeout_s)) return f;
   fc.post = snapshot(inst.buffers());
   guards = inst.check_guards();
   for (size_t b = 0; b < views.size(); ++b)
-    fc.ref_args[b].kernel_changed = count_modified(fc.pre[b], fc.post[b], nullptr) > 0;
+    fc.kernel_changed.push_back(count_modified(fc.pre[b], fc.post[b], nullptr) > 0);
   return std::nullopt;
 }
 
@@ -128,7 +130,7 @@ CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&
       for (size_t b = 0; b < fc.copies.size(); ++b)
         fc.copies[b].upload(fc.pre[b].bytes.data(), fc.pre[b].bytes.size(), "the reference's copy of " + views[b].name);
     };
-    ReferenceOutputs expected = ref.run(fc.ref_args, inst.scalars(), inst, restore);
+    ReferenceOutputs expected = ref.run(fc.ref_args, fc.kernel_changed, inst.scalars(), inst, restore);
     for (const auto& n : expected.notes) add_once(res.reference_notes, n);
     res.reference_precision = expected.precision;
 
@@ -139,7 +141,7 @@ CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&
     for (size_t b = 0, oi = 0; b < views.size(); ++b) {
       if (!views[b].is_output) continue;
       ref_changed[b] = reference_changes(fc.pre[b], expected.outputs[oi++], &ref_changes[b]);
-      fill[b] = fc.ref_args[b].kernel_changed || ref_changes[b] > 0;
+      fill[b] = fc.kernel_changed[b] || ref_changes[b] > 0;
     }
     std::vector<HostArray> sent;
     fault = sentinel_call(inst, o, tr.seed, fill, sent);
@@ -164,7 +166,7 @@ CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&
       }
       Tolerance tol = resolve_tolerance(views[b].dtype, o, &ref);
       OutputComparison cmp = compare_buffer(views[b], fc.pre[b], fc.post[b], expected.outputs[oi++], sent[b],
-                                            ref_changed[b], ref_changes[b], fc.ref_args[b].kernel_changed, tol);
+                                            ref_changed[b], ref_changes[b], fc.kernel_changed[b] != 0, tol);
       if (cmp.role == BufferRole::UnchangedInput) add_once(res.treated_as_inputs, cmp.name);
       if (!cmp.pass) tr.pass = false;
       if (cmp.role == BufferRole::Output && cmp.atol_dwarfs_reference && t == 0)
