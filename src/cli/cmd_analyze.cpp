@@ -23,6 +23,7 @@
 #include "core/subprocess.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
+#include "flows/report_files.hpp"
 #include "report/hot_lines_report.hpp"
 #include "report/ncu_report.hpp"
 #include "report/roofline_chart.hpp"

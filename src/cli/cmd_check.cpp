@@ -12,6 +12,7 @@
 #include "kernel/load.hpp"
 #include "stages/verify/reference_loader.hpp"
 #include "stages/verify/reference.hpp"
+#include "flows/report_files.hpp"
 #include "report/correctness_report.hpp"
 #include "stages/verify/check.hpp"
 

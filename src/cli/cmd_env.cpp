@@ -8,6 +8,7 @@
 #include "core/fs.hpp"
 #include "core/term.hpp"
 #include "stages/env/env_check.hpp"
+#include "flows/report_files.hpp"
 #include "report/env_report.hpp"
 #include "stages/env/readiness.hpp"
 

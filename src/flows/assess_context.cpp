@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+
 #include "core/dtype.hpp"
 #include "core/error.hpp"
 #include "stages/verify/work_model.hpp"
-#include "stages/timing/achievable.hpp"
+#include "flows/ceiling_cache.hpp"
 
 namespace kprof {
 
@@ -35,6 +37,28 @@ WorkModel call_work(const KernelInstance& inst, const KernelSpec& spec, const st
     w.flops_how = dw.flops_how;
   }
   return w;
+}
+
+ProfileReportRead read_profile_report(const std::string& report, bool source, bool rules) {
+  ProfileReportRead r;
+  r.path = report;
+  r.source = source;
+  r.rules = rules;
+  if (!source && !rules) return r;
+  auto start = std::chrono::steady_clock::now();
+  NcuRepReadOptions ro;
+  ro.metrics = false;
+  ro.source = source;
+  ro.rules = rules;
+  try {
+    std::string why_not;
+    r.rep = try_read_ncu_rep(report, ro, &why_not);
+    if (!r.rep) r.unavailable = why_not.empty() ? std::string("no module found") : why_not;
+  } catch (const Error& e) {
+    r.error = e.what();
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
 }
 
 AnalysisContext measured_context(const WorkModel& work, const KernelSpec& spec, const TimingResult& timing,
@@ -68,11 +92,19 @@ std::string no_rules_note(const std::string& metric_set) {
 }
 
 AnalysisContext profile_context(const WorkModel& work, const KernelSpec& spec, const TimingResult& timing,
-                                const std::string& report, const std::string& metric_set,
+                                const ProfileReportRead& read, const std::string& metric_set,
                                 std::vector<std::string>& notes) {
   AnalysisContext ctx = measured_context(work, spec, timing, notes);
   ctx.rules_note = no_rules_note(metric_set);
-  if (ctx.rules_note.empty()) ctx.rules = read_rule_results(report, &ctx.rules_note);
+  if (!ctx.rules_note.empty()) {
+  } else if (read.rep) {
+    ctx.rules = rule_results_from_rep(*read.rep);
+  } else if (!read.unavailable.empty()) {
+    ctx.rules_note = "no ncu_report module could be imported (" + read.unavailable + ")";
+  } else {
+    ctx.rules_note = "the rule results of " + read.path + " could not be read" +
+                     (read.error.empty() ? std::string() : ": " + read.error);
+  }
   return ctx;
 }
 

@@ -4,10 +4,12 @@
 // once per GPU and cached), and ncu's rule results when the report holds them.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "stages/analysis/assess.hpp"
+#include "stages/ncu/ncu_rep.hpp"
 #include "kernel/kernel_instance.hpp"
 #include "kernel/kernel_spec.hpp"
 #include "stages/timing/timing.hpp"
@@ -26,10 +28,27 @@ WorkModel call_work(const KernelInstance& inst, const KernelSpec& spec, const st
 AnalysisContext measured_context(const WorkModel& work, const KernelSpec& spec, const TimingResult& timing,
                                  std::vector<std::string>& notes);
 
-/// measured_context plus ncu's rule results of `report` (read only when `metric_set` collects ncu
-/// sections: "sections" or "full"; else rules_note says why there are none).
+/// The .ncu-rep of one profile, read once through ncu_report (stages/ncu/ncu_rep.hpp) with what
+/// the profile needs: the source counters for the hot lines, ncu's rule results for the assessment.
+struct ProfileReportRead {
+  std::string path;               ///< the .ncu-rep
+  bool source = false;            ///< the source counters were asked for
+  bool rules = false;             ///< the rule results were asked for
+  std::optional<NcuRep> rep;      ///< the report; nullopt when nothing was asked, or it could not be read
+  std::string unavailable;        ///< no ncu_report module imports: where it looked ("" otherwise)
+  std::string error;              ///< ncu_report could not read the file: its error ("" otherwise)
+  std::optional<double> seconds;  ///< how long the read took (s), when it was read
+};
+
+/// Reads `report` once (no metrics: the CSV export holds them) with the source counters when
+/// `source` and the rule results when `rules`; reads nothing when neither is asked. Never throws:
+/// a missing module or a failed read is recorded in the result.
+ProfileReportRead read_profile_report(const std::string& report, bool source, bool rules);
+
+/// measured_context plus ncu's rule results from `read` (present only when `metric_set` collects
+/// ncu sections: "sections" or "full"; else rules_note says why there are none).
 AnalysisContext profile_context(const WorkModel& work, const KernelSpec& spec, const TimingResult& timing,
-                                const std::string& report, const std::string& metric_set,
+                                const ProfileReportRead& read, const std::string& metric_set,
                                 std::vector<std::string>& notes);
 
 /// The rules_note of a profile whose metric set makes ncu apply no rules ("kprof"); "" otherwise.

@@ -22,7 +22,7 @@
 #include "report/ncu_report.hpp"
 #include "report/roofline_chart.hpp"
 #include "report/comparison.hpp"
-#include "report/profile_report.hpp"
+#include "flows/report_files.hpp"
 #include "report/timing_report.hpp"
 
 namespace kprof {
@@ -63,29 +63,27 @@ void hot_lines_of(const NcuRep& rep, const std::set<int>& ids, const ProfileSett
   out.hot_lines_reader = rep.module_origin;
 }
 
-/// Reads the hot lines from the report ncu wrote (ncu_report in the embedded Python) into `out`.
-void read_hot_lines(const ProfileSettings& s, ProfileOutcome& out) {
+/// The hot lines of the report ncu wrote, from its one read through ncu_report (`read`), into `out`.
+void read_hot_lines(const ProfileSettings& s, const ProfileReportRead& read, ProfileOutcome& out) {
   if (!s.source) {
     out.hot_lines_note = kNoSourceNote;
     return;
   }
-  auto start = std::chrono::steady_clock::now();
+  if (!read.unavailable.empty()) {
+    out.hot_lines_note = "no ncu_report module could be imported to read " + read.path + " (" + read.unavailable +
+                         "): " + ncu_report_install_hint();
+    return;
+  }
+  out.hot_lines_read_s = read.seconds;
+  if (!read.rep) {
+    out.hot_lines_note = "reading the source counters of the report failed: " + read.error;
+    return;
+  }
   try {
-    std::string why;
-    NcuRepReadOptions ro;
-    ro.metrics = false;
-    ro.rules = false;
-    auto rep = try_read_ncu_rep(out.ncu.report_path, ro, &why);
-    if (!rep) {
-      out.hot_lines_note = "no ncu_report module could be imported to read " + out.ncu.report_path + " (" + why +
-                           "): " + ncu_report_install_hint();
-      return;
-    }
-    hot_lines_of(*rep, {}, s, out);
+    hot_lines_of(*read.rep, {}, s, out);
   } catch (const Error& e) {
     out.hot_lines_note = std::string("reading the source counters of the report failed: ") + e.what();
   }
-  out.hot_lines_read_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 /// The ncu run of one profile: kprof's runner on the same kernel, dims and seed.
@@ -188,16 +186,18 @@ TimingResult time_profile(KernelInstance& inst, const KernelSpec& spec, const Pr
 void profile_own_session(ProfileOutcome& out, const KernelSpec& spec, const ProfileSettings& s,
                          const std::string& out_dir, const WorkModel& work) {
   out.ncu = run_ncu(ncu_options(spec, s, out_dir, out.timing));
+  ProfileReportRead read;  // the .ncu-rep read once: source counters (hot lines) and rules (sections|full)
   if (!out.ncu.ok()) {
     out.failure = out.ncu.message;
     out.hint = out.ncu.hint;
   } else {
-    AnalysisContext ctx = profile_context(work, spec, out.timing, out.ncu.report_path, s.metric_set, out.notes);
+    read = read_profile_report(out.ncu.report_path, s.source, s.metric_set != "kprof");
+    AnalysisContext ctx = profile_context(work, spec, out.timing, read, s.metric_set, out.notes);
     out.analysis = analyze_ncu_csv(out.ncu.csv, ctx);
     judge_classification(out);
   }
   note_launched_kernels(out);
-  if (out.classified) read_hot_lines(s, out);
+  if (out.classified) read_hot_lines(s, read, out);
 }
 
 void classify_session_rows(ProfileOutcome& out, const KernelSpec& spec, const ProfileSettings& s,

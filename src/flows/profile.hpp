@@ -58,19 +58,12 @@ struct ProfileOutcome {
   std::vector<std::string> notes;         ///< what the assessment could not do (achievable bandwidth, ref.py's work)
   std::string roofline_note;              ///< why roofline.svg was not written ("" when it was)
   std::string hot_lines_reader;           ///< where the ncu_report module came from ("" when not read)
-  std::optional<double> hot_lines_read_s; ///< seconds reading the source counters took
+  std::optional<double> hot_lines_read_s; ///< seconds the one read of the .ncu-rep took (source counters, and rule results with --metrics sections|full)
   nlohmann::json json;                    ///< profile.json as written
   std::map<int, KernelHotLines> hot_lines;  ///< by ncu launch ID, when the source data was read
   std::string hot_lines_note;             ///< why there are none ("" when there are)
 };
 
-/// Profiles `inst` (loaded on the selected GPU and prepared once by the caller: timing uses those
-/// buffers as they are, so setup() of a Python kernel runs once) and writes DIR/ncu_summary.md,
-/// DIR/ncu_details.md, DIR/profile.json, DIR/profile.ncu-rep and DIR/roofline.svg/.png (with
-/// the time bound, the ranked findings and kprof's timing against ncu's: stages/analysis/assess.hpp). `header` rows describe the
-/// kernel (kernel/load.hpp kernel_header_rows). Timing is always written, even when ncu fails
-/// (then the summary says why and what to do, and no class is given). Throws Error when timing
-/// itself fails (a fault, a hang: exit 1) or for bad options (exit 2).
 /// Timing, ncu, the assessment and the hot lines of `inst` (prepared by the caller): measures
 /// only; ncu writes its own profile.ncu-rep into `out_dir`, kprof writes nothing here. Throws
 /// Error when timing itself fails (exit 1) or for bad options (exit 2).
@@ -127,6 +120,14 @@ nlohmann::json profile_json(const std::string& out_dir, const KernelSpec& spec, 
 /// from profile.json's "summary", with correctness.json beside it when present).
 VersionRow profile_summary_row(const std::string& out_dir, const KernelSpec& spec, const ProfileOutcome& out);
 
+/// measure_profile then write_profile_reports: profiles `inst` (loaded on the selected GPU and
+/// prepared once by the caller: timing uses those buffers as they are, so setup() of a Python
+/// kernel runs once) and writes DIR/ncu_summary.md, DIR/ncu_details.md, DIR/profile.json,
+/// DIR/profile.ncu-rep and DIR/roofline.svg/.png (with the time bound, the ranked findings and
+/// kprof's timing against ncu's: stages/analysis/assess.hpp). `header` rows describe the kernel
+/// (kernel/load.hpp kernel_header_rows). Timing is always written, even when ncu fails (then the
+/// summary says why and what to do, and no class is given). Throws Error when timing itself fails
+/// (a fault, a hang: exit 1) or for bad options (exit 2).
 ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& settings,
                            const std::string& out_dir, std::vector<std::pair<std::string, std::string>> header);
 

@@ -21,7 +21,7 @@
 #include "kernel/load.hpp"
 #include "stages/verify/reference_loader.hpp"
 #include "stages/verify/reference.hpp"
-#include "report/correctness_report.hpp"
+#include "flows/report_files.hpp"
 #include "report/roofline_chart.hpp"
 #include "flows/ncu_session.hpp"
 #include "flows/parallel_builds.hpp"

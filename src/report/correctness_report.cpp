@@ -206,11 +206,6 @@ nlohmann::json correctness_json(const CheckResult& r, const HeaderRows& header) 
   return j;
 }
 
-void write_correctness_reports(const std::string& dir, const CheckResult& r, const HeaderRows& header) {
-  write_file_atomic(join_path(dir, "correctness.md"), correctness_markdown(r, header));
-  write_file_atomic(join_path(dir, "correctness.json"), correctness_json(r, header).dump(2) + "\n");
-}
-
 std::string correctness_console(const CheckResult& r) {
   std::string s;
   for (size_t t = 0; t < r.trials.size(); ++t) {

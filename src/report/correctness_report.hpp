@@ -24,10 +24,6 @@ std::string correctness_markdown(const CheckResult& r, const HeaderRows& header)
 /// "fault", "warnings"}.
 nlohmann::json correctness_json(const CheckResult& r, const HeaderRows& header);
 
-/// Writes DIR/correctness.md and DIR/correctness.json atomically.
-/// Throws Error (exit 2) when DIR cannot be written.
-void write_correctness_reports(const std::string& dir, const CheckResult& r, const HeaderRows& header);
-
 /// One line per trial/output for the terminal ("PASS C  max|delta| 1.2e-07 ..."), plus the fault.
 std::string correctness_console(const CheckResult& r);
 

@@ -228,9 +228,4 @@ std::string env_summary(const EnvReport& r, bool color) {
   return out;
 }
 
-void write_env_reports(const EnvReport& r, const std::string& md_path) {
-  write_file_atomic(md_path, env_markdown(r));
-  write_file_atomic(json_path_for(md_path), env_json(r).dump(2) + "\n");
-}
-
 }  // namespace kprof

@@ -1,4 +1,5 @@
-// Writers for `kprof env`: env_check.md, env_check.json and the summary printed on stdout.
+// Renderers for `kprof env`: env_check.md, env_check.json and the summary printed on stdout
+// (flows/report_files.hpp writes the files).
 #pragma once
 
 #include <string>
@@ -23,9 +24,5 @@ std::string env_summary(const EnvReport& r, bool color);
 
 /// `path` with its extension replaced by ".json" (env_check.md -> env_check.json).
 std::string json_path_for(const std::string& md_path);
-
-/// Writes env_check.md at `md_path` and env_check.json next to it, each atomically.
-/// Throws Error (exit 2) when a file cannot be written.
-void write_env_reports(const EnvReport& r, const std::string& md_path);
 
 }  // namespace kprof

@@ -269,13 +269,4 @@ std::string render_ncu_details(const MetricTable& table, const NcuReportHeader& 
   return out;
 }
 
-NcuReportFiles write_ncu_reports(const std::string& dir, const MetricTable& table,
-                                 const CallVerdict& call, const NcuReportHeader& header) {
-  make_dirs(dir);
-  NcuReportFiles files{join_path(dir, "ncu_summary.md"), join_path(dir, "ncu_details.md")};
-  write_file_atomic(files.summary, render_ncu_summary(table, call, header));
-  write_file_atomic(files.details, render_ncu_details(table, header));
-  return files;
-}
-
 }  // namespace kprof

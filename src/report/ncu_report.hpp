@@ -76,15 +76,4 @@ inline constexpr size_t kMaxDetailedKernels = 10;
 /// the most GPU time, at most `max`.
 std::vector<size_t> kernels_to_detail(const CallVerdict& call, size_t max = kMaxDetailedKernels);
 
-/// Paths written by write_ncu_reports.
-struct NcuReportFiles {
-  std::string summary;  ///< DIR/ncu_summary.md
-  std::string details;  ///< DIR/ncu_details.md
-};
-
-/// Writes DIR/ncu_summary.md and DIR/ncu_details.md atomically (write_file_atomic), creating DIR.
-/// Throws Error (exit 2) naming the path when a file cannot be written.
-NcuReportFiles write_ncu_reports(const std::string& dir, const MetricTable& table,
-                                 const CallVerdict& call, const NcuReportHeader& header);
-
 }  // namespace kprof

@@ -17,12 +17,10 @@ std::string unclassified_summary(const NcuReportHeader& header, const std::strin
   return md;
 }
 
-void write_unclassified_reports(const std::string& dir, const NcuReportHeader& header, const std::string& failure,
-                                const std::string& hint, const std::string& ncu_log, const MetricTable* table) {
-  write_file_atomic(join_path(dir, "ncu_summary.md"), unclassified_summary(header, failure, hint));
+std::string unclassified_details(const NcuReportHeader& header, const std::string& ncu_log, const MetricTable* table) {
   std::string details = table ? render_ncu_details(*table, header) : "# ncu details\n\nNo metrics were collected.\n";
   if (!ncu_log.empty()) details += "\n## ncu output\n\n```\n" + ncu_log + "\n```\n";
-  write_file_atomic(join_path(dir, "ncu_details.md"), details);
+  return details;
 }
 
 }  // namespace kprof

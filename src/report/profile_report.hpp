@@ -13,9 +13,8 @@ namespace kprof {
 /// it was not classified, why (`failure`) and what to do (`hint`). Pure.
 std::string unclassified_summary(const NcuReportHeader& header, const std::string& failure, const std::string& hint);
 
-/// Writes DIR/ncu_summary.md (unclassified_summary) and DIR/ncu_details.md: every metric of
-/// `table` when there is one, then ncu's own output (`ncu_log`, which holds the runner's error).
-void write_unclassified_reports(const std::string& dir, const NcuReportHeader& header, const std::string& failure,
-                                const std::string& hint, const std::string& ncu_log, const MetricTable* table);
+/// ncu_details.md when no classification was made: every metric of `table` when there is one
+/// (may be null), then ncu's own output (`ncu_log`, which holds the runner's error). Pure.
+std::string unclassified_details(const NcuReportHeader& header, const std::string& ncu_log, const MetricTable* table);
 
 }  // namespace kprof

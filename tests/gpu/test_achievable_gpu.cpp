@@ -1,10 +1,11 @@
-// The achievable DRAM bandwidth measured on a real GPU (stages/timing/achievable.hpp) and the NVML
-// sampling during timed calls (stages/timing/timing.hpp TimingResult::during). Skips without a GPU.
+// The achievable DRAM bandwidth measured on a real GPU (stages/timing/achievable.hpp measures,
+// flows/ceiling_cache.hpp caches) and the NVML sampling during timed calls
+// (stages/timing/timing.hpp TimingResult::during). Skips without a GPU.
 #include <gtest/gtest.h>
 
 #include "device/cuda.hpp"
 #include "gpu_guard.hpp"
-#include "stages/timing/achievable.hpp"
+#include "flows/ceiling_cache.hpp"
 #include "unit/test_env_util.hpp"
 
 using namespace kprof;

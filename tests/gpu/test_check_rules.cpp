@@ -25,10 +25,10 @@ class HostReference final : public ReferenceRunner {
   std::optional<double> atol() const override { return std::nullopt; }
   std::optional<double> rtol() const override { return std::nullopt; }
   std::string origin() const override { return "host reference"; }
-  ReferenceOutputs run(const std::vector<RefTensorArg>& tensors, const std::vector<ScalarArg>&, const KernelInstance&,
-                       const RestoreCopies&) override {
+  ReferenceOutputs run(const std::vector<BufferView>& tensors, const std::vector<uint8_t>&, const std::vector<ScalarArg>&,
+                       const KernelInstance&, const RestoreCopies&) override {
     std::vector<HostArray> all;
-    for (const auto& t : tensors) all.push_back(copy_to_host(t.name, t.dtype, t.count, t.device_ptr));
+    for (const auto& t : tensors) all.push_back(copy_to_host(t.name, t.dtype, t.count, t.ptr));
     fn_(all);
     ReferenceOutputs out;
     for (size_t i = 0; i < tensors.size(); ++i)

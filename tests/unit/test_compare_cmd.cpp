@@ -13,6 +13,7 @@
 #include "report/compare_report.hpp"
 #include "report/comparison.hpp"
 #include "stages/analysis/analyze.hpp"
+#include "unit/test_env_util.hpp"
 
 using namespace kprof;
 
@@ -78,13 +79,8 @@ std::string write_run(const std::string& dir, std::vector<VersionRow> rows, cons
   return join_path(dir, "comparison.json");
 }
 
-ProcessResult kprof_cli(std::vector<std::string> args) {
-  args.insert(args.begin(), KPROF_BINARY);
-  ProcessOptions o;
-  o.timeout_s = 60;
-  o.env["KPROF_COLOR"] = "never";
-  return run_process(args, o);
-}
+/// The built kprof (testutil::run_kprof).
+ProcessResult kprof_cli(const std::vector<std::string>& args) { return testutil::run_kprof(args); }
 
 }  // namespace
 

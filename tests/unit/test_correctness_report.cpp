@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "core/fs.hpp"
+#include "flows/report_files.hpp"
 #include "report/correctness_report.hpp"
 
 using namespace kprof;

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "flows/report_files.hpp"
 #include "report/env_report.hpp"
 #include "stages/env/readiness.hpp"
 #include "unit/test_env_util.hpp"

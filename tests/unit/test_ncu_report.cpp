@@ -12,6 +12,7 @@
 #include "stages/analysis/classify.hpp"
 #include "core/fs.hpp"
 #include "stages/ncu/metrics.hpp"
+#include "flows/report_files.hpp"
 #include "report/ncu_report.hpp"
 
 using namespace kprof;

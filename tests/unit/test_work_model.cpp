@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
+#include "stages/verify/reference_loader.hpp"
 #include "stages/verify/work_model.hpp"
 #include "unit/test_env_util.hpp"
 
@@ -46,4 +47,28 @@ TEST(WorkModelPy, ARaisingOrNonNumericDeclarationIsAUsageError) {
   }
   write(dir / "text.py", "def reference(**kw):\n    pass\ndef bytes_moved(N, **kw):\n    return 'many'\n");
   EXPECT_THROW(declared_work(dir / "text.py", {{"N", 8}}, {}), Error);
+}
+
+TEST(WorkModelPy, RefPyIsImportedOncePerProcessByTheCheckAndTheWorkModel) {
+  TempDir dir;
+  // Module-level code counts its own imports in a file beside it.
+  const std::string counting = "open(__file__ + '.imports', 'a').write('x')\n"
+                               "def reference(**kw):\n    pass\n"
+                               "def flops(N, **kw):\n    return 2 * N\n";
+  write(dir / "ref.py", counting);
+  BackgroundReference check_ref(dir / "ref.py", 0);  // how `kprof run` / `kprof check` load it
+  EXPECT_EQ(check_ref.get().origin(), dir / "ref.py");
+  DeclaredWork w = declared_work(dir / "ref.py", {{"N", 8}}, {});  // the profile's work model
+  ASSERT_TRUE(w.flops);
+  EXPECT_DOUBLE_EQ(*w.flops, 16.0);
+  // More versions: another check load and another work model, still the one import.
+  load_reference(dir / "ref.py", 0);
+  ASSERT_TRUE(declared_work(dir / "ref.py", {{"N", 4}}, {}).flops);
+  EXPECT_EQ(read_file_or_empty(dir / "ref.py.imports"), "x") << "ref.py was imported more than once";
+  // An edited ref.py is imported again (never run stale), and its new work is used.
+  write(dir / "ref.py", counting + "def bytes_moved(N, **kw):\n    return 4 * N\n");
+  DeclaredWork edited = declared_work(dir / "ref.py", {{"N", 8}}, {});
+  ASSERT_TRUE(edited.bytes);
+  EXPECT_DOUBLE_EQ(*edited.bytes, 32.0);
+  EXPECT_EQ(read_file_or_empty(dir / "ref.py.imports"), "xx");
 }

@@ -123,6 +123,12 @@ inline constexpr const char* kBlockSize = "launch__block_size";
 inline constexpr const char* kRegsPerThread = "launch__registers_per_thread";
 inline constexpr const char* kSmCount = "launch__sm_count";
 inline constexpr const char* kWaves = "launch__waves_per_multiprocessor";
+// Identity of a launch in a .ncu-rep (the CSV export has them as columns; ncu_rep_table.cpp)
+inline constexpr const char* kBlockDimPrefix = "launch__block_dim";  ///< + "_x" / "_y" / "_z"
+inline constexpr const char* kGridDimPrefix = "launch__grid_dim";    ///< + "_x" / "_y" / "_z"
+inline constexpr const char* kDeviceId = "launch__device_id";
+inline constexpr const char* kCcMajor = "device__attribute_compute_capability_major";
+inline constexpr const char* kCcMinor = "device__attribute_compute_capability_minor";
 // Scheduler
 inline constexpr const char* kIssueActive = "smsp__issue_active.avg.pct_of_peak_sustained_active";
 inline constexpr const char* kEligibleWarps = "smsp__warps_eligible.avg.per_cycle_active";

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "stages/ncu/metrics.hpp"
 #include "stages/ncu/ncu_rep.hpp"
 
 namespace kprof {
@@ -32,11 +33,11 @@ MetricTable metric_table_from_rep(const NcuRep& rep) {
     km.id = k.id;
     km.name = k.name.empty() ? k.function : k.name;
     km.demangled_name = k.name;
-    km.block = dims_text(k, "launch__block_dim");
-    km.grid = dims_text(k, "launch__grid_dim");
-    km.device = metric_text(k, "launch__device_id");
-    std::string major = metric_text(k, "device__attribute_compute_capability_major");
-    std::string minor = metric_text(k, "device__attribute_compute_capability_minor");
+    km.block = dims_text(k, metric::kBlockDimPrefix);
+    km.grid = dims_text(k, metric::kGridDimPrefix);
+    km.device = metric_text(k, metric::kDeviceId);
+    std::string major = metric_text(k, metric::kCcMajor);
+    std::string minor = metric_text(k, metric::kCcMinor);
     if (!major.empty()) km.cc = major + "." + (minor.empty() ? "0" : minor);
     for (const auto& [name, m] : k.metrics) {
       MetricValue v;

@@ -5,13 +5,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <ctime>
 #include <vector>
 
 #include "device/cuda.hpp"
 #include "core/error.hpp"
-#include "core/fs.hpp"
 #include "core/text.hpp"
 #include "stages/timing/bandwidth_kernel.hpp"
 #include "stages/timing/device_ops.hpp"
@@ -23,11 +21,6 @@ namespace {
 constexpr int kWarmupReps = 3;
 constexpr int kTimedReps = 20;
 constexpr size_t kMaxBufferBytes = size_t{1} << 30;
-
-std::string env_or_empty(const char* name) {
-  const char* v = std::getenv(name);
-  return v && *v ? v : "";
-}
 
 std::string utc_now() {
   std::time_t t = std::time(nullptr);
@@ -84,77 +77,27 @@ AchievableBandwidth measure() {
 
 }  // namespace
 
-std::string ceiling_cache_path() {
-  if (auto d = env_or_empty("KPROF_CACHE_DIR"); !d.empty()) return join_path(d, "ceilings.json");
-  if (auto d = env_or_empty("XDG_CACHE_HOME"); !d.empty()) return join_path(join_path(d, "kprof"), "ceilings.json");
-  if (auto d = env_or_empty("HOME"); !d.empty()) return join_path(join_path(d, ".cache/kprof"), "ceilings.json");
-  return "";
-}
-
 std::string ceiling_cache_key(const std::string& gpu_name, const std::string& pci_bus_id, int driver_version) {
   return fmt::format("{}|{}|driver {}|copy-v1", gpu_name, pci_bus_id, driver_version);
 }
 
-std::optional<AchievableBandwidth> cache_lookup(const nlohmann::json& doc, const std::string& key) {
-  if (!doc.is_object() || !doc.contains(key)) return std::nullopt;
-  const auto& e = doc[key];
-  if (!e.is_object() || !e.contains("bytes_per_s") || !e["bytes_per_s"].is_number()) return std::nullopt;
-  AchievableBandwidth bw;
-  bw.bytes_per_s = e["bytes_per_s"].get<double>();
-  if (!(bw.bytes_per_s > 0)) return std::nullopt;
-  bw.how = e.value("how", "");
-  bw.measured_at = e.value("measured_at", "");
-  bw.cached = true;
-  return bw;
+std::string gpu_ceiling_key(int gpu) {
+  cudaDeviceProp p{};
+  cuda_check(cudaGetDeviceProperties(&p, gpu), "cudaGetDeviceProperties");
+  char bus[32] = {};
+  cudaDeviceGetPCIBusId(bus, sizeof bus, gpu);
+  int driver = 0;
+  cudaDriverGetVersion(&driver);
+  return ceiling_cache_key(p.name, bus, driver);
 }
 
-nlohmann::json cache_store(nlohmann::json doc, const std::string& key, const AchievableBandwidth& bw) {
-  if (!doc.is_object()) doc = nlohmann::json::object();
-  doc[key] = {{"bytes_per_s", bw.bytes_per_s}, {"how", bw.how}, {"measured_at", bw.measured_at}};
-  return doc;
-}
-
-std::optional<AchievableBandwidth> achievable_dram_bandwidth(int gpu, std::string* why) {
-  std::string key;
+std::optional<AchievableBandwidth> measure_achievable_dram_bandwidth(std::string* why) {
   try {
-    cudaDeviceProp p{};
-    cuda_check(cudaGetDeviceProperties(&p, gpu), "cudaGetDeviceProperties");
-    char bus[32] = {};
-    cudaDeviceGetPCIBusId(bus, sizeof bus, gpu);
-    int driver = 0;
-    cudaDriverGetVersion(&driver);
-    key = ceiling_cache_key(p.name, bus, driver);
-  } catch (const Error& e) {
-    if (why) *why = e.what();
-    return std::nullopt;
-  }
-  std::string path = ceiling_cache_path();
-  nlohmann::json doc = nlohmann::json::object();
-  if (!path.empty() && path_exists(path)) {
-    try {
-      doc = nlohmann::json::parse(read_file(path));
-    } catch (const std::exception&) {
-      doc = nlohmann::json::object();  // a damaged cache is measured again and rewritten
-    }
-    if (auto hit = cache_lookup(doc, key)) return hit;
-  }
-  AchievableBandwidth bw;
-  try {
-    bw = measure();
+    return measure();
   } catch (const Error& e) {
     if (why) *why = std::string("achievable bandwidth not measured: ") + e.what();
     return std::nullopt;
   }
-  if (path.empty()) {
-    if (why) *why = "no cache folder (set KPROF_CACHE_DIR or HOME): measured, not cached";
-    return bw;
-  }
-  try {
-    write_file_atomic(path, cache_store(doc, key, bw).dump(1) + "\n");
-  } catch (const Error& e) {
-    if (why) *why = std::string("measured, not cached: ") + e.what();
-  }
-  return bw;
 }
 
 }  // namespace kprof

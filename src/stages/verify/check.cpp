@@ -39,7 +39,8 @@ HostArray to_host(CheckResult& res, const std::string& name, DType dtype, size_t
 struct FirstCall {
   std::vector<HostArray> pre, post;
   std::vector<DeviceArray> copies;
-  std::vector<RefTensorArg> ref_args;
+  std::vector<BufferView> ref_args;     ///< the buffers as the reference gets them: over `copies`
+  std::vector<uint8_t> kernel_changed;  ///< per buffer: the first call changed it (bit-wise)
 };
 
 /// First call into fresh buffers; fills `fc` and `guards`. Outputs are copied to the host before
@@ -58,7 +59,8 @@ std::optional<KernelFault> first_call(KernelInstance& inst, const CheckOptions& 
     if (v.is_output) fc.pre[b] = to_host(res, v.name, v.dtype, v.count, v.ptr);
     fc.copies.push_back(
         DeviceArray::copy_of(v.ptr, v.count * dtype_size(v.dtype), "the reference's copy of " + v.name));
-    fc.ref_args.push_back({v.name, v.dtype, v.count, fc.copies.back().get(), v.is_output, v.shape, false});
+    fc.ref_args.push_back(v);
+    fc.ref_args.back().ptr = fc.copies.back().get();
   }
   lap(res, "snapshots", t0);
   inst.reset_guards();
@@ -67,6 +69,7 @@ std::optional<KernelFault> first_call(KernelInstance& inst, const CheckOptions& 
   if (fault) return fault;
   views = inst.buffers();
   guards = inst.check_guards();
+  fc.kernel_changed.assign(views.size(), 0);
   for (size_t b = 0; b < views.size(); ++b) {
     const BufferView& v = views[b];
     if (!v.is_output &&
@@ -75,7 +78,7 @@ std::optional<KernelFault> first_call(KernelInstance& inst, const CheckOptions& 
     if (!v.is_output)  // a changed input: both sides, for the indices in the report
       fc.pre[b] = to_host(res, v.name, v.dtype, v.count, fc.copies[b].get());
     fc.post[b] = to_host(res, v.name, v.dtype, v.count, v.ptr);
-    fc.ref_args[b].kernel_changed = count_modified(fc.pre[b], fc.post[b], nullptr) > 0;
+    fc.kernel_changed[b] = count_modified(fc.pre[b], fc.post[b], nullptr) > 0;
   }
   lap(res, "snapshots", t0);
   return std::nullopt;
@@ -171,7 +174,7 @@ CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&
           cuda_check(cudaMemcpy(fc.copies[b].get(), views[b].ptr, fc.copies[b].bytes(), cudaMemcpyDeviceToDevice), what);
       }
     };
-    ReferenceOutputs expected = ref.run(fc.ref_args, inst.scalars(), inst, restore);
+    ReferenceOutputs expected = ref.run(fc.ref_args, fc.kernel_changed, inst.scalars(), inst, restore);
     lap(res, "reference", t0);
     for (const auto& n : expected.notes) add_once(res.reference_notes, n);
     res.reference_precision = expected.precision;
@@ -183,7 +186,7 @@ CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&
     for (size_t b = 0, oi = 0; b < views.size(); ++b) {
       if (!views[b].is_output) continue;
       ref_changed[b] = reference_changes(fc.pre[b], expected.outputs[oi++], &ref_changes[b]);
-      fill[b] = fc.ref_args[b].kernel_changed || ref_changes[b] > 0;
+      fill[b] = fc.kernel_changed[b] || ref_changes[b] > 0;
     }
     std::vector<HostArray> sent;
     lap(res, "compare", t0);
@@ -200,7 +203,7 @@ CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&
       if (!views[b].is_output) {
         ModifiedInput m;
         m.name = views[b].name;
-        if (fc.ref_args[b].kernel_changed) m.elements = count_modified(fc.pre[b], fc.post[b], &m.first);
+        if (fc.kernel_changed[b]) m.elements = count_modified(fc.pre[b], fc.post[b], &m.first);
         m.fails = !python;
         if (m.elements) {
           tr.modified_inputs.push_back(m);
@@ -210,7 +213,7 @@ CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&
       }
       Tolerance tol = resolve_tolerance(views[b].dtype, o, &ref);
       OutputComparison cmp = compare_buffer(views[b], fc.pre[b], fc.post[b], expected.outputs[oi++], sent[b],
-                                            ref_changed[b], ref_changes[b], fc.ref_args[b].kernel_changed, tol);
+                                            ref_changed[b], ref_changes[b], fc.kernel_changed[b] != 0, tol);
       if (cmp.role == BufferRole::UnchangedInput) add_once(res.treated_as_inputs, cmp.name);
       if (!cmp.pass) tr.pass = false;
       if (cmp.role == BufferRole::Output && cmp.atol_dwarfs_reference && t == 0)

@@ -5,24 +5,18 @@
 #include <pybind11/pybind11.h>
 
 #include <cmath>
+#include <filesystem>
+#include <map>
+#include <mutex>
 
 #include "core/error.hpp"
 #include "python/errors.hpp"
 #include "python/interpreter.hpp"
 #include "python/py_internal.hpp"
+#include "stages/verify/reference_state.hpp"
 #include "kernel/source_check.hpp"
 
 namespace kprof {
-
-/// The Python side of a ReferenceModule. Destroyed with the GIL held (see make_state).
-struct __attribute__((visibility("hidden"))) ReferenceModule::State {
-  py::object module;
-  py::object fn;
-  std::string file;  ///< absolute path, for choosing the user's traceback frame
-  /// The outputs-in-setup()-shapes convention worked where the flat one raised: later calls
-  /// start with it (GIL held when read or written).
-  bool shaped_first = false;
-};
 
 namespace {
 
@@ -220,6 +214,28 @@ ReferenceModule ReferenceModule::load(const std::string& path) {
     delete s;
   });
   return r;
+}
+
+ReferenceModule ReferenceModule::shared(const std::string& path) {
+  struct Entry {
+    std::filesystem::file_time_type mtime;
+    std::uintmax_t size = 0;
+    ReferenceModule module;
+  };
+  static std::mutex mu;
+  // Never destroyed: a module's State takes the GIL when it goes, which must not happen at exit.
+  static auto* loaded = new std::map<std::string, Entry>();
+  std::error_code ec;
+  std::string key = std::filesystem::weakly_canonical(path, ec).string();
+  auto mtime = std::filesystem::last_write_time(path, ec);
+  auto size = ec ? 0 : std::filesystem::file_size(path, ec);
+  if (ec) return load(path);  // missing or unreadable: load() says what is wrong
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = loaded->find(key);
+  if (it != loaded->end() && it->second.mtime == mtime && it->second.size == size) return it->second.module;
+  ReferenceModule m = load(path);
+  (*loaded)[key] = Entry{mtime, size, m};
+  return m;
 }
 
 ReferenceCall ReferenceModule::call(const std::vector<BufferView>& buffers, const std::vector<ScalarArg>& scalars,

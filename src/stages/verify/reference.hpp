@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,6 +45,8 @@ struct ReferenceCall {
   ReferencePrecision precision;
 };
 
+struct DeclaredWork;  // work_model.hpp
+
 /// A loaded ref.py. Cheap to copy (shares the module). Thread-safe: every call takes the GIL.
 class ReferenceModule {
  public:
@@ -53,6 +56,13 @@ class ReferenceModule {
   /// (the Python error with its file:line), no `reference` or `reference` not callable, `atol` /
   /// `rtol` that is not a finite number >= 0 (bool is rejected).
   static ReferenceModule load(const std::string& path);
+
+  /// The ReferenceModule of `path` imported once per process: the first call load()s it, later
+  /// calls for the same file (same canonical path, size and modification time) return that
+  /// module, so the check and the work model (work_model.hpp) share one import of ref.py; a file
+  /// edited since is loaded again. A failed load is not kept (it throws again next time).
+  /// Throws what load() throws.
+  static ReferenceModule shared(const std::string& path);
 
   /// The path given to load().
   const std::string& path() const { return path_; }
@@ -98,6 +108,9 @@ class ReferenceModule {
   std::string path_;
   std::optional<double> atol_;
   std::optional<double> rtol_;
+
+  friend DeclaredWork declared_work(const ReferenceModule& ref, const std::map<std::string, double>& int_dims,
+                                    const std::map<std::string, double>& float_dims);
 };
 
 }  // namespace kprof

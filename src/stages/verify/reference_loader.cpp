@@ -15,17 +15,11 @@ class PyReferenceRunner final : public ReferenceRunner {
   std::optional<double> atol() const override { return mod_.atol(); }
   std::optional<double> rtol() const override { return mod_.rtol(); }
   std::string origin() const override { return mod_.path(); }
-  ReferenceOutputs run(const std::vector<RefTensorArg>& tensors, const std::vector<ScalarArg>& scalars,
-                       const KernelInstance& inst, const RestoreCopies& restore) override {
-    std::vector<BufferView> views;
-    std::vector<uint8_t> changed;
-    views.reserve(tensors.size());
-    for (const auto& t : tensors) {
-      views.push_back({t.name, t.dtype, t.count, t.device_ptr, t.is_output, t.shape});
-      changed.push_back(t.kernel_changed);
-    }
+  ReferenceOutputs run(const std::vector<BufferView>& tensors, const std::vector<uint8_t>& kernel_changed,
+                       const std::vector<ScalarArg>& scalars, const KernelInstance& inst,
+                       const RestoreCopies& restore) override {
     python_select_gpu(gpu_);
-    return mod_.call(views, scalars, &inst, changed, restore);
+    return mod_.call(tensors, scalars, &inst, kernel_changed, restore);
   }
 
  private:
@@ -38,7 +32,7 @@ class PyReferenceRunner final : public ReferenceRunner {
 std::unique_ptr<ReferenceRunner> load_reference(const std::string& path, int gpu) {
   ensure_python();
   python_select_gpu(gpu);
-  return std::make_unique<PyReferenceRunner>(ReferenceModule::load(path), gpu);
+  return std::make_unique<PyReferenceRunner>(ReferenceModule::shared(path), gpu);
 }
 
 BackgroundReference::BackgroundReference(const std::string& path, int gpu) {

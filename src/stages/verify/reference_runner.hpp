@@ -13,17 +13,6 @@
 
 namespace kprof {
 
-/// A kprof-owned device copy of one buffer's pre-call contents, handed to the reference.
-struct RefTensorArg {
-  std::string name;
-  DType dtype = DType::F32;
-  size_t count = 0;
-  void* device_ptr = nullptr;
-  bool is_output = false;
-  std::vector<int64_t> shape;   ///< BufferView::shape (empty: flat)
-  bool kernel_changed = false;  ///< the kernel's first call changed this buffer (bit-wise)
-};
-
 /// What the reference produced and how it was called (stages/verify/reference.hpp ReferenceCall).
 using ReferenceOutputs = ReferenceCall;
 
@@ -39,13 +28,15 @@ class ReferenceRunner {
   virtual std::optional<double> rtol() const = 0;
   /// Where it came from (ref.py's path), for reports.
   virtual std::string origin() const = 0;
-  /// Computes the expected outputs from `tensors` (copies; the reference may modify them) and
-  /// `scalars`, plus whatever `inst` adds (KernelInstance::extend_reference_kwargs). `restore`
+  /// Computes the expected outputs from `tensors` (the reference's own device copies of the
+  /// kernel's buffers, same order; it may modify them), `kernel_changed` (one flag per buffer:
+  /// the kernel's first call changed it bit-wise) and `scalars`, plus whatever `inst` adds (KernelInstance::extend_reference_kwargs). `restore`
   /// re-fills the copies with the pre-call contents when a second attempt needs them (the
   /// shaped-outputs retry, docs/REFERENCE.md). Throws Error (exit 2) when the reference fails,
   /// with its error line.
-  virtual ReferenceOutputs run(const std::vector<RefTensorArg>& tensors, const std::vector<ScalarArg>& scalars,
-                               const KernelInstance& inst, const RestoreCopies& restore) = 0;
+  virtual ReferenceOutputs run(const std::vector<BufferView>& tensors, const std::vector<uint8_t>& kernel_changed,
+                               const std::vector<ScalarArg>& scalars, const KernelInstance& inst,
+                               const RestoreCopies& restore) = 0;
 };
 
 }  // namespace kprof

@@ -10,6 +10,7 @@
 #include "python/errors.hpp"
 #include "python/interpreter.hpp"
 #include "python/py_internal.hpp"
+#include "stages/verify/reference_state.hpp"
 
 namespace kprof {
 
@@ -29,7 +30,7 @@ std::string call_text(const char* fn, const std::map<std::string, double>& ints,
   return fmt::format("ref.py {}({})", fn, args);
 }
 
-std::optional<double> call_number(py::module_& m, const char* fn, const py::dict& kwargs, const std::string& path,
+std::optional<double> call_number(py::object& m, const char* fn, const py::dict& kwargs, const std::string& path,
                                   std::string& how, const std::string& text) {
   if (!py::hasattr(m, fn)) return std::nullopt;
   py::object result;
@@ -50,19 +51,26 @@ std::optional<double> call_number(py::module_& m, const char* fn, const py::dict
 
 }  // namespace
 
-DeclaredWork declared_work(const std::string& ref_path, const std::map<std::string, double>& int_dims,
+DeclaredWork declared_work(const ReferenceModule& ref, const std::map<std::string, double>& int_dims,
                            const std::map<std::string, double>& float_dims) {
   DeclaredWork w;
-  if (!declares_work(ref_path)) return w;
+  if (!ref.state_) throw check_failed("internal: ReferenceModule used before load()");
   ensure_python();
   py::gil_scoped_acquire gil;
-  py::module_ m = load_module_by_path(ref_path, "work");
+  py::object& m = ref.state_->module;
+  const std::string& path = ref.path();
   py::dict kwargs;
   for (const auto& [k, v] : int_dims) kwargs[py::str(k)] = py::int_(static_cast<long long>(v));
   for (const auto& [k, v] : float_dims) kwargs[py::str(k)] = py::float_(v);
-  w.flops = call_number(m, "flops", kwargs, ref_path, w.flops_how, call_text("flops", int_dims, float_dims));
-  w.bytes = call_number(m, "bytes_moved", kwargs, ref_path, w.bytes_how, call_text("bytes_moved", int_dims, float_dims));
+  w.flops = call_number(m, "flops", kwargs, path, w.flops_how, call_text("flops", int_dims, float_dims));
+  w.bytes = call_number(m, "bytes_moved", kwargs, path, w.bytes_how, call_text("bytes_moved", int_dims, float_dims));
   return w;
+}
+
+DeclaredWork declared_work(const std::string& ref_path, const std::map<std::string, double>& int_dims,
+                           const std::map<std::string, double>& float_dims) {
+  if (!declares_work(ref_path)) return {};
+  return declared_work(ReferenceModule::shared(ref_path), int_dims, float_dims);
 }
 
 }  // namespace kprof

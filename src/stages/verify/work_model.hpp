@@ -12,6 +12,8 @@
 #include <optional>
 #include <string>
 
+#include "stages/verify/reference.hpp"
+
 namespace kprof {
 
 /// What ref.py declares. Unset when it does not define the function.
@@ -23,13 +25,18 @@ struct DeclaredWork {
 };
 
 /// True when the source of `ref_path` defines `flops` or `bytes_moved` at module level (a text
-/// check, no Python started), so a ref.py without them is never imported twice.
+/// check, no Python started), so a ref.py without them is not imported for its work.
 bool declares_work(const std::string& ref_path);
 
-/// Loads `ref_path` as its own module (a second import: module-level code runs again) and calls
-/// flops(**dims) / bytes_moved(**dims) where defined; dims keep their types (int dimensions as
-/// int). Returns an empty DeclaredWork when declares_work() is false. Throws Error (exit 2) when
-/// a function raises (the Python error line) or returns something that is not a number >= 0.
+/// Calls flops(**dims) / bytes_moved(**dims) of the loaded `ref` where defined; dims keep their
+/// types (int dimensions as int). Throws Error (exit 2) when a function raises (the Python error
+/// line) or returns something that is not a number >= 0.
+DeclaredWork declared_work(const ReferenceModule& ref, const std::map<std::string, double>& int_dims,
+                           const std::map<std::string, double>& float_dims);
+
+/// declared_work of ReferenceModule::shared(ref_path): the module the check imported, so ref.py
+/// is imported once per process. Returns an empty DeclaredWork when declares_work() is false.
+/// Throws Error (exit 2) as above and as ReferenceModule::load (a broken ref.py, no `reference`).
 DeclaredWork declared_work(const std::string& ref_path, const std::map<std::string, double>& int_dims,
                            const std::map<std::string, double>& float_dims);
 

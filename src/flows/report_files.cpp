@@ -1,0 +1,32 @@
+#include "flows/report_files.hpp"
+
+#include "core/fs.hpp"
+
+namespace kprof {
+
+void write_env_reports(const EnvReport& r, const std::string& md_path) {
+  write_file_atomic(md_path, env_markdown(r));
+  write_file_atomic(json_path_for(md_path), env_json(r).dump(2) + "\n");
+}
+
+void write_correctness_reports(const std::string& dir, const CheckResult& r, const HeaderRows& header) {
+  write_file_atomic(join_path(dir, "correctness.md"), correctness_markdown(r, header));
+  write_file_atomic(join_path(dir, "correctness.json"), correctness_json(r, header).dump(2) + "\n");
+}
+
+NcuReportFiles write_ncu_reports(const std::string& dir, const MetricTable& table, const CallVerdict& call,
+                                 const NcuReportHeader& header) {
+  make_dirs(dir);
+  NcuReportFiles files{join_path(dir, "ncu_summary.md"), join_path(dir, "ncu_details.md")};
+  write_file_atomic(files.summary, render_ncu_summary(table, call, header));
+  write_file_atomic(files.details, render_ncu_details(table, header));
+  return files;
+}
+
+void write_unclassified_reports(const std::string& dir, const NcuReportHeader& header, const std::string& failure,
+                                const std::string& hint, const std::string& ncu_log, const MetricTable* table) {
+  write_file_atomic(join_path(dir, "ncu_summary.md"), unclassified_summary(header, failure, hint));
+  write_file_atomic(join_path(dir, "ncu_details.md"), unclassified_details(header, ncu_log, table));
+}
+
+}  // namespace kprof
