@@ -49,8 +49,10 @@ int run_run_command(RunCmd& c) {
 
 void register_run(CLI::App& app, CommandAction& action) {
   auto c = std::make_shared<RunCmd>();
-  auto* sub = app.add_subcommand("run", "The whole workflow (env, check, profile) for one kernel or several versions, compared");
-  sub->footer("The whole workflow for one kernel or several versions of it, in one process: environment check\n"
+  auto* sub = app.add_subcommand(
+      "run", "The whole workflow (env, check, profile) for one kernel or several versions, compared");
+  sub->footer(
+      "The whole workflow for one kernel or several versions of it, in one process: environment check\n"
       "(stops if a required item fails), correctness against ref.py, then for each correct version timing,\n"
       "Nsight Compute and the classification, then a comparison. Same dimensions, seed, buffer sizes and GPU\n"
       "for every version. Writes OUTPUT_DIR/env_check.md, OUTPUT_DIR/<version>/{correctness.md,\n"
@@ -65,12 +67,14 @@ void register_run(CLI::App& app, CommandAction& action) {
   add_kernel_options(sub, c->k, /*several=*/true, /*with_ref=*/true, /*with_output=*/true);
   add_profile_options(sub, c->p);
   sub->add_option("--env-timeout", c->env_timeout_s, "Seconds each environment probe may take")
-      ->capture_default_str()->check(positive_number());
+      ->capture_default_str()
+      ->check(positive_number());
   sub->add_option("--ncu-session", c->ncu_session,
                   "one: every correct version profiled in one Nsight Compute session (one ncu process, one "
                   "PyTorch import; a version it cannot attribute, e.g. one that crashes under ncu, falls back "
                   "to its own); per-version: one ncu process per version")
-      ->capture_default_str()->check(CLI::IsMember({"one", "per-version"}));
+      ->capture_default_str()
+      ->check(CLI::IsMember({"one", "per-version"}));
   sub->callback([sub, c, &action] {
     finish_kernel_options(sub, c->k);
     action = [c] { return run_run_command(*c); };

@@ -20,10 +20,16 @@ __global__ void differs_kernel(const uint4* a, const uint4* b, size_t words, con
   const size_t start = blockIdx.x * size_t(blockDim.x) + threadIdx.x, step = size_t(gridDim.x) * blockDim.x;
   for (size_t i = start; i < words; i += step) {
     uint4 x = a[i], y = b[i];
-    if (x.x != y.x || x.y != y.y || x.z != y.z || x.w != y.w) { *differs = 1u; return; }
+    if (x.x != y.x || x.y != y.y || x.z != y.z || x.w != y.w) {
+      *differs = 1u;
+      return;
+    }
   }
   for (size_t i = start; i < bytes; i += step)
-    if (ab[i] != bb[i]) { *differs = 1u; return; }
+    if (ab[i] != bb[i]) {
+      *differs = 1u;
+      return;
+    }
 }
 
 }  // namespace
@@ -36,14 +42,16 @@ bool device_bytes_equal(const void* a, const void* b, size_t bytes, const char* 
   const size_t words = aligned ? bytes / 16 : 0;
   const size_t head = words * 16;  // the bytes the word loop covers; the rest goes byte by byte
   const size_t items = std::max(words, bytes - head);
-  const unsigned grid = static_cast<unsigned>(std::max<size_t>(1, std::min<size_t>((items + kThreads - 1) / kThreads, 65535 * 8)));
+  const unsigned grid =
+      static_cast<unsigned>(std::max<size_t>(1, std::min<size_t>((items + kThreads - 1) / kThreads, 65535 * 8)));
   const auto* ab = static_cast<const unsigned char*>(a);
   const auto* bb = static_cast<const unsigned char*>(b);
   differs_kernel<<<grid, kThreads>>>(static_cast<const uint4*>(a), static_cast<const uint4*>(b), words, ab + head,
                                      bb + head, bytes - head, static_cast<unsigned*>(flag.get()));
   cuda_check(cudaGetLastError(), std::string("comparing ") + what);
   unsigned differs = 0;
-  cuda_check(cudaMemcpy(&differs, flag.get(), sizeof differs, cudaMemcpyDeviceToHost), std::string("comparing ") + what);
+  cuda_check(cudaMemcpy(&differs, flag.get(), sizeof differs, cudaMemcpyDeviceToHost),
+             std::string("comparing ") + what);
   return differs == 0;
 }
 

@@ -72,14 +72,15 @@ AnalysisContext measured_context(const WorkModel& work, const KernelSpec& spec, 
   } else if (timing.call.n > 0) {
     ctx.measured_ms = timing.call.median;
     ctx.measured_std_ms = timing.call.stddev;
-    ctx.measured_how = fmt::format("call time: CUDA events, median of {} (CUPTI kernel time not available)", timing.call.n);
+    ctx.measured_how =
+        fmt::format("call time: CUDA events, median of {} (CUPTI kernel time not available)", timing.call.n);
   }
   if (timing.during.sm_mhz.mean) ctx.sm_hz = *timing.during.sm_mhz.mean * 1e6;
   ctx.during = timing.during;
   std::string why;
   if (auto bw = achievable_dram_bandwidth(spec.gpu, &why)) {
-    ctx.dram_achievable = Rate{bw->bytes_per_s, bw->how + (bw->cached ? ", cached from " + bw->measured_at
-                                                                      : ", measured " + bw->measured_at)};
+    ctx.dram_achievable = Rate{
+        bw->bytes_per_s, bw->how + (bw->cached ? ", cached from " + bw->measured_at : ", measured " + bw->measured_at)};
   }
   if (!why.empty()) notes.push_back(why);
   return ctx;

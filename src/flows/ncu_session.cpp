@@ -33,9 +33,9 @@ void timed(PendingProfile& p, Fn fn) {
 /// What the one session produced.
 struct SessionRun {
   NcuRunResult ncu;
-  MetricTable table;              ///< its rows (empty when it wrote none)
-  std::optional<NcuRep> rep;      ///< read through ncu_report (source, rules, NVTX)
-  SharedReport shared;            ///< points into `rep`
+  MetricTable table;          ///< its rows (empty when it wrote none)
+  std::optional<NcuRep> rep;  ///< read through ncu_report (source, rules, NVTX)
+  SharedReport shared;        ///< points into `rep`
   SessionSplit split;
 };
 
@@ -53,9 +53,10 @@ NcuRunResult run_session_ncu(const std::vector<PendingProfile>& pending, const s
   no.keep_partial = true;
   no.timeout_s = s.ncu_timeout_s * static_cast<double>(versions.size());  // each version's own limit, summed
   if (s.show_progress)
-    print_progress(fmt::format("ncu: one session for {} versions, one call each in its NVTX range ({} metrics, set "
-                               "'{}', --clock-control none)",
-                               versions.size(), no.metrics.size(), s.metric_set));
+    print_progress(
+        fmt::format("ncu: one session for {} versions, one call each in its NVTX range ({} metrics, set "
+                    "'{}', --clock-control none)",
+                    versions.size(), no.metrics.size(), s.metric_set));
   NcuRunResult r = run_ncu(no);
   write_file_atomic(join_path(run_dir, "ncu_session.log"), shell_join(r.command) + "\n\n" + r.log);
   return r;
@@ -217,12 +218,14 @@ void profile_pending(std::vector<PendingProfile>& pending, const ProfileSettings
       p.out.hint = "fix the version that hung or faulted (its row says which), then run again";
     }
   } else {
-    if (shared.size() == 1) own.push_back(shared.front());
+    if (shared.size() == 1)
+      own.push_back(shared.front());
     else if (!shared.empty())
       for (size_t i : profile_in_one_session(pending, shared, s, run_dir)) own.push_back(i);
     std::sort(own.begin(), own.end());
     for (size_t i : own) {
-      if (s.show_progress) print_progress(fmt::format("[{}] ncu: profiling it in a session of its own", pending[i].name));
+      if (s.show_progress)
+        print_progress(fmt::format("[{}] ncu: profiling it in a session of its own", pending[i].name));
       PendingProfile& p = pending[i];
       timed(p, [&] { profile_own_session(p.out, p.spec, s, p.dir, p.work); });
     }

@@ -18,12 +18,12 @@ namespace kprof {
 
 /// A version timed and waiting for its ncu step.
 struct PendingProfile {
-  std::string name;     ///< the version's folder name; its NVTX range is session_range_name(name)
-  std::string dir;      ///< its report folder
+  std::string name;  ///< the version's folder name; its NVTX range is session_range_name(name)
+  std::string dir;   ///< its report folder
   KernelSpec spec;
-  WorkModel work;       ///< its call's least work (call_work while it was loaded)
+  WorkModel work;                                           ///< its call's least work (call_work while it was loaded)
   std::vector<std::pair<std::string, std::string>> header;  ///< kernel_header_rows
-  ProfileOutcome out;   ///< timing (and notes) filled; the rest by profile_pending
+  ProfileOutcome out;                                       ///< timing (and notes) filled; the rest by profile_pending
   /// Seconds profile_pending spent on this version alone: its classification and reports, and its
   /// own ncu session when it had one; the shared session is not in it (its own progress line).
   double ncu_step_s = 0;
@@ -44,7 +44,7 @@ std::string session_ineligible(const TimingResult& timing);
 /// kernel hung or lost the context before) ncu does not run and each version's reports say so.
 /// Writes OUTPUT_DIR/ncu_session.json (the plan), run.ncu-rep and ncu_session.log. Throws Error
 /// only when a report cannot be written.
-void profile_pending(std::vector<PendingProfile>& pending, const ProfileSettings& settings,
-                     const std::string& run_dir, bool gpu_usable);
+void profile_pending(std::vector<PendingProfile>& pending, const ProfileSettings& settings, const std::string& run_dir,
+                     bool gpu_usable);
 
 }  // namespace kprof

@@ -18,8 +18,10 @@ ParallelBuilds::ParallelBuilds(const std::vector<KernelSpec>& versions, const st
   for (size_t i = 0; i < versions.size(); ++i) {
     ready_.push_back(done_[i].get_future().share());
     builds_[i].needed = versions[i].build && !is_python_impl(spec_implementation(versions[i]));
-    if (builds_[i].needed) todo_.push_back(i);
-    else done_[i].set_value();
+    if (builds_[i].needed)
+      todo_.push_back(i);
+    else
+      done_[i].set_value();
   }
   if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
   const size_t n = std::min<size_t>(workers, todo_.size());

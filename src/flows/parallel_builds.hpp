@@ -19,10 +19,10 @@ namespace kprof {
 
 /// One version's build as the pool left it.
 struct VersionBuild {
-  bool needed = false;               ///< --build on a cuda-cpp / cutlass version (Python needs none)
-  std::optional<BuildResult> result; ///< set when it succeeded
-  std::exception_ptr error;          ///< what build_kernel threw (Error: exit 1 nvcc failed, 2 input)
-  double wall_s = 0;                 ///< seconds from its start to its end on the pool, cache look-up included
+  bool needed = false;                ///< --build on a cuda-cpp / cutlass version (Python needs none)
+  std::optional<BuildResult> result;  ///< set when it succeeded
+  std::exception_ptr error;           ///< what build_kernel threw (Error: exit 1 nvcc failed, 2 input)
+  double wall_s = 0;                  ///< seconds from its start to its end on the pool, cache look-up included
 };
 
 /// Starts the builds of `versions` (those with spec.build and a .cu) at construction, on
@@ -54,8 +54,8 @@ class ParallelBuilds {
   void work(const std::vector<KernelSpec>& versions, const std::vector<std::string>& names);
 
   std::vector<VersionBuild> builds_;
-  std::vector<size_t> todo_;                   ///< indices of the versions to build, in order
-  std::atomic<size_t> next_{0};                ///< next entry of todo_ to take
+  std::vector<size_t> todo_;     ///< indices of the versions to build, in order
+  std::atomic<size_t> next_{0};  ///< next entry of todo_ to take
   std::atomic<bool> cancelled_{false};
   std::vector<std::promise<void>> done_;
   std::vector<std::shared_future<void>> ready_;

@@ -28,7 +28,8 @@
 namespace kprof {
 namespace {
 
-constexpr const char* kNoSourceNote = "source-level data not collected (--no-source); run with --source for the hot lines";
+constexpr const char* kNoSourceNote =
+    "source-level data not collected (--no-source); run with --source for the hot lines";
 
 int compute_capability(int gpu) {
   int major = 0, minor = 0;
@@ -38,9 +39,9 @@ int compute_capability(int gpu) {
 }
 
 std::string execution_time_row(const TimingResult& t) {
-  std::string s = fmt::format("{} per call (median of {} CUDA-event timings, CV {:.1f}%{})",
-                              fmt_duration_ms(t.call.median), t.call.n, t.call.cv * 100,
-                              t.options.l2_flush ? ", L2 flushed" : ", warm L2");
+  std::string s =
+      fmt::format("{} per call (median of {} CUDA-event timings, CV {:.1f}%{})", fmt_duration_ms(t.call.median),
+                  t.call.n, t.call.cv * 100, t.options.l2_flush ? ", L2 flushed" : ", warm L2");
   if (t.kernel.available)
     s += fmt::format("; {} of kernel time per call (CUPTI)", fmt_duration_ms(t.kernel.summary.sum.median));
   return s;
@@ -109,7 +110,8 @@ void judge_classification(ProfileOutcome& out) {
   if (out.analysis->table.kernels.empty()) {
     out.failure = "the ncu report holds no kernel";
   } else if (!out.missing_required.empty()) {
-    out.failure = "ncu returned required metrics missing or NaN: " + fmt::format("{}", fmt::join(out.missing_required, ", "));
+    out.failure =
+        "ncu returned required metrics missing or NaN: " + fmt::format("{}", fmt::join(out.missing_required, ", "));
     out.hint = "this ncu version or GPU may not support them; `ncu --query-metrics` lists what it has";
   } else {
     out.classified = has_usable_metrics(*out.analysis);
@@ -176,10 +178,9 @@ TimingResult time_profile(KernelInstance& inst, const KernelSpec& spec, const Pr
   topt.prepare = false;  // the caller prepared `inst` (its header rows read the buffers): setup() runs once
   TimingResult t = measure_timing(inst, topt, spec.gpu);
   if (s.show_progress)
-    print_progress(fmt::format("timing: {} per call (median of {}), kernel time {}", fmt_duration_ms(t.call.median),
-                               t.call.n,
-                               t.kernel.available ? fmt_duration_ms(t.kernel.summary.sum.median)
-                                                  : std::string("not measured")));
+    print_progress(
+        fmt::format("timing: {} per call (median of {}), kernel time {}", fmt_duration_ms(t.call.median), t.call.n,
+                    t.kernel.available ? fmt_duration_ms(t.kernel.summary.sum.median) : std::string("not measured")));
   return t;
 }
 
@@ -200,8 +201,8 @@ void profile_own_session(ProfileOutcome& out, const KernelSpec& spec, const Prof
   if (out.classified) read_hot_lines(s, read, out);
 }
 
-void classify_session_rows(ProfileOutcome& out, const KernelSpec& spec, const ProfileSettings& s,
-                           const WorkModel& work, MetricTable rows, const SharedReport& shared) {
+void classify_session_rows(ProfileOutcome& out, const KernelSpec& spec, const ProfileSettings& s, const WorkModel& work,
+                           MetricTable rows, const SharedReport& shared) {
   std::set<int> ids;
   for (const auto& k : rows.kernels) ids.insert(k.id);
   AnalysisContext ctx = measured_context(work, spec, out.timing, out.notes);
@@ -256,8 +257,8 @@ void write_profile_reports(const std::string& out_dir, const KernelSpec& spec, c
                                          out.ncu.replay_passes, out.ncu.session_versions, out.ncu.wall_s,
                                          out.ncu.report_path, out.ncu.nvtx_range)});
   else if (s.run_ncu && out.ncu.ok())
-    header.push_back({"ncu", fmt::format("{} replay passes, {:.1f} s; report {}", out.ncu.replay_passes,
-                                         out.ncu.wall_s, out.ncu.report_path)});
+    header.push_back({"ncu", fmt::format("{} replay passes, {:.1f} s; report {}", out.ncu.replay_passes, out.ncu.wall_s,
+                                         out.ncu.report_path)});
   NcuReportHeader nh;
   nh.rows = header;
   nh.timing_markdown = timing_markdown(out.timing);

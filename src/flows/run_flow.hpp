@@ -20,7 +20,7 @@ struct RunRequest {
   CheckOptions check;
   ProfileSettings profile;
   std::string output_dir;
-  double env_timeout_s = 60;         ///< per env probe
+  double env_timeout_s = 60;  ///< per env probe
   /// --ncu-session one (true, the default): every correct version is timed first, then ncu
   /// profiles all of them in one session (flows/ncu_session.hpp); per-version (false): one ncu
   /// process per version, right after its timing.

@@ -13,24 +13,24 @@ namespace kprof {
 
 /// What to build.
 struct BuildOptions {
-  std::string source;                       ///< KERNEL.cu
+  std::string source;                             ///< KERNEL.cu
   Implementation impl = Implementation::CudaCpp;  ///< CudaCpp or Cutlass (others: exit 2)
-  std::string arch;                         ///< "sm_90", "sm_90a"; "" = the GPU's own (see resolve_arch)
-  int gpu = 0;                              ///< CUDA device whose architecture is used when arch == ""
-  std::string output;                       ///< "" = KERNEL.so next to KERNEL.cu
-  std::vector<std::string> extra_flags;     ///< appended to the nvcc line (after `--`)
-  double timeout_s = 600;                   ///< nvcc time limit, seconds (CUTLASS can take minutes)
-  bool echo = true;                         ///< print the nvcc line (stderr) before running it
-  const std::atomic<bool>* cancel = nullptr;  ///< when it turns true, nvcc is stopped (Error, exit 1)
+  std::string arch;                               ///< "sm_90", "sm_90a"; "" = the GPU's own (see resolve_arch)
+  int gpu = 0;                                    ///< CUDA device whose architecture is used when arch == ""
+  std::string output;                             ///< "" = KERNEL.so next to KERNEL.cu
+  std::vector<std::string> extra_flags;           ///< appended to the nvcc line (after `--`)
+  double timeout_s = 600;                         ///< nvcc time limit, seconds (CUTLASS can take minutes)
+  bool echo = true;                               ///< print the nvcc line (stderr) before running it
+  const std::atomic<bool>* cancel = nullptr;      ///< when it turns true, nvcc is stopped (Error, exit 1)
 };
 
 /// What was built.
 struct BuildResult {
-  std::string output;                 ///< the .so written
-  std::string arch;                   ///< the architecture compiled for ("sm_90a")
-  std::vector<std::string> command;   ///< the nvcc argv that ran
-  std::string log;                    ///< nvcc's messages (warnings), "" when silent
-  double wall_s = 0;                  ///< compile time, seconds
+  std::string output;                ///< the .so written
+  std::string arch;                  ///< the architecture compiled for ("sm_90a")
+  std::vector<std::string> command;  ///< the nvcc argv that ran
+  std::string log;                   ///< nvcc's messages (warnings), "" when silent
+  double wall_s = 0;                 ///< compile time, seconds
   /// How it was obtained: "compiled", "up to date" (the .so on disk was built by kprof from the same
   /// inputs: nothing ran) or "cache" (copied from the build cache, kernel/build_cache.hpp).
   std::string how = "compiled";

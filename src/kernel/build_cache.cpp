@@ -30,9 +30,12 @@ bool copy_atomic(const std::string& from, const std::string& to) {
 
 std::string build_cache_dir() {
   std::string base;
-  if (const char* d = std::getenv("KPROF_CACHE_DIR"); d && *d) base = d;
-  else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) base = join_path(x, "kprof");
-  else if (const char* h = std::getenv("HOME"); h && *h) base = join_path(h, ".cache/kprof");
+  if (const char* d = std::getenv("KPROF_CACHE_DIR"); d && *d)
+    base = d;
+  else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+    base = join_path(x, "kprof");
+  else if (const char* h = std::getenv("HOME"); h && *h)
+    base = join_path(h, ".cache/kprof");
   return base.empty() ? "" : join_path(base, "builds");
 }
 

@@ -25,8 +25,8 @@ class HostReference final : public ReferenceRunner {
   std::optional<double> atol() const override { return std::nullopt; }
   std::optional<double> rtol() const override { return std::nullopt; }
   std::string origin() const override { return "host reference"; }
-  ReferenceOutputs run(const std::vector<BufferView>& tensors, const std::vector<uint8_t>&, const std::vector<ScalarArg>&,
-                       const KernelInstance&, const RestoreCopies&) override {
+  ReferenceOutputs run(const std::vector<BufferView>& tensors, const std::vector<uint8_t>&,
+                       const std::vector<ScalarArg>&, const KernelInstance&, const RestoreCopies&) override {
     std::vector<HostArray> all;
     for (const auto& t : tensors) all.push_back(copy_to_host(t.name, t.dtype, t.count, t.ptr));
     fn_(all);
@@ -50,7 +50,8 @@ CheckResult check(const std::string& kernel, size_t n, HostReference& ref) {
   auto inst = load_so_kernel(o);
   CheckOptions co;
   co.trials = 2;
-  return run_check(*inst, [&]() -> ReferenceRunner& { return ref; }, co);
+  return run_check(
+      *inst, [&]() -> ReferenceRunner& { return ref; }, co);
 }
 
 /// C = A + B; A and B left as they were.

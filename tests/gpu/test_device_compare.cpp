@@ -26,7 +26,8 @@ TEST(DeviceCompareGpu, FindsOneChangedByteAnywhere) {
     EXPECT_FALSE(device_bytes_equal(a.get(), b.get(), n, "one byte")) << "byte " << at;
     // Unaligned starts take the byte path: the same flipped byte is found from offset 3.
     if (at >= 3)
-      EXPECT_FALSE(device_bytes_equal(static_cast<char*>(a.get()) + 3, static_cast<char*>(b.get()) + 3, n - 3, "unaligned"))
+      EXPECT_FALSE(
+          device_bytes_equal(static_cast<char*>(a.get()) + 3, static_cast<char*>(b.get()) + 3, n - 3, "unaligned"))
           << "byte " << at;
   }
   b.upload(host.data(), n, "b");

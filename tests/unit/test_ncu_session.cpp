@@ -27,7 +27,9 @@ using kprof::testutil::TempDir;
 
 namespace {
 
-std::string fixture(const std::string& name) { return read_file(std::string(KPROF_TEST_DATA) + "/ncu/" + name + ".raw.csv"); }
+std::string fixture(const std::string& name) {
+  return read_file(std::string(KPROF_TEST_DATA) + "/ncu/" + name + ".raw.csv");
+}
 
 std::string quoted_row(const CsvRecord& r) {
   std::string line;
@@ -53,11 +55,10 @@ std::string session_csv(const std::vector<std::string>& kernels) {
 }
 
 /// The CUPTI-side name of each fixture kernel (abi::__cxa_demangle's spelling, not ncu's).
-const std::map<std::string, std::string> kCupti = {
-    {"copy", "k_copy(float4 const*, float4*, unsigned long)"},
-    {"fma", "k_fma(float const*, float*, int, int)"},
-    {"tiny", "k_tiny(float const*, float*, int)"},
-    {"strided", "k_strided(float const*, float*, int, int)"}};
+const std::map<std::string, std::string> kCupti = {{"copy", "k_copy(float4 const*, float4*, unsigned long)"},
+                                                   {"fma", "k_fma(float const*, float*, int, int)"},
+                                                   {"tiny", "k_tiny(float const*, float*, int)"},
+                                                   {"strided", "k_strided(float const*, float*, int, int)"}};
 
 std::vector<SessionRow> rows_of(const MetricTable& t, const std::vector<std::string>& ranges = {}) {
   std::vector<SessionRow> rows;
@@ -88,8 +89,8 @@ TEST(NcuSession, LaunchOrderSplitGivesEachVersionTheClassOfItsOwnExport) {
   // v0 launches two kernels per call (copy then fma), v1 one (tiny), v2 one (strided).
   MetricTable t = parse_ncu_raw_csv(session_csv({"copy", "fma", "tiny", "strided"}));
   ASSERT_EQ(t.kernels.size(), 4u);
-  auto split = split_session_rows(rows_of(t), {version("v0", {"copy", "fma"}), version("v1", {"tiny"}),
-                                               version("v2", {"strided"})});
+  auto split = split_session_rows(
+      rows_of(t), {version("v0", {"copy", "fma"}), version("v1", {"tiny"}), version("v2", {"strided"})});
   EXPECT_EQ(split.method, "launch order (kernel counts and names from CUPTI)");
   ASSERT_TRUE(split.attributed(0) && split.attributed(1) && split.attributed(2));
   EXPECT_EQ(split.ids[0], (std::vector<int>{0, 1}));
@@ -113,8 +114,8 @@ TEST(NcuSession, LaunchOrderSplitGivesEachVersionTheClassOfItsOwnExport) {
 TEST(NcuSession, AMismatchKeepsTheVersionsBeforeItAndSendsTheRestToTheirOwnSessions) {
   MetricTable t = parse_ncu_raw_csv(session_csv({"copy", "tiny", "strided"}));
   // v1 launched fma under CUPTI, but the session's next row is tiny: v1 and v2 fall back.
-  auto split = split_session_rows(rows_of(t), {version("v0", {"copy"}), version("v1", {"fma"}),
-                                               version("v2", {"strided"})});
+  auto split =
+      split_session_rows(rows_of(t), {version("v0", {"copy"}), version("v1", {"fma"}), version("v2", {"strided"})});
   EXPECT_TRUE(split.attributed(0));
   EXPECT_EQ(split.ids[0], (std::vector<int>{0}));
   EXPECT_FALSE(split.attributed(1));
@@ -122,8 +123,8 @@ TEST(NcuSession, AMismatchKeepsTheVersionsBeforeItAndSendsTheRestToTheirOwnSessi
   EXPECT_FALSE(split.attributed(2));
   EXPECT_TRUE(split.ids[2].empty());
   // A count that does not match (two kernels expected, one row left) is a mismatch too.
-  split = split_session_rows(rows_of(t), {version("v0", {"copy"}), version("v1", {"tiny"}),
-                                          version("v2", {"strided", "strided"})});
+  split = split_session_rows(rows_of(t),
+                             {version("v0", {"copy"}), version("v1", {"tiny"}), version("v2", {"strided", "strided"})});
   EXPECT_TRUE(split.attributed(0) && split.attributed(1));
   EXPECT_FALSE(split.attributed(2));
   EXPECT_NE(split.why_not[2].find("1 kernel(s) where its timed calls launched 2"), std::string::npos);
@@ -166,8 +167,8 @@ TEST(NcuSession, NvtxRangesAttributeEachVersionOnItsOwn) {
   // only itself: v2 after it is still attributed, even with rows of the same name.
   MetricTable t = parse_ncu_raw_csv(session_csv({"copy", "copy", "copy", "strided"}));
   std::vector<std::string> ranges = {"kprof:v0", "kprof:v1", "kprof:v1", "kprof:v2"};
-  auto split = split_session_rows(rows_of(t, ranges), {version("v0", {"copy"}), version("v1", {"copy"}),
-                                                       version("v2", {"strided"})});
+  auto split = split_session_rows(rows_of(t, ranges),
+                                  {version("v0", {"copy"}), version("v1", {"copy"}), version("v2", {"strided"})});
   EXPECT_EQ(split.method, "NVTX ranges");
   EXPECT_EQ(split.ids[0], (std::vector<int>{0}));
   EXPECT_FALSE(split.attributed(1));  // two rows in its range, one launch in its timed calls
@@ -181,7 +182,8 @@ TEST(NcuSession, NvtxRangesAttributeEachVersionOnItsOwn) {
 TEST(NcuSession, KernelNamesMatchAcrossCuptiAndNcuSpellings) {
   EXPECT_TRUE(same_kernel_name("k_copy(float4 const*, float4*, unsigned long)",
                                "k_copy(const float4 *, float4 *, unsigned long)"));
-  EXPECT_TRUE(same_kernel_name("void attn::tile<64, 4>(float const*, float*)", "void attn::tile<64,4>(const float *, float *)"));
+  EXPECT_TRUE(same_kernel_name("void attn::tile<64, 4>(float const*, float*)",
+                               "void attn::tile<64,4>(const float *, float *)"));
   EXPECT_TRUE(same_kernel_name("_attn_fwd", "_attn_fwd"));  // Triton: no parameters
   EXPECT_FALSE(same_kernel_name("k_copy(float*)", "k_copy2(float*)"));
   EXPECT_FALSE(same_kernel_name("softmax_v1", "softmax_v2"));
@@ -249,9 +251,10 @@ TEST(NcuSession, TheSessionsNcuCommandKeepsTheClocksAndRecordsNvtx) {
 
 TEST(NcuSession, ReplayPassesAreKeptPerProfiledKernel) {
   NcuRunResult r;
-  interpret_ncu_output("==PROF== Profiling \"k_copy\" - 0: 0%....50%....100% - 22 passes\n"
-                       "==PROF== Profiling \"k_tiny\" - 1: 0%....50%....100% - 25 passes\n",
-                       0, r);
+  interpret_ncu_output(
+      "==PROF== Profiling \"k_copy\" - 0: 0%....50%....100% - 22 passes\n"
+      "==PROF== Profiling \"k_tiny\" - 1: 0%....50%....100% - 25 passes\n",
+      0, r);
   EXPECT_EQ(r.profiled, (std::vector<std::string>{"k_copy", "k_tiny"}));
   EXPECT_EQ(r.passes, (std::vector<int>{22, 25}));
   EXPECT_EQ(r.replay_passes, 25);

@@ -52,9 +52,10 @@ TEST(WorkModelPy, ARaisingOrNonNumericDeclarationIsAUsageError) {
 TEST(WorkModelPy, RefPyIsImportedOncePerProcessByTheCheckAndTheWorkModel) {
   TempDir dir;
   // Module-level code counts its own imports in a file beside it.
-  const std::string counting = "open(__file__ + '.imports', 'a').write('x')\n"
-                               "def reference(**kw):\n    pass\n"
-                               "def flops(N, **kw):\n    return 2 * N\n";
+  const std::string counting =
+      "open(__file__ + '.imports', 'a').write('x')\n"
+      "def reference(**kw):\n    pass\n"
+      "def flops(N, **kw):\n    return 2 * N\n";
   write(dir / "ref.py", counting);
   BackgroundReference check_ref(dir / "ref.py", 0);  // how `kprof run` / `kprof check` load it
   EXPECT_EQ(check_ref.get().origin(), dir / "ref.py");

@@ -16,10 +16,14 @@ constexpr const char* kMarkPrefix = "==KPROF== session ";
 
 const char* state_word(SessionState s) {
   switch (s) {
-    case SessionState::Done: return "done";
-    case SessionState::Skipped: return "skipped";
-    case SessionState::Failed: return "failed";
-    case SessionState::NotReached: break;
+    case SessionState::Done:
+      return "done";
+    case SessionState::Skipped:
+      return "skipped";
+    case SessionState::Failed:
+      return "failed";
+    case SessionState::NotReached:
+      break;
   }
   return "not-reached";
 }
@@ -37,8 +41,8 @@ std::string compare_names(const std::vector<std::string>& want, const std::vecto
     return fmt::format("ncu profiled {} kernel(s) where its timed calls launched {}", got.size(), want.size());
   for (size_t i = 0; i < want.size(); ++i)
     if (!same_kernel_name(want[i], got[i]))
-      return fmt::format("ncu's kernel {} is {}, where its timed calls launched {}", i + 1,
-                         display_kernel_name(got[i]), display_kernel_name(want[i]));
+      return fmt::format("ncu's kernel {} is {}, where its timed calls launched {}", i + 1, display_kernel_name(got[i]),
+                         display_kernel_name(want[i]));
   return "";
 }
 
@@ -60,9 +64,12 @@ SessionSplit split_by_range(const std::vector<SessionRow>& rows, const std::vect
         names.push_back(r.name);
       }
     std::string why;
-    if (v.state != SessionState::Done) why = state_reason(v.state);
-    else if (v.kernels.empty()) why = "its timed calls launched no kernel that CUPTI saw";
-    else why = compare_names(v.kernels, names);
+    if (v.state != SessionState::Done)
+      why = state_reason(v.state);
+    else if (v.kernels.empty())
+      why = "its timed calls launched no kernel that CUPTI saw";
+    else
+      why = compare_names(v.kernels, names);
     s.ids.push_back(why.empty() ? ids : std::vector<int>{});
     s.why_not.push_back(why);
   }
@@ -93,17 +100,20 @@ SessionSplit split_in_order(const std::vector<SessionRow>& rows, const std::vect
         names.push_back(rows[i].name);
       }
       why = compare_names(v.kernels, names);
-      if (why.empty()) cursor += v.kernels.size();
-      else stop = "the rows of a version before it (" + v.name + ") did not match, so the order is lost";
+      if (why.empty())
+        cursor += v.kernels.size();
+      else
+        stop = "the rows of a version before it (" + v.name + ") did not match, so the order is lost";
     }
     all_done = all_done && v.state != SessionState::Failed && v.state != SessionState::NotReached;
     s.ids.push_back(why.empty() ? ids : std::vector<int>{});
     s.why_not.push_back(why);
   }
   if (stop.empty() && all_done && cursor < rows.size()) {
-    std::string why = fmt::format("the session has {} row(s) more than the versions launched, so which version "
-                                  "launched them is unknown",
-                                  rows.size() - cursor);
+    std::string why = fmt::format(
+        "the session has {} row(s) more than the versions launched, so which version "
+        "launched them is unknown",
+        rows.size() - cursor);
     for (size_t i = 0; i < versions.size(); ++i)
       if (s.why_not[i].empty()) {
         s.why_not[i] = why;
@@ -166,10 +176,14 @@ std::map<std::string, SessionMark> read_session_marks(const std::string& log) {
     if (sp == std::string::npos) continue;
     std::string word = rest.substr(0, sp), tail = rest.substr(sp + 1);
     SessionMark m;
-    if (word == "done") m.state = SessionState::Done;
-    else if (word == "skipped") m.state = SessionState::Skipped;
-    else if (word == "failed") m.state = SessionState::Failed;
-    else continue;
+    if (word == "done")
+      m.state = SessionState::Done;
+    else if (word == "skipped")
+      m.state = SessionState::Skipped;
+    else if (word == "failed")
+      m.state = SessionState::Failed;
+    else
+      continue;
     size_t colon = tail.find(": ");
     std::string name = trim(colon == std::string::npos ? tail : tail.substr(0, colon));
     if (colon != std::string::npos) m.why = trim(tail.substr(colon + 2));

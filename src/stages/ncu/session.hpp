@@ -72,16 +72,16 @@ struct SessionVersion {
 
 /// One row of the session's report.
 struct SessionRow {
-  int id = 0;            ///< ncu's "ID" (the report's launch index)
-  std::string name;      ///< ncu's "Kernel Name"
-  std::string range;     ///< the kprof NVTX range it ran in ("" when the report was not read for NVTX)
+  int id = 0;         ///< ncu's "ID" (the report's launch index)
+  std::string name;   ///< ncu's "Kernel Name"
+  std::string range;  ///< the kprof NVTX range it ran in ("" when the report was not read for NVTX)
 };
 
 /// The rows of each version.
 struct SessionSplit {
-  std::vector<std::vector<int>> ids;   ///< per version (plan order): its rows' IDs, report order
-  std::vector<std::string> why_not;    ///< per version: "" when attributed, else why it gets its own session
-  std::string method;                  ///< "NVTX ranges" or "launch order (kernel counts and names from CUPTI)"
+  std::vector<std::vector<int>> ids;  ///< per version (plan order): its rows' IDs, report order
+  std::vector<std::string> why_not;   ///< per version: "" when attributed, else why it gets its own session
+  std::string method;                 ///< "NVTX ranges" or "launch order (kernel counts and names from CUPTI)"
   bool attributed(size_t i) const { return why_not.at(i).empty(); }
 };
 

@@ -22,7 +22,10 @@ void lap(CheckResult& res, const std::string& name, Clock::time_point& t0) {
   const double s = std::chrono::duration<double>(now - t0).count();
   t0 = now;
   for (auto& [n, v] : res.phases_s)
-    if (n == name) { v += s; return; }
+    if (n == name) {
+      v += s;
+      return;
+    }
   res.phases_s.emplace_back(name, s);
 }
 
@@ -72,9 +75,8 @@ std::optional<KernelFault> first_call(KernelInstance& inst, const CheckOptions& 
   fc.kernel_changed.assign(views.size(), 0);
   for (size_t b = 0; b < views.size(); ++b) {
     const BufferView& v = views[b];
-    if (!v.is_output &&
-        device_bytes_equal(fc.copies[b].get(), v.ptr, v.count * dtype_size(v.dtype), v.name.c_str()))
-      continue;  // an untouched input: kernel_changed stays false
+    if (!v.is_output && device_bytes_equal(fc.copies[b].get(), v.ptr, v.count * dtype_size(v.dtype), v.name.c_str()))
+      continue;        // an untouched input: kernel_changed stays false
     if (!v.is_output)  // a changed input: both sides, for the indices in the report
       fc.pre[b] = to_host(res, v.name, v.dtype, v.count, fc.copies[b].get());
     fc.post[b] = to_host(res, v.name, v.dtype, v.count, v.ptr);
@@ -136,17 +138,28 @@ OutputComparison compare_buffer(const BufferView& v, const HostArray& pre, const
 Tolerance resolve_tolerance(DType dtype, const CheckOptions& opts, const ReferenceRunner* ref) {
   Tolerance t = default_tolerance(dtype);
   std::vector<std::string> from;
-  if (opts.atol) { t.atol = *opts.atol; from.push_back("atol from --atol"); }
-  else if (ref && ref->atol()) { t.atol = *ref->atol(); from.push_back("atol from ref.py"); }
-  if (opts.rtol) { t.rtol = *opts.rtol; from.push_back("rtol from --rtol"); }
-  else if (ref && ref->rtol()) { t.rtol = *ref->rtol(); from.push_back("rtol from ref.py"); }
-  if (from.size() == 1) t.source = from[0] + ", other " + t.source;
-  else if (from.size() == 2) t.source = from[0] + ", " + from[1];
+  if (opts.atol) {
+    t.atol = *opts.atol;
+    from.push_back("atol from --atol");
+  } else if (ref && ref->atol()) {
+    t.atol = *ref->atol();
+    from.push_back("atol from ref.py");
+  }
+  if (opts.rtol) {
+    t.rtol = *opts.rtol;
+    from.push_back("rtol from --rtol");
+  } else if (ref && ref->rtol()) {
+    t.rtol = *ref->rtol();
+    from.push_back("rtol from ref.py");
+  }
+  if (from.size() == 1)
+    t.source = from[0] + ", other " + t.source;
+  else if (from.size() == 2)
+    t.source = from[0] + ", " + from[1];
   return t;
 }
 
-CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&()>& reference,
-                      const CheckOptions& o) {
+CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&()>& reference, const CheckOptions& o) {
   CheckResult res;
   bool python = is_python_impl(inst.implementation());
   for (int t = 0; t < std::max(1, o.trials); ++t) {
@@ -171,7 +184,8 @@ CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&
         if (fc.pre[b].count == views[b].count && views[b].count)
           fc.copies[b].upload(fc.pre[b].bytes.data(), fc.pre[b].bytes.size(), what);
         else
-          cuda_check(cudaMemcpy(fc.copies[b].get(), views[b].ptr, fc.copies[b].bytes(), cudaMemcpyDeviceToDevice), what);
+          cuda_check(cudaMemcpy(fc.copies[b].get(), views[b].ptr, fc.copies[b].bytes(), cudaMemcpyDeviceToDevice),
+                     what);
       }
     };
     ReferenceOutputs expected = ref.run(fc.ref_args, fc.kernel_changed, inst.scalars(), inst, restore);

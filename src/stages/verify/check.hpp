@@ -20,11 +20,11 @@ namespace kprof {
 
 /// Options of `kprof check` that shape the comparison.
 struct CheckOptions {
-  uint64_t seed = 42;              ///< trial t uses seed + t
-  int trials = 1;                  ///< fresh random inputs per trial; any failing trial fails
-  double timeout_s = 60.0;         ///< per kernel call (host call + GPU work), seconds
-  std::optional<double> atol;      ///< --atol: wins over ref.py and the dtype default
-  std::optional<double> rtol;      ///< --rtol
+  uint64_t seed = 42;          ///< trial t uses seed + t
+  int trials = 1;              ///< fresh random inputs per trial; any failing trial fails
+  double timeout_s = 60.0;     ///< per kernel call (host call + GPU work), seconds
+  std::optional<double> atol;  ///< --atol: wins over ref.py and the dtype default
+  std::optional<double> rtol;  ///< --rtol
 };
 
 /// An input the kernel changed although it must not (a `const` parameter of solve, or an input
@@ -58,7 +58,7 @@ struct CheckResult {
   std::vector<std::string> reference_notes;
   /// Non-const buffers that neither the kernel nor the reference changed: treated as inputs.
   std::vector<std::string> treated_as_inputs;
-  ReferencePrecision reference_precision;  ///< PyTorch's float32 matmul settings during the reference
+  ReferencePrecision reference_precision;     ///< PyTorch's float32 matmul settings during the reference
   std::vector<PrecisionDiagnosis> precision;  ///< one per failing float output (see diagnose_precision)
   /// Where the check's time went, seconds summed over the trials, in order: "prepare" (fresh
   /// seeded buffers, both calls' prepare), "first call" (guarded, until the GPU is idle),
@@ -66,7 +66,8 @@ struct CheckResult {
   /// "reference wait" (ref.py's load still running in the background), "reference" (ref.py's
   /// call and its outputs to the host), "sentinel call" (fill, call, read-back), "compare".
   std::vector<std::pair<std::string, double>> phases_s;
-  size_t host_copy_bytes = 0;  ///< bytes the check copied from the GPU to the host (snapshots, not the reference's outputs)
+  size_t host_copy_bytes =
+      0;  ///< bytes the check copied from the GPU to the host (snapshots, not the reference's outputs)
 };
 
 /// Picks the tolerance of one output: --atol/--rtol when given, else ref.py's, else the dtype

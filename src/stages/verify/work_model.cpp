@@ -25,7 +25,8 @@ namespace {
 std::string call_text(const char* fn, const std::map<std::string, double>& ints,
                       const std::map<std::string, double>& floats) {
   std::string args;
-  for (const auto& [k, v] : ints) args += (args.empty() ? "" : ", ") + fmt::format("{}={}", k, static_cast<long long>(v));
+  for (const auto& [k, v] : ints)
+    args += (args.empty() ? "" : ", ") + fmt::format("{}={}", k, static_cast<long long>(v));
   for (const auto& [k, v] : floats) args += (args.empty() ? "" : ", ") + fmt::format("{}={}", k, v);
   return fmt::format("ref.py {}({})", fn, args);
 }
