@@ -9,6 +9,7 @@
 
 #include "flows/profile.hpp"
 #include "report/comparison.hpp"
+#include "stages/env/readiness.hpp"
 #include "stages/verify/check.hpp"
 
 namespace kprof {
@@ -21,6 +22,9 @@ struct RunRequest {
   ProfileSettings profile;
   std::string output_dir;
   double env_timeout_s = 60;         ///< per env probe
+  /// The environment already probed by this process (a `kprof __worker` running several sizes):
+  /// used as is instead of probing again; nullptr = probe.
+  const EnvReport* env = nullptr;
 };
 
 /// Outcome of the whole run.

@@ -131,7 +131,8 @@ void to_json(nlohmann::json& j, const VersionRow& r) {
        {"top_finding", r.top_finding.empty() ? nlohmann::json(nullptr)
                                              : nlohmann::json{{"title", r.top_finding},
                                                               {"gain_pct", opt(r.top_finding_gain_pct)}}},
-       {"note", r.note.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.note)}};
+       {"note", r.note.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.note)},
+       {"fault", r.fault ? nlohmann::json(fault_kind_id(*r.fault)) : nlohmann::json(nullptr)}};
 }
 
 void from_json(const nlohmann::json& j, VersionRow& r) {
@@ -173,6 +174,7 @@ void from_json(const nlohmann::json& j, VersionRow& r) {
     r.top_finding_gain_pct = opt_num(*it, "gain_pct");
   }
   r.note = str_or(j, "note");
+  r.fault = parse_fault_kind(str_or(j, "fault"));
 }
 
 void to_json(nlohmann::json& j, const RowComparison& c) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kernel/guarded_call.hpp"
 #include "stages/analysis/verdict.hpp"
 #include "stages/ncu/metric_table.hpp"
 #include "stages/timing/timing.hpp"
@@ -70,6 +71,7 @@ struct VersionRow {
   std::optional<double> top_finding_gain_pct;  ///< its estimated gain, % of the kernel's time
   std::string folder;                  ///< DIR/<name>/
   std::string note;                    ///< a caveat for this row (e.g. its buffers differ from the first's)
+  std::optional<FaultKind> fault;      ///< the kind of kernel fault that failed the check (timeout, kernel/launch error)
 };
 
 /// Fills the ncu columns of `row` (class, SOL, occupancy, DRAM bytes, stall, bound, top finding)
