@@ -5,8 +5,8 @@
 
 #include "device/cuda.hpp"
 
-#define KPROF_REQUIRE_GPU()                                               \
-  do {                                                                    \
-    std::string kprof_why_ = kprof::cuda_unavailable_reason();            \
+#define KPROF_REQUIRE_GPU()                                                 \
+  do {                                                                      \
+    std::string kprof_why_ = kprof::cuda_unavailable_reason();              \
     if (!kprof_why_.empty()) GTEST_SKIP() << "needs a GPU: " << kprof_why_; \
   } while (0)

@@ -91,7 +91,8 @@ StreamedAnalysis analyze_input(const AnalyzeOptions& o, const std::optional<Load
       sa.invalid_examples.push_back(sa.kept.invalid_values[i]);
     return sa;
   }
-  TempFile tmp{(std::filesystem::temp_directory_path() / ("kprof-analyze-" + std::to_string(::getpid()) + ".csv")).string()};
+  TempFile tmp{
+      (std::filesystem::temp_directory_path() / ("kprof-analyze-" + std::to_string(::getpid()) + ".csv")).string()};
   std::string csv = ncu_export_csv_file(o.report, tmp.path, o.timeout_s);
   if (csv != tmp.path) tmp.path.clear();
   reader = csv == o.report ? "CSV export" : "ncu --import (CSV)";
@@ -108,10 +109,14 @@ int run_analyze(const AnalyzeOptions& o) {
   try {
     in = load_with_ncu_report(o.report, &source_note);
     if (!in && ends_with(o.report, ".ncu-rep") && find_on_path("ncu").empty() && path_exists(o.report))
-      throw usage_error("reading " + o.report + " needs Nsight Compute's Python module ncu_report or its ncu "
-                        "executable; neither was found (" + source_note + ")",
-                        ncu_report_install_hint() + "; or add ncu to PATH, or export the report where ncu is "
-                        "installed and pass the CSV: " + shell_join(ncu_export_argv("ncu", o.report)));
+      throw usage_error("reading " + o.report +
+                            " needs Nsight Compute's Python module ncu_report or its ncu "
+                            "executable; neither was found (" +
+                            source_note + ")",
+                        ncu_report_install_hint() +
+                            "; or add ncu to PATH, or export the report where ncu is "
+                            "installed and pass the CSV: " +
+                            shell_join(ncu_export_argv("ncu", o.report)));
     sa = analyze_input(o, in, reader);
   } catch (const Error& e) {
     std::string what = e.what();
@@ -129,30 +134,34 @@ int run_analyze(const AnalyzeOptions& o) {
   add_hot_lines(in, source_note, o, header);
   if (sa.others.launches > 0) {
     const auto& lead = a.table.kernels.at(static_cast<size_t>(a.verdict.leading));
-    header.rows.at(0).second = fmt::format("{} (leads; {} launches in the report, the {} with the most GPU time shown "
-                                           "in full)", lead.name, sa.launches, a.table.kernels.size());
+    header.rows.at(0).second = fmt::format(
+        "{} (leads; {} launches in the report, the {} with the most GPU time shown "
+        "in full)",
+        lead.name, sa.launches, a.table.kernels.size());
     header.timing_markdown = other_launches_markdown(sa);
   }
   NcuReportFiles files = write_ncu_reports(o.output_dir, a.table, a.verdict, header);
   nlohmann::json j = ncu_json(a.table, a.verdict, header);
   j["source"] = o.report;
   if (sa.others.launches > 0)
-    j["other_launches"] = {{"launches", sa.others.launches}, {"gpu_time_ns", sa.others.gpu_time_ns},
-                           {"launches_in_report", sa.launches}};
+    j["other_launches"] = {
+        {"launches", sa.others.launches}, {"gpu_time_ns", sa.others.gpu_time_ns}, {"launches_in_report", sa.launches}};
   if (sa.invalid_values > 0) j["impossible_values"] = {{"count", sa.invalid_values}, {"examples", sa.invalid_examples}};
   std::string json_path = join_path(o.output_dir, "analysis.json");
   if (o.json) write_file_atomic(json_path, j.dump(2) + "\n");
 
   if (!has_usable_metrics(a)) {
     if (sa.invalid_values > 0)
-      throw usage_error(fmt::format("{}: no kernel can be classified: its Speed of Light values are impossible ({} "
-                                    "impossible value(s), e.g. {})",
-                                    o.report, sa.invalid_values, sa.invalid_examples.front()),
-                        "the export is damaged or edited: export it again from the .ncu-rep; what it holds is listed in " +
-                            files.details);
-    throw check_failed(o.report + ": no kernel has the Speed of Light metrics kprof classifies with "
-                                  "(sm__throughput.avg.pct_of_peak_sustained_elapsed and "
-                                  "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed)",
+      throw usage_error(
+          fmt::format("{}: no kernel can be classified: its Speed of Light values are impossible ({} "
+                      "impossible value(s), e.g. {})",
+                      o.report, sa.invalid_values, sa.invalid_examples.front()),
+          "the export is damaged or edited: export it again from the .ncu-rep; what it holds is listed in " +
+              files.details);
+    throw check_failed(o.report +
+                           ": no kernel has the Speed of Light metrics kprof classifies with "
+                           "(sm__throughput.avg.pct_of_peak_sustained_elapsed and "
+                           "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed)",
                        "collect them, e.g. ncu --section SpeedOfLight --section Occupancy "
                        "--section LaunchStats ... (or --set full); what the report holds is listed in " +
                            files.details);
@@ -164,24 +173,27 @@ int run_analyze(const AnalyzeOptions& o) {
   std::string chart;
   if (!o.no_roofline) {
     std::string note = analyze_roofline(o.output_dir, a);
-    if (note.empty()) chart = ", " + join_path(o.output_dir, "roofline.svg");
-    else print_warning(note);
+    if (note.empty())
+      chart = ", " + join_path(o.output_dir, "roofline.svg");
+    else
+      print_warning(note);
   }
   if (o.json) {
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << verdict_text(a.verdict);
     for (const auto& [id, h] : header.hot_lines)
-      if (header.hot_lines.size() == 1 || id == a.verdict.kernels[static_cast<size_t>(std::max(a.verdict.leading, 0))].id)
+      if (header.hot_lines.size() == 1 ||
+          id == a.verdict.kernels[static_cast<size_t>(std::max(a.verdict.leading, 0))].id)
         std::cout << hot_lines_text(h);
     if (!header.hot_lines_note.empty()) std::cout << "  hot lines: not available: " << header.hot_lines_note << "\n";
     if (sa.others.launches > 0)
-      std::cout << fmt::format("({} more launches with less GPU time are summed up under \"Launches not shown in "
-                               "full\" in ncu_summary.md and ncu_details.md)\n",
-                               sa.others.launches);
+      std::cout << fmt::format(
+          "({} more launches with less GPU time are summed up under \"Launches not shown in "
+          "full\" in ncu_summary.md and ncu_details.md)\n",
+          sa.others.launches);
   }
-  print_progress("wrote " + files.summary + ", " + files.details + chart +
-                 (o.json ? ", " + json_path : std::string()));
+  print_progress("wrote " + files.summary + ", " + files.details + chart + (o.json ? ", " + json_path : std::string()));
   return static_cast<int>(ExitCode::Ok);
 }
 
@@ -189,8 +201,10 @@ int run_analyze(const AnalyzeOptions& o) {
 
 void register_analyze(CLI::App& app, CommandAction& action) {
   auto opts = std::make_shared<AnalyzeOptions>();
-  auto* sub = app.add_subcommand("analyze", "Bottleneck verdict for an existing ncu report (.ncu-rep or raw CSV), no GPU needed");
-  sub->footer("Bottleneck verdict for an existing Nsight Compute report, without a GPU.\n"
+  auto* sub = app.add_subcommand("analyze",
+                                 "Bottleneck verdict for an existing ncu report (.ncu-rep or raw CSV), no GPU needed");
+  sub->footer(
+      "Bottleneck verdict for an existing Nsight Compute report, without a GPU.\n"
       "REPORT is a .ncu-rep, a .ncu-repz or a CSV exported with `--page raw` (with or without\n"
       "--print-units base; ncu's units row is required). A .ncu-rep is read through Nsight Compute's Python\n"
       "module ncu_report (ncu's extras/python, or `pip install ncu-report`; $KPROF_NCU_REPORT names another\n"
@@ -206,7 +220,9 @@ void register_analyze(CLI::App& app, CommandAction& action) {
   sub->add_option("--output-dir,-o", opts->output_dir, "folder for ncu_summary.md, ncu_details.md (and analysis.json)")
       ->capture_default_str();
   sub->add_flag("--json", opts->json, "print the verdict as JSON on stdout and write DIR/analysis.json");
-  sub->add_option("--top", opts->top, "hot lines to show per kernel")->capture_default_str()->check(CLI::Range(1, 1000));
+  sub->add_option("--top", opts->top, "hot lines to show per kernel")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
   sub->add_flag("--sass", opts->sass, "list the SASS instructions behind each hot line in ncu_summary.md");
   sub->add_flag("--no-roofline", opts->no_roofline, "do not draw DIR/roofline.svg/.png (matplotlib in kprof's Python)");
   sub->add_option("--timeout", opts->timeout_s, "seconds allowed for ncu to export a .ncu-rep")

@@ -42,7 +42,8 @@ int run_build(const BuildCli& o) {
 
 void register_build(CLI::App& app, CommandAction& action) {
   auto o = std::make_shared<BuildCli>();
-  auto* sub = app.add_subcommand("build", "Compile a cuda-cpp / cutlass KERNEL.cu into the .so that check and profile load");
+  auto* sub =
+      app.add_subcommand("build", "Compile a cuda-cpp / cutlass KERNEL.cu into the .so that check and profile load");
   sub->footer(
       "Compiles KERNEL.cu (extern \"C\" void solve(...)) into a shared library with nvcc: -O3, -shared, -fPIC,\n"
       "C++17, -lineinfo, for the GPU's own architecture (sm_90a when the source uses wgmma / setmaxnreg / TMA,\n"
@@ -53,9 +54,11 @@ void register_build(CLI::App& app, CommandAction& action) {
   sub->add_option("--implementation,--backend", o->implementation, "cuda-cpp (default) or cutlass");
   sub->add_option("--arch", o->arch, "nvcc architecture (sm_90, sm_90a, ...); default: the GPU's own");
   sub->add_option("-o,--output", o->output, "Output .so (default: KERNEL.so next to KERNEL.cu)");
-  sub->add_option("--gpu", o->gpu, "CUDA device whose architecture is used")->capture_default_str()
+  sub->add_option("--gpu", o->gpu, "CUDA device whose architecture is used")
+      ->capture_default_str()
       ->check(CLI::Range(0, 4095));
-  sub->add_option("--timeout", o->timeout_s, "nvcc time limit in seconds")->capture_default_str()
+  sub->add_option("--timeout", o->timeout_s, "nvcc time limit in seconds")
+      ->capture_default_str()
       ->check(positive_number());
   sub->add_option("nvcc_flags", o->nvcc_flags, "Extra nvcc flags, after `--` (e.g. -- -lcuda -Xptxas -v)");
   sub->callback([&action, o] { action = [o] { return run_build(*o); }; });

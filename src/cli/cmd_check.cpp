@@ -32,8 +32,10 @@ int run_check_command(KernelCliOptions& o) {
   co.timeout_s = spec.timeout_s;
   if (o.atol >= 0) co.atol = o.atol;
   if (o.rtol >= 0) co.rtol = o.rtol;
-  print_progress(fmt::format("checking {} ({}) against {}", spec.kernel, implementation_name(inst->implementation()), o.ref));
-  CheckResult r = run_check(*inst, [&]() -> ReferenceRunner& { return reference.get(); }, co);
+  print_progress(
+      fmt::format("checking {} ({}) against {}", spec.kernel, implementation_name(inst->implementation()), o.ref));
+  CheckResult r = run_check(
+      *inst, [&]() -> ReferenceRunner& { return reference.get(); }, co);
   auto header = kernel_header_rows(spec, *inst, o.ref);
   header.push_back({"Trials", std::to_string(o.trials)});
   write_correctness_reports(o.output_dir, r, header);
@@ -48,7 +50,8 @@ int run_check_command(KernelCliOptions& o) {
 void register_check(CLI::App& app, CommandAction& action) {
   auto opts = std::make_shared<KernelCliOptions>();
   auto* sub = app.add_subcommand("check", "Check a kernel's outputs against ref.py (correctness.md)");
-  sub->footer("Check a kernel's outputs against a Python reference (ref.py defining reference(**kwargs)).\n"
+  sub->footer(
+      "Check a kernel's outputs against a Python reference (ref.py defining reference(**kwargs)).\n"
       "The first call into fresh seeded buffers is compared element-wise (|k - r| <= atol + rtol*|r|);\n"
       "also finds never-written elements, writes past a buffer, modified const inputs and kernel faults.\n"
       "Writes OUTPUT_DIR/correctness.md and correctness.json. Exit 0 pass, 1 fail, 2 usage/input error.");

@@ -49,7 +49,8 @@ int run_env(const EnvCli& o) {
 
 void register_env(CLI::App& app, CommandAction& action) {
   auto o = std::make_shared<EnvCli>();
-  auto* sub = app.add_subcommand("env", "Check that this machine is ready (GPU, driver, ncu counters, nvcc, Python packages)");
+  auto* sub =
+      app.add_subcommand("env", "Check that this machine is ready (GPU, driver, ncu counters, nvcc, Python packages)");
   sub->footer(
       "Checks the machine before checking or profiling a kernel: the GPU, CUDA runtime and driver, NVML clocks,\n"
       "nvcc, ncu (and whether it may read performance counters), compute-sanitizer, the Python kprof embeds\n"

@@ -55,8 +55,10 @@ int run_profile_command(ProfileCmd& c) {
 
 void register_profile(CLI::App& app, CommandAction& action) {
   auto c = std::make_shared<ProfileCmd>();
-  auto* sub = app.add_subcommand("profile", "Time a kernel, collect Nsight Compute metrics and classify the bottleneck");
-  sub->footer("Time a kernel and find what bounds it. Execution time: CUDA events around each call after warm-up\n"
+  auto* sub =
+      app.add_subcommand("profile", "Time a kernel, collect Nsight Compute metrics and classify the bottleneck");
+  sub->footer(
+      "Time a kernel and find what bounds it. Execution time: CUDA events around each call after warm-up\n"
       "(L2 flushed, outputs restored between calls) and CUPTI kernel records. Then Nsight Compute on one\n"
       "call (kprof re-runs itself under ncu with --clock-control none) and the classification: Memory-,\n"
       "Compute-, Latency-, Occupancy-Bound or Mixed, with the metric, value and threshold behind it.\n"

@@ -55,8 +55,10 @@ int run_run_command(RunCmd& c) {
 
 void register_run(CLI::App& app, CommandAction& action) {
   auto c = std::make_shared<RunCmd>();
-  auto* sub = app.add_subcommand("run", "The whole workflow (env, check, profile) for one kernel or several versions, compared");
-  sub->footer("The whole workflow for one kernel or several versions of it, in one process: environment check\n"
+  auto* sub = app.add_subcommand(
+      "run", "The whole workflow (env, check, profile) for one kernel or several versions, compared");
+  sub->footer(
+      "The whole workflow for one kernel or several versions of it, in one process: environment check\n"
       "(stops if a required item fails), correctness against ref.py, then for each correct version timing,\n"
       "Nsight Compute and the classification, then a comparison. Same dimensions, seed, buffer sizes and GPU\n"
       "for every version. Writes OUTPUT_DIR/env_check.md, OUTPUT_DIR/<version>/{correctness.md,\n"

@@ -14,16 +14,19 @@ namespace kprof {
 
 void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool with_ref, bool with_output) {
   if (several)
-    sub->add_option("kernels", o.kernels, "Kernel files: .cu (cuda-cpp, cutlass) or .py (triton, cute-dsl); "
-                                          "several versions of one kernel are compared")
-        ->required()->check(CLI::ExistingFile);
+    sub->add_option("kernels", o.kernels,
+                    "Kernel files: .cu (cuda-cpp, cutlass) or .py (triton, cute-dsl); "
+                    "several versions of one kernel are compared")
+        ->required()
+        ->check(CLI::ExistingFile);
   else
     sub->add_option("kernel", o.kernels, "Kernel file: .cu (cuda-cpp, cutlass) or .py (triton, cute-dsl)")
-        ->required()->expected(1)->check(CLI::ExistingFile);
+        ->required()
+        ->expected(1)
+        ->check(CLI::ExistingFile);
   auto* impl = sub->add_option("--implementation", o.spec.implementation,
                                "cuda-cpp | cutlass | triton | cute-dsl (default: triton for .py, cuda-cpp otherwise)");
-  sub->add_option("--backend", o.spec.implementation, "Alias of --implementation (seed compatibility)")
-      ->excludes(impl);
+  sub->add_option("--backend", o.spec.implementation, "Alias of --implementation (seed compatibility)")->excludes(impl);
   sub->add_option("--so", o.so_paths,
                   several ? "Shared library of each version, one --so per kernel file in their order (default: each "
                             ".cu's sibling .so, same base name)"
@@ -50,27 +53,32 @@ void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool w
   sub->add_option("--gpu", o.spec.gpu, "GPU index (CUDA order)")->capture_default_str()->check(non_negative_number());
   sub->add_option("--timeout", o.spec.timeout_s,
                   "Seconds one kernel call may take before kprof reports it as hung (a check or timing call; "
-                  "under ncu, once per replay pass; ncu's whole run is bounded by --ncu-timeout)")->capture_default_str()
+                  "under ncu, once per replay pass; ncu's whole run is bounded by --ncu-timeout)")
+      ->capture_default_str()
       ->check(positive_number());
   if (with_ref) {
     sub->add_option("--ref", o.ref, "Python reference: a file defining reference(**kwargs)")
-        ->required()->check(CLI::ExistingFile);
-    sub->add_option("--atol", o.atol, "Absolute tolerance (default: ref.py's atol, else 1e-4 for float32; "
-                                      "looser for float16/bfloat16, see README)")
+        ->required()
+        ->check(CLI::ExistingFile);
+    sub->add_option("--atol", o.atol,
+                    "Absolute tolerance (default: ref.py's atol, else 1e-4 for float32; "
+                    "looser for float16/bfloat16, see README)")
         ->check(non_negative_number());
     sub->add_option("--rtol", o.rtol, "Relative tolerance (default: ref.py's rtol, else 1e-3 for float32)")
         ->check(non_negative_number());
-    sub->add_option("--trials", o.trials, "Check on this many fresh random inputs; any failure fails")->capture_default_str()
+    sub->add_option("--trials", o.trials, "Check on this many fresh random inputs; any failure fails")
+        ->capture_default_str()
         ->check(positive_number());
   }
-  if (with_output)
-    sub->add_option("--output-dir,-o", o.output_dir, "Folder for the reports")->capture_default_str();
+  if (with_output) sub->add_option("--output-dir,-o", o.output_dir, "Folder for the reports")->capture_default_str();
   sub->allow_extras();
   std::string before = sub->get_footer();
-  sub->footer((before.empty() ? std::string() : before + "\n\n") + "Dimensions: every --NAME=VALUE that is not an option above is a dimension passed to the kernel, "
-              "e.g. --N=1024 --D=512 (integers), --alpha=0.5 (float scalars).\nnvcc flags after `--` (-- -DUSE_DOUBLE "
-              "-Iinc) are used by --build and to read solve() as they compile it.\nExit codes: 0 success, 1 the checked "
-              "thing failed, 2 usage or input error.");
+  sub->footer(
+      (before.empty() ? std::string() : before + "\n\n") +
+      "Dimensions: every --NAME=VALUE that is not an option above is a dimension passed to the kernel, "
+      "e.g. --N=1024 --D=512 (integers), --alpha=0.5 (float scalars).\nnvcc flags after `--` (-- -DUSE_DOUBLE "
+      "-Iinc) are used by --build and to read solve() as they compile it.\nExit codes: 0 success, 1 the checked "
+      "thing failed, 2 usage or input error.");
 }
 
 void add_profile_options(CLI::App* sub, ProfileCliOptions& o) {
@@ -78,23 +86,29 @@ void add_profile_options(CLI::App* sub, ProfileCliOptions& o) {
                 ->check(non_negative_number());
   sub->add_option("--warmup-ms", o.warmup_ms,
                   "Warm up for at least this many milliseconds (at least 3 calls; absorbs Triton compilation "
-                  "and autotuning)")->capture_default_str()
-      ->excludes(w)->check(non_negative_number());
+                  "and autotuning)")
+      ->capture_default_str()
+      ->excludes(w)
+      ->check(non_negative_number());
   sub->add_option("--iters", o.iters, "Timed calls")->capture_default_str()->check(positive_number());
-  sub->add_flag("--no-l2-flush", o.no_l2_flush, "Do not flush the L2 cache between timed calls (measures warm-cache time)");
+  sub->add_flag("--no-l2-flush", o.no_l2_flush,
+                "Do not flush the L2 cache between timed calls (measures warm-cache time)");
   sub->add_option("--metrics", o.metrics,
                   "ncu metric set: kprof (the metrics the classification uses, fewest replay passes), sections "
-                  "(+ ncu's 8 main sections for browsing in Nsight Compute), full (+ --set full)")->capture_default_str()
+                  "(+ ncu's 8 main sections for browsing in Nsight Compute), full (+ --set full)")
+      ->capture_default_str()
       ->check(CLI::IsMember({"kprof", "sections", "full"}));
   sub->add_option("--ncu-timeout", o.ncu_timeout_s,
                   "Seconds the whole ncu run (all replay passes, plus the runner's start) may take before it is "
-                  "stopped")->capture_default_str()
+                  "stopped")
+      ->capture_default_str()
       ->check(positive_number());
   sub->add_flag("--no-ncu", o.no_ncu, "Skip Nsight Compute: timing only (no classification)");
   sub->add_flag("--source,!--no-source", o.source,
                 std::string("Collect the source-level data (ncu SourceCounters, --import-source yes) and report the "
                             "hot lines: source lines by share of warp samples with their stalls and memory waste "
-                            "(default: ") + (kCollectSourceByDefault ? "on" : "off") + ")");
+                            "(default: ") +
+                    (kCollectSourceByDefault ? "on" : "off") + ")");
   sub->add_flag("--sass", o.sass, "List the SASS instructions behind each hot line in ncu_summary.md");
   sub->add_option("--top", o.top, "Hot lines per kernel")->capture_default_str()->check(CLI::Range(1, 1000));
   sub->add_flag("--no-roofline", o.no_roofline, "Do not draw roofline.svg/.png (matplotlib in kprof's Python)");
@@ -126,7 +140,8 @@ std::string option_note(const CLI::App& sub, const std::string& name) {
     for (const CLI::App* other : root->get_subcommands({}))
       if (other != &sub && !other->get_group().empty()) {
         auto theirs = long_options(*other);
-        if (std::find(theirs.begin(), theirs.end(), n) != theirs.end()) owners.push_back("`kprof " + other->get_name() + "`");
+        if (std::find(theirs.begin(), theirs.end(), n) != theirs.end())
+          owners.push_back("`kprof " + other->get_name() + "`");
       }
   if (!owners.empty())
     return fmt::format("{} is an option of {}, not of `kprof {}`", n, fmt::join(owners, " and "), sub.get_name());
@@ -194,15 +209,17 @@ void finish_kernel_options(CLI::App* sub, KernelCliOptions& o) {
   }
   const bool several = sub->get_name() == "run";
   if (!o.so_paths.empty() && o.so_paths.size() != (several ? o.kernels.size() : 1))
-    throw usage_error(several ? fmt::format("--so is given {} time(s) for {} versions", o.so_paths.size(), o.kernels.size())
-                              : "--so is given " + std::to_string(o.so_paths.size()) + " times",
+    throw usage_error(several
+                          ? fmt::format("--so is given {} time(s) for {} versions", o.so_paths.size(), o.kernels.size())
+                          : "--so is given " + std::to_string(o.so_paths.size()) + " times",
                       several ? "give one --so per version, in the order of the kernel files, or none (each .cu then "
                                 "loads its sibling .so, same base name; --build builds them)"
                               : "give the kernel's library once: --so K.so");
   if (!o.output_dir.empty() && sub->get_option_no_throw("--output-dir"))
     if (auto why = output_dir_problem(o.output_dir); !why.empty())
-      throw usage_error("-o " + o.output_dir + ": " + why, "give a folder for the reports (created when missing), "
-                                                         "e.g. -o profile_out");
+      throw usage_error("-o " + o.output_dir + ": " + why,
+                        "give a folder for the reports (created when missing), "
+                        "e.g. -o profile_out");
   parse_dim_args(sub->remaining(), o.spec.dims);
   for (const auto& d : o.spec.dims.all())
     if (auto note = option_note(*sub, "--" + d.name); !note.empty()) o.spec.dim_notes[d.name] = note;
@@ -222,9 +239,12 @@ std::vector<std::string> rewrite_nvcc_flags(const std::vector<std::string>& argv
   std::vector<std::string> out;
   bool after = false;
   for (size_t i = 0; i < argv.size(); ++i) {
-    if (after) out.push_back(std::string(kNvccFlagOption) + "=" + argv[i]);
-    else if (kernel_command && i >= 2 && argv[i] == "--") after = true;
-    else out.push_back(argv[i]);
+    if (after)
+      out.push_back(std::string(kNvccFlagOption) + "=" + argv[i]);
+    else if (kernel_command && i >= 2 && argv[i] == "--")
+      after = true;
+    else
+      out.push_back(argv[i]);
   }
   return out;
 }

@@ -26,17 +26,17 @@ struct KernelCliOptions {
 
 /// Options of the timing and ncu steps (profile, run).
 struct ProfileCliOptions {
-  int warmup = -1;                    ///< --warmup N calls (-1: by time)
-  double warmup_ms = 100;             ///< --warmup-ms
-  int iters = 100;                    ///< --iters
-  bool no_l2_flush = false;           ///< --no-l2-flush
-  std::string metrics = "kprof";      ///< --metrics kprof|sections|full
-  double ncu_timeout_s = 900;         ///< --ncu-timeout
-  bool no_ncu = false;                ///< --no-ncu: timing only
+  int warmup = -1;                        ///< --warmup N calls (-1: by time)
+  double warmup_ms = 100;                 ///< --warmup-ms
+  int iters = 100;                        ///< --iters
+  bool no_l2_flush = false;               ///< --no-l2-flush
+  std::string metrics = "kprof";          ///< --metrics kprof|sections|full
+  double ncu_timeout_s = 900;             ///< --ncu-timeout
+  bool no_ncu = false;                    ///< --no-ncu: timing only
   bool source = kCollectSourceByDefault;  ///< --source / --no-source: hot lines (ncu SourceCounters)
-  bool sass = false;                  ///< --sass: SASS of each hot line in ncu_summary.md
-  size_t top = 10;                    ///< --top: hot lines per kernel
-  bool no_roofline = false;           ///< --no-roofline: skip roofline.svg/.png (no Python start for the chart)
+  bool sass = false;                      ///< --sass: SASS of each hot line in ncu_summary.md
+  size_t top = 10;                        ///< --top: hot lines per kernel
+  bool no_roofline = false;               ///< --no-roofline: skip roofline.svg/.png (no Python start for the chart)
 };
 
 /// Adds the kernel positional(s) and the shared options. `several` allows several kernels (run);

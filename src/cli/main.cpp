@@ -94,8 +94,7 @@ int main(int argc, char** argv) {
     try {
       app.get_subcommand(first);
     } catch (const CLI::OptionNotFound&) {
-      print_error("unknown command '" + first + "'",
-                  "the commands are " + command_names(app) + "; run `kprof --help`");
+      print_error("unknown command '" + first + "'", "the commands are " + command_names(app) + "; run `kprof --help`");
       return static_cast<int>(ExitCode::Usage);
     }
   }

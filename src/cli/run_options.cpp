@@ -20,7 +20,8 @@ void add_run_options(CLI::App* sub, RunCmd& c) {
   add_kernel_options(sub, c.k, /*several=*/true, /*with_ref=*/true, /*with_output=*/true);
   add_profile_options(sub, c.p);
   sub->add_option("--env-timeout", c.env_timeout_s, "Seconds each environment probe may take")
-      ->capture_default_str()->check(positive_number());
+      ->capture_default_str()
+      ->check(positive_number());
   sub->add_option("--sweep", c.sweep,
                   "Run every version at every size: NAME=LO..HI (powers of two from LO: N=1Ki..64Mi; Ki/Mi/Gi "
                   "suffixes) or NAME=V1,V2,...; repeat for a grid; --size expressions are evaluated per point "
@@ -37,7 +38,8 @@ void add_run_options(CLI::App* sub, RunCmd& c) {
       ->capture_default_str();
   sub->add_option("--time", c.slurm.time, "--slurm: time limit per array task (Slurm's format, e.g. 30 or 1:00:00)");
   sub->add_option("--max-parallel", c.slurm.max_parallel, "--slurm: array tasks running at once")
-      ->capture_default_str()->check(positive_number());
+      ->capture_default_str()
+      ->check(positive_number());
   sub->add_option("--units-per-task", c.slurm.units_per_task,
                   "--slurm: units per array task (default: the number of versions, one size per task)")
       ->check(positive_number());
@@ -73,8 +75,9 @@ void check_scale_options(const CLI::App* sub, const RunCmd& c) {
 }
 
 std::vector<std::string> strip_scale_args(const std::vector<std::string>& words) {
-  static const std::set<std::string> with_value = {"-o", "--output-dir", "--sweep", "--gpus", "--partition",
-                                                   "--gres", "--time", "--max-parallel", "--units-per-task"};
+  static const std::set<std::string> with_value = {"-o",     "--output-dir",   "--sweep",
+                                                   "--gpus", "--partition",    "--gres",
+                                                   "--time", "--max-parallel", "--units-per-task"};
   static const std::set<std::string> flags = {"--slurm", "--no-wait"};
   std::vector<std::string> out;
   for (size_t i = 0; i < words.size(); ++i) {

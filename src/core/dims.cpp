@@ -20,7 +20,10 @@ void Dims::set(const std::string& name, const std::string& text) {
   std::string t = trim(text);
   d.is_int = !t.empty() && t.find_first_not_of("+-0123456789") == std::string::npos;
   for (auto& e : dims_)
-    if (e.name == name) { e = d; return; }
+    if (e.name == name) {
+      e = d;
+      return;
+    }
   dims_.push_back(d);
 }
 
@@ -44,9 +47,9 @@ std::map<std::string, int64_t> Dims::ints() const {
       // Beyond int64_t (a uint64_t scalar may be): saturate, so sizing reports "too large"
       // instead of converting out of range (undefined behaviour).
       constexpr double kTop = 9223372036854775808.0;  // 2^63
-      m[d.name] = d.value >= kTop    ? std::numeric_limits<int64_t>::max()
+      m[d.name] = d.value >= kTop   ? std::numeric_limits<int64_t>::max()
                   : d.value < -kTop ? std::numeric_limits<int64_t>::min()
-                                     : static_cast<int64_t>(d.value);
+                                    : static_cast<int64_t>(d.value);
     }
   return m;
 }
@@ -73,8 +76,7 @@ void parse_dim_args(const std::vector<std::string>& words, Dims& dims) {
       throw usage_error("'" + w + "' is not a dimension name", "names start with a letter: --N=1024");
     for (char c : name)
       if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
-        throw usage_error("'" + w + "' is not a dimension name",
-                          "names use letters, digits and '_': --N=1024");
+        throw usage_error("'" + w + "' is not a dimension name", "names use letters, digits and '_': --N=1024");
     if (dims.has(name))
       throw usage_error("dimension --" + name + " is given twice",
                         "give each dimension once, e.g. --" + name + "=" + w.substr(eq + 1));
@@ -102,7 +104,9 @@ struct ExprParser {
                           std::to_string(std::numeric_limits<int64_t>::max()) + ")",
                       "element counts above 2^40 are refused anyway: check the dimensions and the expression");
   }
-  void skip() { while (pos < s.size() && std::isspace(static_cast<unsigned char>(s[pos]))) ++pos; }
+  void skip() {
+    while (pos < s.size() && std::isspace(static_cast<unsigned char>(s[pos]))) ++pos;
+  }
   /// Enters one level of recursion; refuses deeper than kMaxExprDepth (a crash otherwise).
   void enter() {
     if (++depth > kMaxExprDepth)

@@ -13,8 +13,8 @@ namespace kprof {
 /// One `--NAME=VALUE` the options did not claim. `is_int` when VALUE is an integer literal.
 struct Dim {
   std::string name;
-  std::string text;   ///< VALUE as typed
-  double value = 0;   ///< numeric value
+  std::string text;  ///< VALUE as typed
+  double value = 0;  ///< numeric value
   bool is_int = false;
 };
 

@@ -9,28 +9,52 @@ namespace kprof {
 
 size_t dtype_size(DType t) {
   switch (t) {
-    case DType::F64: case DType::I64: case DType::U64: return 8;
-    case DType::F32: case DType::I32: case DType::U32: return 4;
-    case DType::F16: case DType::BF16: case DType::I16: case DType::U16: return 2;
-    case DType::I8: case DType::U8: return 1;
+    case DType::F64:
+    case DType::I64:
+    case DType::U64:
+      return 8;
+    case DType::F32:
+    case DType::I32:
+    case DType::U32:
+      return 4;
+    case DType::F16:
+    case DType::BF16:
+    case DType::I16:
+    case DType::U16:
+      return 2;
+    case DType::I8:
+    case DType::U8:
+      return 1;
   }
   return 0;
 }
 
 std::string dtype_name(DType t) {
   switch (t) {
-    case DType::F32: return "float32";
-    case DType::F64: return "float64";
-    case DType::F16: return "float16";
-    case DType::BF16: return "bfloat16";
-    case DType::I8: return "int8";
-    case DType::I16: return "int16";
-    case DType::I32: return "int32";
-    case DType::I64: return "int64";
-    case DType::U8: return "uint8";
-    case DType::U16: return "uint16";
-    case DType::U32: return "uint32";
-    case DType::U64: return "uint64";
+    case DType::F32:
+      return "float32";
+    case DType::F64:
+      return "float64";
+    case DType::F16:
+      return "float16";
+    case DType::BF16:
+      return "bfloat16";
+    case DType::I8:
+      return "int8";
+    case DType::I16:
+      return "int16";
+    case DType::I32:
+      return "int32";
+    case DType::I64:
+      return "int64";
+    case DType::U8:
+      return "uint8";
+    case DType::U16:
+      return "uint16";
+    case DType::U32:
+      return "uint32";
+    case DType::U64:
+      return "uint64";
   }
   return "?";
 }
@@ -53,28 +77,36 @@ std::optional<DType> dtype_from_name(const std::string& raw) {
   return std::nullopt;
 }
 
-bool dtype_is_float(DType t) {
-  return t == DType::F32 || t == DType::F64 || t == DType::F16 || t == DType::BF16;
-}
+bool dtype_is_float(DType t) { return t == DType::F32 || t == DType::F64 || t == DType::F16 || t == DType::BF16; }
 
-bool dtype_is_signed_int(DType t) {
-  return t == DType::I8 || t == DType::I16 || t == DType::I32 || t == DType::I64;
-}
+bool dtype_is_signed_int(DType t) { return t == DType::I8 || t == DType::I16 || t == DType::I32 || t == DType::I64; }
 
 std::string dtype_typestr(DType t) {
   switch (t) {
-    case DType::F32: return "<f4";
-    case DType::F64: return "<f8";
-    case DType::F16: return "<f2";
-    case DType::BF16: return "<V2";
-    case DType::I8: return "|i1";
-    case DType::I16: return "<i2";
-    case DType::I32: return "<i4";
-    case DType::I64: return "<i8";
-    case DType::U8: return "|u1";
-    case DType::U16: return "<u2";
-    case DType::U32: return "<u4";
-    case DType::U64: return "<u8";
+    case DType::F32:
+      return "<f4";
+    case DType::F64:
+      return "<f8";
+    case DType::F16:
+      return "<f2";
+    case DType::BF16:
+      return "<V2";
+    case DType::I8:
+      return "|i1";
+    case DType::I16:
+      return "<i2";
+    case DType::I32:
+      return "<i4";
+    case DType::I64:
+      return "<i8";
+    case DType::U8:
+      return "|u1";
+    case DType::U16:
+      return "<u2";
+    case DType::U32:
+      return "<u4";
+    case DType::U64:
+      return "<u8";
   }
   return "";
 }
@@ -144,18 +176,60 @@ float bf16_bits_to_float(uint16_t b) {
 double dtype_load(const void* base, size_t i, DType t) {
   const char* p = static_cast<const char*>(base) + i * dtype_size(t);
   switch (t) {
-    case DType::F32: { float v; std::memcpy(&v, p, 4); return v; }
-    case DType::F64: { double v; std::memcpy(&v, p, 8); return v; }
-    case DType::F16: { uint16_t v; std::memcpy(&v, p, 2); return half_bits_to_float(v); }
-    case DType::BF16: { uint16_t v; std::memcpy(&v, p, 2); return bf16_bits_to_float(v); }
-    case DType::I8: return static_cast<double>(*reinterpret_cast<const int8_t*>(p));
-    case DType::U8: return static_cast<double>(*reinterpret_cast<const uint8_t*>(p));
-    case DType::I16: { int16_t v; std::memcpy(&v, p, 2); return v; }
-    case DType::U16: { uint16_t v; std::memcpy(&v, p, 2); return v; }
-    case DType::I32: { int32_t v; std::memcpy(&v, p, 4); return v; }
-    case DType::U32: { uint32_t v; std::memcpy(&v, p, 4); return v; }
-    case DType::I64: { int64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
-    case DType::U64: { uint64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
+    case DType::F32: {
+      float v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case DType::F64: {
+      double v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
+    case DType::F16: {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return half_bits_to_float(v);
+    }
+    case DType::BF16: {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return bf16_bits_to_float(v);
+    }
+    case DType::I8:
+      return static_cast<double>(*reinterpret_cast<const int8_t*>(p));
+    case DType::U8:
+      return static_cast<double>(*reinterpret_cast<const uint8_t*>(p));
+    case DType::I16: {
+      int16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    case DType::U16: {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    case DType::I32: {
+      int32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case DType::U32: {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case DType::I64: {
+      int64_t v;
+      std::memcpy(&v, p, 8);
+      return static_cast<double>(v);
+    }
+    case DType::U64: {
+      uint64_t v;
+      std::memcpy(&v, p, 8);
+      return static_cast<double>(v);
+    }
   }
   return 0.0;
 }

@@ -66,7 +66,8 @@ std::string output_dir_problem(const std::string& dir) {
     if (::stat(up.c_str(), &st) == 0) break;
   }
   if (!S_ISDIR(st.st_mode)) return "'" + dir + "' cannot be created: '" + up + "' is a file, not a folder";
-  if (::access(up.c_str(), W_OK | X_OK) != 0) return "'" + dir + "' cannot be created: folder '" + up + "' is not writable";
+  if (::access(up.c_str(), W_OK | X_OK) != 0)
+    return "'" + dir + "' cannot be created: folder '" + up + "' is not writable";
   return "";
 }
 
@@ -118,8 +119,7 @@ std::string find_on_path(const std::string& program) {
     if (dir.empty()) continue;
     std::string full = join_path(dir, program);
     struct stat st;
-    if (::stat(full.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(full.c_str(), X_OK) == 0)
-      return full;
+    if (::stat(full.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(full.c_str(), X_OK) == 0) return full;
   }
   return "";
 }

@@ -7,10 +7,14 @@ namespace kprof {
 
 std::string implementation_name(Implementation impl) {
   switch (impl) {
-    case Implementation::CudaCpp: return "cuda-cpp";
-    case Implementation::Cutlass: return "cutlass";
-    case Implementation::Triton: return "triton";
-    case Implementation::CuteDsl: return "cute-dsl";
+    case Implementation::CudaCpp:
+      return "cuda-cpp";
+    case Implementation::Cutlass:
+      return "cutlass";
+    case Implementation::Triton:
+      return "triton";
+    case Implementation::CuteDsl:
+      return "cute-dsl";
   }
   return "?";
 }
@@ -21,8 +25,7 @@ Implementation parse_implementation(const std::string& raw) {
   if (n == "cutlass") return Implementation::Cutlass;
   if (n == "triton") return Implementation::Triton;
   if (n == "cute-dsl" || n == "cute_dsl" || n == "cutedsl") return Implementation::CuteDsl;
-  throw usage_error("unknown implementation '" + raw + "'",
-                    "use one of: cuda-cpp, cutlass, triton, cute-dsl");
+  throw usage_error("unknown implementation '" + raw + "'", "use one of: cuda-cpp, cutlass, triton, cute-dsl");
 }
 
 Implementation default_implementation(const std::string& kernel_path) {
@@ -37,9 +40,9 @@ Implementation resolve_implementation(const std::string& name, const std::string
     throw usage_error("'" + kernel_path + "' is a Python file but --implementation is " + implementation_name(impl),
                       "use --implementation triton or cute-dsl for a .py kernel");
   if (!py && is_python_impl(impl))
-    throw usage_error("--implementation " + implementation_name(impl) + " needs a .py module, got '" +
-                      kernel_path + "'",
-                      "use --implementation cuda-cpp or cutlass for a .cu kernel");
+    throw usage_error(
+        "--implementation " + implementation_name(impl) + " needs a .py module, got '" + kernel_path + "'",
+        "use --implementation cuda-cpp or cutlass for a .cu kernel");
   return impl;
 }
 

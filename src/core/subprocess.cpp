@@ -45,11 +45,16 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     ::setpgid(0, 0);
     ::dup2(out_pipe[1], 1);
     ::dup2(err_pipe[1], 2);
-    ::close(out_pipe[0]); ::close(out_pipe[1]);
-    ::close(err_pipe[0]); ::close(err_pipe[1]);
+    ::close(out_pipe[0]);
+    ::close(out_pipe[1]);
+    ::close(err_pipe[0]);
+    ::close(err_pipe[1]);
     ::close(exec_pipe[0]);
     int devnull = ::open("/dev/null", O_RDONLY);
-    if (devnull >= 0) { ::dup2(devnull, 0); ::close(devnull); }
+    if (devnull >= 0) {
+      ::dup2(devnull, 0);
+      ::close(devnull);
+    }
     if (!opts.stdout_file.empty()) {  // stdout to a file: the parent's pipe sees EOF at once
       int fd = ::open(opts.stdout_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       if (fd < 0) {
@@ -80,7 +85,9 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   if (pid < 0) {
     r.not_found = true;
     r.err = std::string("fork: ") + std::strerror(errno);
-    ::close(out_pipe[0]); ::close(err_pipe[0]); ::close(exec_pipe[0]);
+    ::close(out_pipe[0]);
+    ::close(err_pipe[0]);
+    ::close(exec_pipe[0]);
     return r;
   }
   int exec_errno = 0;
@@ -124,11 +131,16 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     if (killed && Clock::now() > kill_at) {
       ::kill(-pid, SIGKILL);
       // Grandchildren may keep the pipes open; stop reading once the group is killed.
-      for (auto& f : fds) if (f.fd >= 0) { ::close(f.fd); f.fd = -1; }
+      for (auto& f : fds)
+        if (f.fd >= 0) {
+          ::close(f.fd);
+          f.fd = -1;
+        }
       open_fds = 0;
     }
   }
-  for (auto& f : fds) if (f.fd >= 0) ::close(f.fd);
+  for (auto& f : fds)
+    if (f.fd >= 0) ::close(f.fd);
   if (opts.on_line) {
     if (!pend_out.empty()) opts.on_line(pend_out, false);
     if (!pend_err.empty()) opts.on_line(pend_err, true);
@@ -160,8 +172,10 @@ std::string shell_quote(const std::string& arg) {
     return arg;
   std::string q = "'";
   for (char c : arg) {
-    if (c == '\'') q += "'\\''";
-    else q += c;
+    if (c == '\'')
+      q += "'\\''";
+    else
+      q += c;
   }
   return q + "'";
 }

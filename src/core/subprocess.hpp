@@ -10,13 +10,13 @@ namespace kprof {
 
 /// What a finished (or stopped) child process left behind.
 struct ProcessResult {
-  int exit_code = -1;        ///< exit status; -1 when it did not exit normally
-  int term_signal = 0;       ///< signal that ended it, 0 if none
-  bool timed_out = false;    ///< true when kprof killed it after `timeout_s`
-  bool not_found = false;    ///< true when the program could not be started (exec failed)
-  std::string out;           ///< everything it wrote to stdout
-  std::string err;           ///< everything it wrote to stderr
-  double wall_s = 0.0;       ///< wall time in seconds
+  int exit_code = -1;      ///< exit status; -1 when it did not exit normally
+  int term_signal = 0;     ///< signal that ended it, 0 if none
+  bool timed_out = false;  ///< true when kprof killed it after `timeout_s`
+  bool not_found = false;  ///< true when the program could not be started (exec failed)
+  std::string out;         ///< everything it wrote to stdout
+  std::string err;         ///< everything it wrote to stderr
+  double wall_s = 0.0;     ///< wall time in seconds
   /// stdout and stderr together (stdout first), for messages and pattern searches.
   std::string combined() const { return out + err; }
   bool ok() const { return !timed_out && !not_found && exit_code == 0; }
@@ -24,10 +24,10 @@ struct ProcessResult {
 
 /// Options for run_process.
 struct ProcessOptions {
-  double timeout_s = 60.0;   ///< wall-clock limit in seconds; <= 0 means none
+  double timeout_s = 60.0;  ///< wall-clock limit in seconds; <= 0 means none
   /// Extra environment variables (added to / replacing the parent's).
   std::map<std::string, std::string> env;
-  std::string cwd;           ///< working folder; empty keeps the parent's
+  std::string cwd;  ///< working folder; empty keeps the parent's
   /// When set, the child's stdout goes to this file (created or truncated) instead of
   /// ProcessResult::out: for outputs too large to hold in memory (a 200 MB ncu export).
   std::string stdout_file;

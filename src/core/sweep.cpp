@@ -10,7 +10,8 @@
 namespace kprof {
 namespace {
 
-const char* kSweepHint = "write --sweep NAME=LO..HI (powers of two from LO, e.g. N=1Ki..64Mi) or --sweep NAME=V1,V2,...";
+const char* kSweepHint =
+    "write --sweep NAME=LO..HI (powers of two from LO, e.g. N=1Ki..64Mi) or --sweep NAME=V1,V2,...";
 
 bool valid_name(const std::string& n) {
   if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0]))) return false;
@@ -28,7 +29,8 @@ int64_t parse_size_literal(const std::string& text) {
   std::string suffix = t.substr(digits);
   int shift = suffix.empty() ? 0 : suffix == "Ki" ? 10 : suffix == "Mi" ? 20 : suffix == "Gi" ? 30 : -1;
   if (digits == 0 || shift < 0 || digits > 18)
-    throw usage_error("'" + text + "' is not a size: an integer, optionally with Ki, Mi or Gi (1Ki = 1024)", kSweepHint);
+    throw usage_error("'" + text + "' is not a size: an integer, optionally with Ki, Mi or Gi (1Ki = 1024)",
+                      kSweepHint);
   int64_t v = std::stoll(t.substr(0, digits));
   if (v > (std::numeric_limits<int64_t>::max() >> shift)) throw usage_error("'" + text + "' is too large", kSweepHint);
   return v << shift;
@@ -40,11 +42,13 @@ SweepAxis parse_sweep_axis(const std::string& text) {
   SweepAxis a;
   a.name = trim(text.substr(0, eq));
   if (!a.name.empty() && a.name.rfind("--", 0) == 0) a.name = a.name.substr(2);
-  if (!valid_name(a.name)) throw usage_error("--sweep " + text + ": '" + a.name + "' is not a dimension name", kSweepHint);
+  if (!valid_name(a.name))
+    throw usage_error("--sweep " + text + ": '" + a.name + "' is not a dimension name", kSweepHint);
   std::string rest = text.substr(eq + 1);
   if (auto dots = rest.find(".."); dots != std::string::npos) {
     int64_t lo = parse_size_literal(rest.substr(0, dots)), hi = parse_size_literal(rest.substr(dots + 2));
-    if (lo < 1 || lo > hi) throw usage_error("--sweep " + text + ": the range must run from 1 or more up to a larger value", kSweepHint);
+    if (lo < 1 || lo > hi)
+      throw usage_error("--sweep " + text + ": the range must run from 1 or more up to a larger value", kSweepHint);
     for (int64_t v = lo; v <= hi; v *= 2) {
       a.values.push_back(v);
       if (v > std::numeric_limits<int64_t>::max() / 2) break;
@@ -53,8 +57,8 @@ SweepAxis parse_sweep_axis(const std::string& text) {
     for (const auto& w : split(rest, ',')) a.values.push_back(parse_size_literal(w));
   }
   if (a.values.size() > kMaxSweepPoints)
-    throw usage_error("--sweep " + text + " has " + std::to_string(a.values.size()) + " values", "at most " +
-                      std::to_string(kMaxSweepPoints) + " points per sweep");
+    throw usage_error("--sweep " + text + " has " + std::to_string(a.values.size()) + " values",
+                      "at most " + std::to_string(kMaxSweepPoints) + " points per sweep");
   return a;
 }
 
@@ -62,7 +66,8 @@ std::vector<SweepPoint> sweep_grid(const std::vector<SweepAxis>& axes) {
   std::set<std::string> names;
   size_t total = 1;
   for (const auto& a : axes) {
-    if (!names.insert(a.name).second) throw usage_error("--sweep names " + a.name + " twice", "give each dimension one --sweep");
+    if (!names.insert(a.name).second)
+      throw usage_error("--sweep names " + a.name + " twice", "give each dimension one --sweep");
     total *= a.values.size();
     if (total > kMaxSweepPoints)
       throw usage_error("the sweep grid has more than " + std::to_string(kMaxSweepPoints) + " points",

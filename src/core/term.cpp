@@ -20,12 +20,23 @@ std::string styled(const std::string& text, Style style, std::FILE* stream) {
   if (style == Style::Plain || !color_enabled(stream)) return text;
   const char* code = "";
   switch (style) {
-    case Style::Bold: code = "\033[1m"; break;
-    case Style::Ok: code = "\033[32m"; break;
-    case Style::Warn: code = "\033[33m"; break;
-    case Style::Fail: code = "\033[31;1m"; break;
-    case Style::Dim: code = "\033[2m"; break;
-    case Style::Plain: break;
+    case Style::Bold:
+      code = "\033[1m";
+      break;
+    case Style::Ok:
+      code = "\033[32m";
+      break;
+    case Style::Warn:
+      code = "\033[33m";
+      break;
+    case Style::Fail:
+      code = "\033[31;1m";
+      break;
+    case Style::Dim:
+      code = "\033[2m";
+      break;
+    case Style::Plain:
+      break;
   }
   return std::string(code) + text + "\033[0m";
 }

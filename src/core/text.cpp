@@ -57,14 +57,16 @@ std::optional<double> parse_number(const std::string& raw) {
   return v;
 }
 
-std::string markdown_table(const std::vector<std::string>& header,
-                           const std::vector<std::vector<std::string>>& rows) {
+std::string markdown_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
   auto cell = [](const std::string& c) {
     std::string o;
     for (char ch : c) {
-      if (ch == '|') o += "\\|";
-      else if (ch == '\n') o += ' ';
-      else o += ch;
+      if (ch == '|')
+        o += "\\|";
+      else if (ch == '\n')
+        o += ' ';
+      else
+        o += ch;
     }
     return o;
   };
@@ -98,7 +100,10 @@ std::string fmt_duration_ms(double ms) {
 std::string fmt_bytes(double bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   int u = 0;
-  while (std::fabs(bytes) >= 1024.0 && u < 4) { bytes /= 1024.0; ++u; }
+  while (std::fabs(bytes) >= 1024.0 && u < 4) {
+    bytes /= 1024.0;
+    ++u;
+  }
   if (u == 0) return fmt::format("{:.0f} B", bytes);
   return fmt::format("{:.2f} {}", bytes, units[u]);
 }
@@ -108,8 +113,10 @@ std::string display_kernel_name(const std::string& full, size_t max_len) {
   if (starts_with(s, "void ")) s = s.substr(5);
   size_t paren = s.find('(');
   size_t angle = s.find('<');
-  if (angle != std::string::npos && (paren == std::string::npos || angle < paren)) s = s.substr(0, angle) + "<...>";
-  else if (paren != std::string::npos) s = s.substr(0, paren);
+  if (angle != std::string::npos && (paren == std::string::npos || angle < paren))
+    s = s.substr(0, angle) + "<...>";
+  else if (paren != std::string::npos)
+    s = s.substr(0, paren);
   if (s.size() > max_len) s = s.substr(0, max_len > 3 ? max_len - 3 : 0) + "...";
   return s;
 }

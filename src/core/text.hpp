@@ -33,8 +33,7 @@ std::string one_line_summary(const std::string& message, size_t max_len = 300);
 std::optional<double> parse_number(const std::string& s);
 
 /// A Markdown table: header row, separator, one line per row; '|' in cells is escaped.
-std::string markdown_table(const std::vector<std::string>& header,
-                           const std::vector<std::vector<std::string>>& rows);
+std::string markdown_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows);
 
 /// Formats a value with `digits` significant digits ("%.*g"), "n/a" for NaN.
 std::string fmt_sig(double v, int digits = 4);

@@ -156,8 +156,9 @@ NcuCounters parse_ncu_probe(const ProcessResult& r) {
     c.no_kernels = true;
     std::string why = first_error_line(all);
     c.error = "ncu profiled no kernel of the probe" + (why.empty() ? "" : " (" + why + ")");
-    c.fix = "run `kprof __probe` alone: it must launch one kernel and exit 0 (is the GPU visible? "
-            "CUDA_VISIBLE_DEVICES)";
+    c.fix =
+        "run `kprof __probe` alone: it must launch one kernel and exit 0 (is the GPU visible? "
+        "CUDA_VISIBLE_DEVICES)";
     return c;
   }
   std::string why = first_error_line(all);
@@ -167,10 +168,9 @@ NcuCounters parse_ncu_probe(const ProcessResult& r) {
   return c;
 }
 
-NcuCounters probe_ncu_counters(const std::string& ncu, const std::vector<std::string>& target,
-                               double timeout_s) {
-  std::vector<std::string> argv = {ncu, "--clock-control", "none", "--metrics", "sm__cycles_elapsed.avg",
-                                   "--target-processes", "all"};
+NcuCounters probe_ncu_counters(const std::string& ncu, const std::vector<std::string>& target, double timeout_s) {
+  std::vector<std::string> argv = {
+      ncu, "--clock-control", "none", "--metrics", "sm__cycles_elapsed.avg", "--target-processes", "all"};
   argv.insert(argv.end(), target.begin(), target.end());
   ProcessOptions opts;
   opts.timeout_s = timeout_s;

@@ -24,10 +24,10 @@ std::string ncu_path();
 
 /// A tool found (or not) and its `--version`.
 struct ToolInfo {
-  std::string name;      ///< "nvcc", "ncu", "compute-sanitizer"
-  std::string path;      ///< full path, "" when not found
-  std::string version;   ///< "13.0.88", "2025.3.1.0"; "" when unknown
-  std::string error;     ///< why it is unusable ("not found on PATH ...", "timed out after 60 s")
+  std::string name;     ///< "nvcc", "ncu", "compute-sanitizer"
+  std::string path;     ///< full path, "" when not found
+  std::string version;  ///< "13.0.88", "2025.3.1.0"; "" when unknown
+  std::string error;    ///< why it is unusable ("not found on PATH ...", "timed out after 60 s")
   bool ok() const { return !path.empty() && error.empty(); }
 };
 
@@ -42,14 +42,14 @@ ToolInfo probe_tool(const std::string& name, double timeout_s);
 
 /// Whether ncu could read a performance counter (the one-metric probe under ncu).
 struct NcuCounters {
-  bool checked = false;          ///< the probe ran (false: no ncu, or no GPU to run it on)
-  bool readable = false;         ///< sm__cycles_elapsed.avg came back as a number
-  double cycles = 0;             ///< its value (cycles) when readable
+  bool checked = false;            ///< the probe ran (false: no ncu, or no GPU to run it on)
+  bool readable = false;           ///< sm__cycles_elapsed.avg came back as a number
+  double cycles = 0;               ///< its value (cycles) when readable
   bool permission_denied = false;  ///< ERR_NVGPUCTRPERM
-  bool no_kernels = false;       ///< ncu said "No kernels were profiled"
-  std::string error;             ///< one line: what went wrong ("" when readable)
-  std::string fix;               ///< one line: what to do about it
-  std::string command;           ///< the ncu command line that ran (copy-pasteable)
+  bool no_kernels = false;         ///< ncu said "No kernels were profiled"
+  std::string error;               ///< one line: what went wrong ("" when readable)
+  std::string fix;                 ///< one line: what to do about it
+  std::string command;             ///< the ncu command line that ran (copy-pasteable)
 };
 
 /// True when ncu's output is the "no permission to access NVIDIA GPU Performance Counters"
@@ -76,8 +76,7 @@ NcuCounters parse_ncu_probe(const ProcessResult& result);
 /// The probe: `ncu --clock-control none --metrics sm__cycles_elapsed.avg --target-processes all
 /// <target...>` with a limit of `timeout_s` seconds. `target` is the program ncu launches,
 /// normally {self_exe_path(), "__probe", "--gpu", N}. Never throws.
-NcuCounters probe_ncu_counters(const std::string& ncu, const std::vector<std::string>& target,
-                               double timeout_s);
+NcuCounters probe_ncu_counters(const std::string& ncu, const std::vector<std::string>& target, double timeout_s);
 
 /// The running executable's path (readlink /proc/self/exe), "" when unknown.
 std::string self_exe_path();

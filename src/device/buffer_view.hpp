@@ -37,10 +37,10 @@ struct ScalarArg {
 
 /// A write outside a buffer, found in its guard zone after a call.
 struct GuardViolation {
-  std::string buffer;       ///< buffer name
-  bool before = false;      ///< true: in the zone before the buffer (underflow), false: after it
-  size_t first_offset = 0;  ///< bytes from the buffer's start (after) or end of the front zone (before)
-  size_t bytes_changed = 0; ///< how many guard bytes differ from the pattern
+  std::string buffer;        ///< buffer name
+  bool before = false;       ///< true: in the zone before the buffer (underflow), false: after it
+  size_t first_offset = 0;   ///< bytes from the buffer's start (after) or end of the front zone (before)
+  size_t bytes_changed = 0;  ///< how many guard bytes differ from the pattern
 };
 
 }  // namespace kprof

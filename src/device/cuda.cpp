@@ -53,8 +53,8 @@ std::string cuda_unavailable_reason() {
     // Without libcuda at all the runtime says "driver version is insufficient": say what is true.
     if (rc == cudaErrorInsufficientDriver && !driver_library_present())
       return "no CUDA driver/GPU: the NVIDIA driver library (libcuda.so.1) is not installed on this machine";
-    return std::string("no CUDA driver/GPU: cudaGetDeviceCount failed: ") + cudaGetErrorName(rc) +
-           " (" + cudaGetErrorString(rc) + ")";
+    return std::string("no CUDA driver/GPU: cudaGetDeviceCount failed: ") + cudaGetErrorName(rc) + " (" +
+           cudaGetErrorString(rc) + ")";
   }
   if (n == 0) return "no CUDA driver/GPU: the driver reports 0 devices";
   return "";

@@ -16,8 +16,8 @@ DeviceArray::DeviceArray(size_t bytes, const std::string& what) : bytes_(bytes) 
   if (rc != cudaSuccess) {
     cudaGetLastError();
     ptr_ = nullptr;
-    throw check_failed("cannot allocate " + fmt_bytes(static_cast<double>(bytes)) + " on the GPU for " + what +
-                           ": " + cudaGetErrorString(rc),
+    throw check_failed("cannot allocate " + fmt_bytes(static_cast<double>(bytes)) + " on the GPU for " + what + ": " +
+                           cudaGetErrorString(rc),
                        "use smaller dimensions or --ptr-size / --size, or free GPU memory");
   }
 }
@@ -34,9 +34,7 @@ std::optional<DeviceArray> DeviceArray::try_allocate(size_t bytes, std::string* 
   return std::nullopt;
 }
 
-DeviceArray::~DeviceArray() {
-  device_free(ptr_);
-}
+DeviceArray::~DeviceArray() { device_free(ptr_); }
 
 DeviceArray::DeviceArray(DeviceArray&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(o.bytes_) {}
 

@@ -24,17 +24,16 @@ void check_fits(const BufferPlan& plan, double extra_copies, size_t free_bytes) 
   MemoryNeed m = memory_need(plan, extra_copies);
   if (m.total() <= free_bytes) return;
   auto b = [](size_t n) { return fmt_bytes(static_cast<double>(n)); };
-  std::string msg = "the buffers do not fit in GPU memory: kprof needs " + b(m.total()) + " (buffers " +
-                    b(m.buffers) + " + guard zones " + b(m.guards) + " + " + fmt_sig(extra_copies, 3) +
-                    " working copies " + b(m.copies) + " + reserve " + b(m.reserve) + "), " + b(free_bytes) +
-                    " is free";
+  std::string msg = "the buffers do not fit in GPU memory: kprof needs " + b(m.total()) + " (buffers " + b(m.buffers) +
+                    " + guard zones " + b(m.guards) + " + " + fmt_sig(extra_copies, 3) + " working copies " +
+                    b(m.copies) + " + reserve " + b(m.reserve) + "), " + b(free_bytes) + " is free";
   std::string hint = "use smaller dimensions, --ptr-size N, or --size NAME=EXPR";
   if (!plan.buffers.empty()) {
     const BufferSpec& big = plan.buffers[plan.largest()];
-    msg += "; the largest buffer is '" + big.name + "' (" + dtype_name(big.dtype) + ", " +
-           std::to_string(big.count) + " elements, " + b(big.bytes()) + ", size from " + big.count_source + ")";
-    hint = "use smaller dimensions, --ptr-size N, or --size " + big.name + "=EXPR to size '" + big.name +
-           "' explicitly";
+    msg += "; the largest buffer is '" + big.name + "' (" + dtype_name(big.dtype) + ", " + std::to_string(big.count) +
+           " elements, " + b(big.bytes()) + ", size from " + big.count_source + ")";
+    hint =
+        "use smaller dimensions, --ptr-size N, or --size " + big.name + "=EXPR to size '" + big.name + "' explicitly";
   }
   throw check_failed(msg, hint);
 }
@@ -76,8 +75,8 @@ std::vector<BufferView> DeviceBuffers::views() const {
   std::vector<BufferView> v;
   for (size_t i = 0; i < plan_.buffers.size(); ++i) {
     const auto& s = plan_.buffers[i];
-    v.push_back(BufferView{s.name, s.dtype, s.count, regions_[i]->data(), s.is_output, {},
-                           s.count_source.rfind("rule", 0) == 0});
+    v.push_back(BufferView{
+        s.name, s.dtype, s.count, regions_[i]->data(), s.is_output, {}, s.count_source.rfind("rule", 0) == 0});
   }
   return v;
 }

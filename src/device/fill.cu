@@ -25,12 +25,20 @@ unsigned grid_for(size_t n) {
 template <typename T>
 __device__ T seeded_value(uint64_t seed, uint32_t buffer, uint64_t i);
 
-template <> __device__ float seeded_value<float>(uint64_t s, uint32_t b, uint64_t i) { return fill_normal_f32(s, b, i); }
-template <> __device__ double seeded_value<double>(uint64_t s, uint32_t b, uint64_t i) { return fill_normal_f64(s, b, i); }
-template <> __device__ __half seeded_value<__half>(uint64_t s, uint32_t b, uint64_t i) {
+template <>
+__device__ float seeded_value<float>(uint64_t s, uint32_t b, uint64_t i) {
+  return fill_normal_f32(s, b, i);
+}
+template <>
+__device__ double seeded_value<double>(uint64_t s, uint32_t b, uint64_t i) {
+  return fill_normal_f64(s, b, i);
+}
+template <>
+__device__ __half seeded_value<__half>(uint64_t s, uint32_t b, uint64_t i) {
   return __float2half_rn(fill_normal_f32(s, b, i));
 }
-template <> __device__ __nv_bfloat16 seeded_value<__nv_bfloat16>(uint64_t s, uint32_t b, uint64_t i) {
+template <>
+__device__ __nv_bfloat16 seeded_value<__nv_bfloat16>(uint64_t s, uint32_t b, uint64_t i) {
   return __float2bfloat16_rn(fill_normal_f32(s, b, i));
 }
 
@@ -65,18 +73,42 @@ void launch_pattern(void* p, size_t n, uint64_t bits, cudaStream_t st) {
 void fill_seeded(void* ptr, DType dtype, size_t count, uint64_t seed, uint32_t buffer, cudaStream_t stream) {
   if (count == 0) return;
   switch (dtype) {
-    case DType::F32: launch_seeded<float>(ptr, count, seed, buffer, stream); break;
-    case DType::F64: launch_seeded<double>(ptr, count, seed, buffer, stream); break;
-    case DType::F16: launch_seeded<__half>(ptr, count, seed, buffer, stream); break;
-    case DType::BF16: launch_seeded<__nv_bfloat16>(ptr, count, seed, buffer, stream); break;
-    case DType::I8: launch_seeded<int8_t>(ptr, count, seed, buffer, stream); break;
-    case DType::I16: launch_seeded<int16_t>(ptr, count, seed, buffer, stream); break;
-    case DType::I32: launch_seeded<int32_t>(ptr, count, seed, buffer, stream); break;
-    case DType::I64: launch_seeded<int64_t>(ptr, count, seed, buffer, stream); break;
-    case DType::U8: launch_seeded<uint8_t>(ptr, count, seed, buffer, stream); break;
-    case DType::U16: launch_seeded<uint16_t>(ptr, count, seed, buffer, stream); break;
-    case DType::U32: launch_seeded<uint32_t>(ptr, count, seed, buffer, stream); break;
-    case DType::U64: launch_seeded<uint64_t>(ptr, count, seed, buffer, stream); break;
+    case DType::F32:
+      launch_seeded<float>(ptr, count, seed, buffer, stream);
+      break;
+    case DType::F64:
+      launch_seeded<double>(ptr, count, seed, buffer, stream);
+      break;
+    case DType::F16:
+      launch_seeded<__half>(ptr, count, seed, buffer, stream);
+      break;
+    case DType::BF16:
+      launch_seeded<__nv_bfloat16>(ptr, count, seed, buffer, stream);
+      break;
+    case DType::I8:
+      launch_seeded<int8_t>(ptr, count, seed, buffer, stream);
+      break;
+    case DType::I16:
+      launch_seeded<int16_t>(ptr, count, seed, buffer, stream);
+      break;
+    case DType::I32:
+      launch_seeded<int32_t>(ptr, count, seed, buffer, stream);
+      break;
+    case DType::I64:
+      launch_seeded<int64_t>(ptr, count, seed, buffer, stream);
+      break;
+    case DType::U8:
+      launch_seeded<uint8_t>(ptr, count, seed, buffer, stream);
+      break;
+    case DType::U16:
+      launch_seeded<uint16_t>(ptr, count, seed, buffer, stream);
+      break;
+    case DType::U32:
+      launch_seeded<uint32_t>(ptr, count, seed, buffer, stream);
+      break;
+    case DType::U64:
+      launch_seeded<uint64_t>(ptr, count, seed, buffer, stream);
+      break;
   }
   cuda_check(cudaGetLastError(), "launching kprof's seeded fill (" + dtype_name(dtype) + ")");
 }
@@ -85,10 +117,18 @@ void fill_pattern(void* ptr, DType dtype, size_t count, uint64_t bits, cudaStrea
   if (count == 0) return;
   // Bit patterns are element-size integers: the same bytes whatever the element type.
   switch (dtype_size(dtype)) {
-    case 1: launch_pattern<uint8_t>(ptr, count, bits, stream); break;
-    case 2: launch_pattern<uint16_t>(ptr, count, bits, stream); break;
-    case 4: launch_pattern<uint32_t>(ptr, count, bits, stream); break;
-    default: launch_pattern<uint64_t>(ptr, count, bits, stream); break;
+    case 1:
+      launch_pattern<uint8_t>(ptr, count, bits, stream);
+      break;
+    case 2:
+      launch_pattern<uint16_t>(ptr, count, bits, stream);
+      break;
+    case 4:
+      launch_pattern<uint32_t>(ptr, count, bits, stream);
+      break;
+    default:
+      launch_pattern<uint64_t>(ptr, count, bits, stream);
+      break;
   }
   cuda_check(cudaGetLastError(), "launching kprof's pattern fill (" + dtype_name(dtype) + ")");
 }

@@ -17,14 +17,20 @@ namespace kprof {
 template <typename T>
 struct NoInitAllocator : std::allocator<T> {
   template <typename U>
-  struct rebind { using other = NoInitAllocator<U>; };
+  struct rebind {
+    using other = NoInitAllocator<U>;
+  };
   NoInitAllocator() = default;
   template <typename U>
   NoInitAllocator(const NoInitAllocator<U>&) {}
   template <typename U>
-  void construct(U* p) { ::new (static_cast<void*>(p)) U; }
+  void construct(U* p) {
+    ::new (static_cast<void*>(p)) U;
+  }
   template <typename U, typename... A>
-  void construct(U* p, A&&... a) { ::new (static_cast<void*>(p)) U(std::forward<A>(a)...); }
+  void construct(U* p, A&&... a) {
+    ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+  }
 };
 
 /// Raw element bytes of a HostArray.

@@ -49,19 +49,21 @@ AnalysisContext profile_context(const KernelInstance& inst, const KernelSpec& sp
   } else if (timing.call.n > 0) {
     ctx.measured_ms = timing.call.median;
     ctx.measured_std_ms = timing.call.stddev;
-    ctx.measured_how = fmt::format("call time: CUDA events, median of {} (CUPTI kernel time not available)", timing.call.n);
+    ctx.measured_how =
+        fmt::format("call time: CUDA events, median of {} (CUPTI kernel time not available)", timing.call.n);
   }
   if (timing.during.sm_mhz.mean) ctx.sm_hz = *timing.during.sm_mhz.mean * 1e6;
   ctx.during = timing.during;
   std::string why;
   if (auto bw = achievable_dram_bandwidth(spec.gpu, &why)) {
-    ctx.dram_achievable = Rate{bw->bytes_per_s, bw->how + (bw->cached ? ", cached from " + bw->measured_at
-                                                                      : ", measured " + bw->measured_at)};
+    ctx.dram_achievable = Rate{
+        bw->bytes_per_s, bw->how + (bw->cached ? ", cached from " + bw->measured_at : ", measured " + bw->measured_at)};
   }
   if (!why.empty()) notes.push_back(why);
   if (metric_set == "kprof") {
-    ctx.rules_note = "ncu applied no rules: kprof's default metric list collects no ncu section (profile with "
-                     "--metrics sections or full for ncu's own estimates)";
+    ctx.rules_note =
+        "ncu applied no rules: kprof's default metric list collects no ncu section (profile with "
+        "--metrics sections or full for ncu's own estimates)";
   } else {
     ctx.rules = read_rule_results(report, &ctx.rules_note);
   }

@@ -20,7 +20,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* kReadHint = "pass comparison.json files of `kprof run`, profile.json files of `kprof profile`, or their folders (also the output folder of a scaled run)";
+const char* kReadHint =
+    "pass comparison.json files of `kprof run`, profile.json files of `kprof profile`, or their folders (also the "
+    "output folder of a scaled run)";
 
 std::optional<double> num_at(const nlohmann::json& j, const nlohmann::json::json_pointer& p) {
   if (!j.contains(p) || !j.at(p).is_number()) return std::nullopt;
@@ -51,7 +53,8 @@ VersionRow row_v1(const nlohmann::json& v) {
 /// A schema_version 1 profile.json: the timing and the call's class.
 VersionRow profile_row_v1(const nlohmann::json& j, const std::string& path) {
   VersionRow r;
-  auto kernel = j.contains("/header/Kernel"_json_pointer) ? j.at("/header/Kernel"_json_pointer).get<std::string>() : path;
+  auto kernel =
+      j.contains("/header/Kernel"_json_pointer) ? j.at("/header/Kernel"_json_pointer).get<std::string>() : path;
   r.name = file_stem(kernel);
   r.kernel = kernel;
   r.status = VersionStatus::Unchecked;
@@ -116,10 +119,11 @@ CompareInput read_compare_input(const std::string& path, const std::string& labe
     in.schema_version = j.value("schema_version", 1);
     in.header = header_of(j);
     if (j.contains("versions")) {
-      for (const auto& v : j.at("versions")) in.rows.push_back(in.schema_version >= 2 ? v.get<VersionRow>() : row_v1(v));
+      for (const auto& v : j.at("versions"))
+        in.rows.push_back(in.schema_version >= 2 ? v.get<VersionRow>() : row_v1(v));
     } else if (j.contains("timing") || j.contains("summary")) {
       in.rows.push_back(in.schema_version >= 2 && j.contains("summary") ? j.at("summary").get<VersionRow>()
-                                                                         : profile_row_v1(j, in.path));
+                                                                        : profile_row_v1(j, in.path));
       read_correctness_beside(in.path, in.rows.back());
     } else {
       throw usage_error(in.path + " is neither a comparison.json nor a profile.json of kprof", kReadHint);
@@ -142,8 +146,8 @@ int run_compare(const std::vector<std::string>& paths, std::optional<double> fai
   if (one_each)  // one version per file (profile.json): pair them whatever their names
     for (auto& in : inputs)
       if (in.rows[0].name != inputs[0].rows[0].name) {
-        paired.push_back(fmt::format("{}'s only version {} is paired with the baseline's {}", in.label,
-                                     in.rows[0].name, inputs[0].rows[0].name));
+        paired.push_back(fmt::format("{}'s only version {} is paired with the baseline's {}", in.label, in.rows[0].name,
+                                     inputs[0].rows[0].name));
         in.rows[0].name = inputs[0].rows[0].name;
       }
   CompareResult r = compare_inputs(std::move(inputs), fail_if_slower_pct);

@@ -34,9 +34,9 @@ int compute_capability(int gpu) {
 }
 
 std::string execution_time_row(const TimingResult& t) {
-  std::string s = fmt::format("{} per call (median of {} CUDA-event timings, CV {:.1f}%{})",
-                              fmt_duration_ms(t.call.median), t.call.n, t.call.cv * 100,
-                              t.options.l2_flush ? ", L2 flushed" : ", warm L2");
+  std::string s =
+      fmt::format("{} per call (median of {} CUDA-event timings, CV {:.1f}%{})", fmt_duration_ms(t.call.median),
+                  t.call.n, t.call.cv * 100, t.options.l2_flush ? ", L2 flushed" : ", warm L2");
   if (t.kernel.available)
     s += fmt::format("; {} of kernel time per call (CUPTI)", fmt_duration_ms(t.kernel.summary.sum.median));
   return s;
@@ -107,7 +107,8 @@ void judge_classification(ProfileOutcome& out) {
   if (out.analysis->table.kernels.empty()) {
     out.failure = "the ncu report holds no kernel";
   } else if (!out.missing_required.empty()) {
-    out.failure = "ncu returned required metrics missing or NaN: " + fmt::format("{}", fmt::join(out.missing_required, ", "));
+    out.failure =
+        "ncu returned required metrics missing or NaN: " + fmt::format("{}", fmt::join(out.missing_required, ", "));
     out.hint = "this ncu version or GPU may not support them; `ncu --query-metrics` lists what it has";
   } else {
     out.classified = has_usable_metrics(*out.analysis);
@@ -149,8 +150,8 @@ ProfileOutcome measure_profile(KernelInstance& inst, const KernelSpec& spec, con
   topt.prepare = false;  // the caller prepared `inst` (its header rows read the buffers): setup() runs once
   out.timing = measure_timing(inst, topt, spec.gpu);
   if (s.show_progress)
-    print_progress(fmt::format("timing: {} per call (median of {}), kernel time {}", fmt_duration_ms(out.timing.call.median),
-                               out.timing.call.n,
+    print_progress(fmt::format("timing: {} per call (median of {}), kernel time {}",
+                               fmt_duration_ms(out.timing.call.median), out.timing.call.n,
                                out.timing.kernel.available ? fmt_duration_ms(out.timing.kernel.summary.sum.median)
                                                            : std::string("not measured")));
   if (!s.run_ncu) {
@@ -173,7 +174,8 @@ ProfileOutcome measure_profile(KernelInstance& inst, const KernelSpec& spec, con
   if (!out.classified) {
     auto names = launched_kernel_names(out.timing);
     if (!names.empty())
-      out.failure += "; the kernels that did launch (CUPTI, during timing): " + fmt::format("{}", fmt::join(names, ", "));
+      out.failure +=
+          "; the kernels that did launch (CUPTI, during timing): " + fmt::format("{}", fmt::join(names, ", "));
     else if (out.ncu.failure == NcuFailure::NoKernels)
       out.failure += "; CUPTI saw no kernel during the timed calls either";
   }
@@ -185,8 +187,8 @@ void write_profile_reports(const std::string& out_dir, const KernelSpec& spec, c
                            ProfileOutcome& out, std::vector<std::pair<std::string, std::string>> header) {
   header.push_back({"Execution time", execution_time_row(out.timing)});
   if (s.run_ncu && out.ncu.ok())
-    header.push_back({"ncu", fmt::format("{} replay passes, {:.1f} s; report {}", out.ncu.replay_passes,
-                                         out.ncu.wall_s, out.ncu.report_path)});
+    header.push_back({"ncu", fmt::format("{} replay passes, {:.1f} s; report {}", out.ncu.replay_passes, out.ncu.wall_s,
+                                         out.ncu.report_path)});
   NcuReportHeader nh;
   nh.rows = header;
   nh.timing_markdown = timing_markdown(out.timing);

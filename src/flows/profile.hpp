@@ -36,30 +36,30 @@ struct ProfileSettings {
   double ncu_timeout_s = 900;        ///< --ncu-timeout
   bool show_progress = true;
   bool source = kCollectSourceByDefault;  ///< --source / --no-source: collect and report the hot lines
-  bool sass = false;                 ///< --sass: list each hot line's SASS instructions in ncu_summary.md
-  size_t hot_lines_top = 10;         ///< hot lines per kernel
+  bool sass = false;                      ///< --sass: list each hot line's SASS instructions in ncu_summary.md
+  size_t hot_lines_top = 10;              ///< hot lines per kernel
   /// ref.py whose optional flops(**dims) / bytes_moved(**dims) declare the work for the time
   /// bound (`kprof run` passes its --ref); "" = the buffers alone.
   std::string ref;
-  bool roofline = true;              ///< write DIR/roofline.svg and .png
+  bool roofline = true;  ///< write DIR/roofline.svg and .png
 };
 
 /// What one profile produced.
 struct ProfileOutcome {
   TimingResult timing;
-  NcuRunResult ncu;                       ///< the ncu run (failure set when it failed or was skipped)
-  std::optional<NcuAnalysis> analysis;    ///< parsed metrics and verdict, when ncu succeeded
+  NcuRunResult ncu;                           ///< the ncu run (failure set when it failed or was skipped)
+  std::optional<NcuAnalysis> analysis;        ///< parsed metrics and verdict, when ncu succeeded
   std::vector<std::string> missing_required;  ///< required metrics missing or NaN (classification skipped)
-  bool classified = false;                ///< a verdict was produced
-  std::string failure;                    ///< one line when not classified ("" otherwise)
+  bool classified = false;                    ///< a verdict was produced
+  std::string failure;                        ///< one line when not classified ("" otherwise)
   std::string hint;
-  std::vector<std::string> notes;         ///< what the assessment could not do (achievable bandwidth, ref.py's work)
-  std::string roofline_note;              ///< why roofline.svg was not written ("" when it was)
-  std::string hot_lines_reader;           ///< where the ncu_report module came from ("" when not read)
-  std::optional<double> hot_lines_read_s; ///< seconds reading the source counters took
-  nlohmann::json json;                    ///< profile.json as written
+  std::vector<std::string> notes;           ///< what the assessment could not do (achievable bandwidth, ref.py's work)
+  std::string roofline_note;                ///< why roofline.svg was not written ("" when it was)
+  std::string hot_lines_reader;             ///< where the ncu_report module came from ("" when not read)
+  std::optional<double> hot_lines_read_s;   ///< seconds reading the source counters took
+  nlohmann::json json;                      ///< profile.json as written
   std::map<int, KernelHotLines> hot_lines;  ///< by ncu launch ID, when the source data was read
-  std::string hot_lines_note;             ///< why there are none ("" when there are)
+  std::string hot_lines_note;               ///< why there are none ("" when there are)
 };
 
 /// Profiles `inst` (loaded on the selected GPU and prepared once by the caller: timing uses those

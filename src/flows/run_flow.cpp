@@ -37,7 +37,8 @@ void step_line(const std::string& version, const std::string& step, const std::s
 
 /// roofline.svg of `kprof run`: each version's leading kernel with its bound. Returns a note
 /// when it is not written ("" when it is).
-std::string write_versions_roofline(const std::string& dir, const std::vector<std::pair<std::string, NcuAnalysis>>& done) {
+std::string write_versions_roofline(const std::string& dir,
+                                    const std::vector<std::pair<std::string, NcuAnalysis>>& done) {
   std::vector<RooflineEntry> entries;
   const Ceilings* ceilings = nullptr;
   for (const auto& [name, a] : done) {
@@ -106,8 +107,10 @@ class RunWorkflow {
       out_.rows.push_back(run_version(i));
       const VersionRow& row = out_.rows.back();
       std::string why;
-      if (hard_exit_requested()) why = row.name + " left the GPU unusable (hung kernel or lost context)";
-      else if (reference_.load_failed()) why = "ref.py could not be loaded (see " + row.name + ")";
+      if (hard_exit_requested())
+        why = row.name + " left the GPU unusable (hung kernel or lost context)";
+      else if (reference_.load_failed())
+        why = "ref.py could not be loaded (see " + row.name + ")";
       if (why.empty()) continue;
       for (size_t j = i + 1; j < req_.versions.size(); ++j) {
         VersionRow r = new_row(req_, names_, j);
@@ -174,7 +177,8 @@ class RunWorkflow {
   /// The comparison header from the first loaded version; a note on `row` when its buffers differ.
   void note_buffers(const KernelSpec& spec, const KernelInstance& inst, VersionRow& row) {
     std::vector<std::pair<std::string, std::string>> buffers;  // name, "f32 x 1024"
-    for (const auto& b : inst.buffers()) buffers.push_back({b.name, fmt::format("{} x {}", dtype_name(b.dtype), b.count)});
+    for (const auto& b : inst.buffers())
+      buffers.push_back({b.name, fmt::format("{} x {}", dtype_name(b.dtype), b.count)});
     if (header_.empty()) {
       header_ = {{"GPU", gpu_description(spec.gpu)},
                  {"Dimensions", spec.dims.to_string().empty() ? "(none)" : spec.dims.to_string()},
@@ -193,7 +197,8 @@ class RunWorkflow {
   /// The check; writes the version's correctness reports. Returns whether it may be profiled.
   bool check_version(const KernelSpec& spec, KernelInstance& inst, VersionRow& row, Clock::time_point t0) {
     note_buffers(spec, inst, row);
-    CheckResult cr = run_check(inst, [&]() -> ReferenceRunner& { return reference_.get(); }, req_.check);
+    CheckResult cr = run_check(
+        inst, [&]() -> ReferenceRunner& { return reference_.get(); }, req_.check);
     write_correctness_reports(row.folder, cr, kernel_header_rows(spec, inst, req_.ref));
     row.status = cr.pass ? VersionStatus::Pass : VersionStatus::Fail;
     row.status_reason = cr.pass ? "" : first_failure(cr);
@@ -229,7 +234,7 @@ class RunWorkflow {
   BackgroundReference reference_;
   std::vector<std::pair<std::string, std::string>> header_;
   std::vector<std::pair<std::string, std::string>> first_buffers_;  ///< the first loaded version's
-  std::vector<std::pair<std::string, NcuAnalysis>> profiled_;        ///< classified versions, for the chart
+  std::vector<std::pair<std::string, NcuAnalysis>> profiled_;       ///< classified versions, for the chart
 };
 
 }  // namespace

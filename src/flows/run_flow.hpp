@@ -21,7 +21,7 @@ struct RunRequest {
   CheckOptions check;
   ProfileSettings profile;
   std::string output_dir;
-  double env_timeout_s = 60;         ///< per env probe
+  double env_timeout_s = 60;  ///< per env probe
   /// The environment already probed by this process (a `kprof __worker` running several sizes):
   /// used as is instead of probing again; nullptr = probe.
   const EnvReport* env = nullptr;

@@ -25,9 +25,7 @@
 namespace kprof {
 namespace {
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
+double now_s() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
 
 std::string cwd_now() {
   char buf[4096];
@@ -50,7 +48,8 @@ void run_local(const UnitPlan& plan, const std::string& units_path, const ScaleR
   std::vector<std::thread> threads;
   for (size_t k = 0; k < n; ++k)
     threads.emplace_back([&, k] {
-      std::vector<std::string> argv = {req.self_exe, "__worker", "--units", units_path, "--shard", fmt::format("{}/{}", k, n)};
+      std::vector<std::string> argv = {req.self_exe, "__worker", "--units",
+                                       units_path,   "--shard",  fmt::format("{}/{}", k, n)};
       ProcessOptions po;
       po.timeout_s = 0;
       std::string tag = req.gpus.empty() ? "" : "[gpu " + req.gpus[k] + "] ";
@@ -78,9 +77,10 @@ void run_local(const UnitPlan& plan, const std::string& units_path, const ScaleR
     for (const auto& u : shard_of(run, static_cast<int>(k), static_cast<int>(n))) {
       if (file_mtime(unit_result_path(plan.out, u)) >= t0) continue;
       const ProcessResult& p = ended[k];
-      std::string how = p.term_signal ? "signal " + std::to_string(p.term_signal) : "exit " + std::to_string(p.exit_code);
-      write_unit_result(plan.out, placeholder_result(u, UnitStatus::Crash,
-                                                     "its worker ended (" + how + ") without a result for it"));
+      std::string how =
+          p.term_signal ? "signal " + std::to_string(p.term_signal) : "exit " + std::to_string(p.exit_code);
+      write_unit_result(
+          plan.out, placeholder_result(u, UnitStatus::Crash, "its worker ended (" + how + ") without a result for it"));
     }
 }
 
@@ -92,8 +92,9 @@ std::string summary_text(const MergedUnits& m) {
       const UnitResult& u = mp.point.units[i];
       const VersionRow& r = u.row;
       std::string mark = mp.comparison[i].fastest ? "*" : mp.comparison[i].tied_with_fastest ? "=" : "";
-      t.push_back({u.unit.key, u.unit.version + mark, unit_status_id(u.status), r.time_ms ? fmt_duration_ms(*r.time_ms) : "n/a",
-                   class_text(r), r.pct_of_bound ? fmt::format("{:.1f}%", *r.pct_of_bound) : "n/a", unit_gpu_text(u.place)});
+      t.push_back({u.unit.key, u.unit.version + mark, unit_status_id(u.status),
+                   r.time_ms ? fmt_duration_ms(*r.time_ms) : "n/a", class_text(r),
+                   r.pct_of_bound ? fmt::format("{:.1f}%", *r.pct_of_bound) : "n/a", unit_gpu_text(u.place)});
     }
   return markdown_table({"Dimensions", "Version", "Status", "Median", "Class", "% of bound", "GPU"}, t);
 }
@@ -105,7 +106,8 @@ std::vector<std::string> parse_gpu_list(const std::string& text, int count) {
   std::string t = trim(text);
   std::vector<std::string> out;
   if (t == "all") {
-    if (count <= 0) throw check_failed("--gpus all: no GPU is visible", "run on a machine with an NVIDIA GPU and driver");
+    if (count <= 0)
+      throw check_failed("--gpus all: no GPU is visible", "run on a machine with an NVIDIA GPU and driver");
     for (int i = 0; i < count; ++i) out.push_back(std::to_string(i));
     return out;
   }
@@ -130,14 +132,16 @@ MergedUnits write_merged_reports(const UnitPlan& plan) {
     if (!r.place.gpu_name.empty() || !r.place.gpu_uuid.empty()) gpus.insert(unit_gpu_text(r.place));
   std::string gpu_list;
   for (const auto& g : gpus) gpu_list += (gpu_list.empty() ? "" : ", ") + g;
-  std::vector<std::pair<std::string, std::string>> header = {{"GPUs", gpu_list.empty() ? "unknown (no unit ran on a GPU)" : gpu_list},
-                                                             {"Units", join_path(plan.out, "units.json")}};
+  std::vector<std::pair<std::string, std::string>> header = {
+      {"GPUs", gpu_list.empty() ? "unknown (no unit ran on a GPU)" : gpu_list},
+      {"Units", join_path(plan.out, "units.json")}};
   std::string chart;
   if (!plan.axes.empty()) {
     nlohmann::json spec = sweep_chart_spec(m, plan.axes);
     if (spec["series"].empty()) {
       chart = "";
-    } else if (std::string why = render_sweep_chart(spec.dump(), join_path(plan.out, "sweep.svg"), join_path(plan.out, "sweep.png"));
+    } else if (std::string why =
+                   render_sweep_chart(spec.dump(), join_path(plan.out, "sweep.svg"), join_path(plan.out, "sweep.png"));
                why.empty()) {
       chart = "sweep.svg";
     } else {
@@ -171,10 +175,13 @@ int run_scaled(const ScaleRequest& req) {
   for (const auto& a : req.axes) plan.axes.push_back(a.name);
   plan.ncu = run.profile.run_ncu;
   std::string units_path = join_path(plan.out, "units.json");
-  if (req.slurm.enabled && slurm_job_queued(plan.out)) plan = read_unit_plan(units_path);  // its tasks read it
-  else write_unit_plan(plan, units_path);
-  print_progress(fmt::format("{} unit(s) ({} version(s) x {} size(s)): {} to run, {} kept from an earlier run", plan.units.size(),
-                             run.versions.size(), grid.size(), plan.run_ids.size(), plan.units.size() - plan.run_ids.size()));
+  if (req.slurm.enabled && slurm_job_queued(plan.out))
+    plan = read_unit_plan(units_path);  // its tasks read it
+  else
+    write_unit_plan(plan, units_path);
+  print_progress(fmt::format("{} unit(s) ({} version(s) x {} size(s)): {} to run, {} kept from an earlier run",
+                             plan.units.size(), run.versions.size(), grid.size(), plan.run_ids.size(),
+                             plan.units.size() - plan.run_ids.size()));
   if (req.slurm.enabled) {
     if (!run_slurm(plan, units_path, req.slurm, req.self_exe)) return 0;  // --no-wait
   } else if (!plan.run_ids.empty()) {
@@ -184,8 +191,8 @@ int run_scaled(const ScaleRequest& req) {
   for (const auto& w : m.warnings) print_warning(w);
   std::printf("\n%s\n", styled("Summary", Style::Bold).c_str());
   std::fputs(summary_text(m).c_str(), stdout);
-  std::printf("(* fastest correct version of its size, = as fast within noise)  %zu of %zu unit(s) ok  report: %s\n", m.ok,
-              m.total, join_path(plan.out, "comparison.md").c_str());
+  std::printf("(* fastest correct version of its size, = as fast within noise)  %zu of %zu unit(s) ok  report: %s\n",
+              m.ok, m.total, join_path(plan.out, "comparison.md").c_str());
   return m.ok == m.total && m.total == plan.units.size() ? 0 : 1;
 }
 

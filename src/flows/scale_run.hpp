@@ -17,23 +17,23 @@ namespace kprof {
 /// The Slurm options of `kprof run --slurm`.
 struct SlurmOptions {
   bool enabled = false;
-  std::string partition;         ///< --partition ("" = the cluster's default)
-  std::string gres = "gpu:1";    ///< --gres per array task ("none" = no --gres line)
-  std::string time;              ///< --time per array task ("" = the partition's default)
-  int max_parallel = 8;          ///< --max-parallel: array tasks running at once (%K)
-  int units_per_task = 0;        ///< --units-per-task (0 = the number of versions: one size per task)
-  bool wait = true;              ///< false: --no-wait (submit and return)
-  double poll_s = 10;            ///< seconds between squeue polls (KPROF_SLURM_POLL_S)
+  std::string partition;       ///< --partition ("" = the cluster's default)
+  std::string gres = "gpu:1";  ///< --gres per array task ("none" = no --gres line)
+  std::string time;            ///< --time per array task ("" = the partition's default)
+  int max_parallel = 8;        ///< --max-parallel: array tasks running at once (%K)
+  int units_per_task = 0;      ///< --units-per-task (0 = the number of versions: one size per task)
+  bool wait = true;            ///< false: --no-wait (submit and return)
+  double poll_s = 10;          ///< seconds between squeue polls (KPROF_SLURM_POLL_S)
 };
 
 /// A scaled run.
 struct ScaleRequest {
-  RunRequest run;                      ///< versions (base dimensions), options, output_dir
-  std::vector<std::string> run_args;   ///< the `kprof run` words without the scale options
-  std::vector<SweepAxis> axes;         ///< --sweep, in order
-  std::vector<std::string> gpus;       ///< --gpus: CUDA_VISIBLE_DEVICES value per worker ("" = one worker as is)
+  RunRequest run;                     ///< versions (base dimensions), options, output_dir
+  std::vector<std::string> run_args;  ///< the `kprof run` words without the scale options
+  std::vector<SweepAxis> axes;        ///< --sweep, in order
+  std::vector<std::string> gpus;      ///< --gpus: CUDA_VISIBLE_DEVICES value per worker ("" = one worker as is)
   SlurmOptions slurm;
-  std::string self_exe;                ///< the kprof executable workers run
+  std::string self_exe;  ///< the kprof executable workers run
 };
 
 /// Runs it: units, workers (or Slurm), placeholders for missing results, merged reports

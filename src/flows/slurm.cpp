@@ -56,7 +56,9 @@ void wait_for_job(const UnitPlan& plan, const std::string& job, const SlurmOptio
   for (;;) {
     auto q = queued(job);
     if (!q) {
-      if (++failures >= 5) throw check_failed("squeue fails for job " + job, "check the Slurm controller; merge later by running the same command again");
+      if (++failures >= 5)
+        throw check_failed("squeue fails for job " + job,
+                           "check the Slurm controller; merge later by running the same command again");
     } else {
       failures = 0;
       std::string states;
@@ -104,7 +106,8 @@ std::string sbatch_script(const UnitPlan& plan, const std::string& units_path, c
                           const std::string& kprof_exe) {
   const std::string dir = join_path(plan.out, "slurm");
   const bool gpu = opts.gres != "none" && !opts.gres.empty();
-  std::string s = "#!/bin/bash\n# Written by kprof run --slurm: each array task runs one shard of " + units_path + ".\n";
+  std::string s =
+      "#!/bin/bash\n# Written by kprof run --slurm: each array task runs one shard of " + units_path + ".\n";
   s += "#SBATCH --job-name=kprof\n";
   s += fmt::format("#SBATCH --array=0-{}%{}\n", tasks - 1, std::max(1, opts.max_parallel));
   s += "#SBATCH --output=" + dir + "/task-%a.log\n";
@@ -118,7 +121,8 @@ std::string sbatch_script(const UnitPlan& plan, const std::string& units_path, c
   s += shell_join({kprof_exe, "__worker", "--units", units_path}) + " --shard \"$SLURM_ARRAY_TASK_ID/" +
        std::to_string(tasks) + "\"" + (gpu ? " --one-gpu" : "") + " &\n";
   s += "worker=$!\n";
-  s += "trap 'echo \"SIGTERM (time limit or scancel)\" > \"$state.term\"; kill -TERM $worker 2>/dev/null; wait $worker; exit 143' TERM\n";
+  s += "trap 'echo \"SIGTERM (time limit or scancel)\" > \"$state.term\"; kill -TERM $worker 2>/dev/null; wait "
+       "$worker; exit 143' TERM\n";
   s += "wait $worker\nrc=$?\necho $rc > \"$state.exit\"\nexit $rc\n";
   return s;
 }
@@ -127,8 +131,9 @@ std::string parse_sbatch_job_id(const std::string& out) {
   static const std::regex id_re(R"((^|\n)\s*(\d+)(;[^\n]*)?\s*($|\n))");
   std::smatch m;
   if (std::regex_search(out, m, id_re)) return m[2];
-  throw check_failed("sbatch did not submit the job: " + (trim(out).empty() ? std::string("no output") : one_line_summary(trim(out))),
-                     "check --partition, --gres and --time against the cluster (sinfo), then run the same command again");
+  throw check_failed(
+      "sbatch did not submit the job: " + (trim(out).empty() ? std::string("no output") : one_line_summary(trim(out))),
+      "check --partition, --gres and --time against the cluster (sinfo), then run the same command again");
 }
 
 std::map<int, std::string> parse_sacct_states(const std::string& out, const std::string& job_id) {
@@ -142,7 +147,8 @@ std::map<int, std::string> parse_sacct_states(const std::string& out, const std:
   return states;
 }
 
-std::pair<UnitStatus, std::string> missing_unit_status(const std::string& state, bool term_file, const std::string& time) {
+std::pair<UnitStatus, std::string> missing_unit_status(const std::string& state, bool term_file,
+                                                       const std::string& time) {
   std::string limit = time.empty() ? "the partition's time limit" : "--time " + time;
   if (state == "TIMEOUT" || (state.empty() && term_file))
     return {UnitStatus::Timeout, "the task was stopped at " + limit + (state.empty() ? " (or cancelled)" : "") +
@@ -161,7 +167,8 @@ bool slurm_job_queued(const std::string& out) {
   return q && !q->empty();
 }
 
-bool run_slurm(const UnitPlan& plan, const std::string& units_path, const SlurmOptions& opts, const std::string& kprof_exe) {
+bool run_slurm(const UnitPlan& plan, const std::string& units_path, const SlurmOptions& opts,
+               const std::string& kprof_exe) {
   const std::string dir = slurm_dir(plan), job_file = join_path(dir, "job.json");
   make_dirs(dir);
   std::string job;
@@ -177,19 +184,22 @@ bool run_slurm(const UnitPlan& plan, const std::string& units_path, const SlurmO
   if (job.empty()) {
     if (plan.run_ids.empty()) return true;
     if (find_on_path("sbatch").empty())
-      throw usage_error("--slurm: sbatch is not on PATH", "run on a Slurm login node, or drop --slurm to run on this host's GPUs");
+      throw usage_error("--slurm: sbatch is not on PATH",
+                        "run on a Slurm login node, or drop --slurm to run on this host's GPUs");
     tasks = slurm_task_count(plan.run_ids.size(), 1 + plan.units.back().version_index, opts);
     write_file_atomic(join_path(dir, "kprof.sbatch"), sbatch_script(plan, units_path, opts, tasks, kprof_exe));
     since = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count() - 1;
     ProcessResult r = slurm_cmd({"sbatch", "--parsable", join_path(dir, "kprof.sbatch")}, 60);
     job = parse_sbatch_job_id(r.ok() ? r.out : r.combined());
     write_file_atomic(job_file, nlohmann::json{{"job", job}, {"tasks", tasks}, {"submitted", since}}.dump() + "\n");
-    print_progress(fmt::format("submitted slurm job {}: {} array task(s) over {} unit(s), at most {} at once", job, tasks,
-                               plan.run_ids.size(), opts.max_parallel));
+    print_progress(fmt::format("submitted slurm job {}: {} array task(s) over {} unit(s), at most {} at once", job,
+                               tasks, plan.run_ids.size(), opts.max_parallel));
   }
   if (!opts.wait) {
-    std::printf("slurm job %s submitted; when it has ended, run the same command again to merge (only units without a "
-                "result run again), or `kprof compare %s ...`\n", job.c_str(), plan.out.c_str());
+    std::printf(
+        "slurm job %s submitted; when it has ended, run the same command again to merge (only units without a "
+        "result run again), or `kprof compare %s ...`\n",
+        job.c_str(), plan.out.c_str());
     return false;
   }
   wait_for_job(plan, job, opts, since);

@@ -35,7 +35,8 @@ std::map<int, std::string> parse_sacct_states(const std::string& out, const std:
 /// The status and reason of the units a task left without a result: TIMEOUT -> timeout, PENDING /
 /// RUNNING / unknown -> not_run, anything else -> crash. `term_file` tells that the task got
 /// SIGTERM (time limit or scancel) when sacct cannot say.
-std::pair<UnitStatus, std::string> missing_unit_status(const std::string& state, bool term_file, const std::string& time);
+std::pair<UnitStatus, std::string> missing_unit_status(const std::string& state, bool term_file,
+                                                       const std::string& time);
 
 /// Whether OUT/slurm/job.json names a job still queued or running (squeue): its tasks read
 /// OUT/units.json, so a second call must not rewrite it.
@@ -46,6 +47,7 @@ bool slurm_job_queued(const std::string& out);
 /// (a progress line per change), then writes the results of units its tasks left without one.
 /// Returns false after --no-wait (nothing to merge yet). Throws Error (exit 1) when sbatch fails,
 /// (exit 2) when sbatch is not on PATH.
-bool run_slurm(const UnitPlan& plan, const std::string& units_path, const SlurmOptions& opts, const std::string& kprof_exe);
+bool run_slurm(const UnitPlan& plan, const std::string& units_path, const SlurmOptions& opts,
+               const std::string& kprof_exe);
 
 }  // namespace kprof

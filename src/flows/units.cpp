@@ -102,7 +102,9 @@ std::vector<Unit> units_to_run(const UnitPlan& plan) {
 }
 
 std::vector<Unit> shard_of(const std::vector<Unit>& units, int k, int n) {
-  if (n < 1 || k < 0 || k >= n) throw usage_error("shard " + std::to_string(k) + "/" + std::to_string(n) + " is out of range", "give --shard K/N with 0 <= K < N");
+  if (n < 1 || k < 0 || k >= n)
+    throw usage_error("shard " + std::to_string(k) + "/" + std::to_string(n) + " is out of range",
+                      "give --shard K/N with 0 <= K < N");
   std::vector<std::string> keys;
   std::map<std::string, size_t> point_of;
   for (const auto& u : units)
@@ -118,7 +120,8 @@ std::vector<Unit> shard_of(const std::vector<Unit>& units, int k, int n) {
 
 std::pair<int, int> parse_shard(const std::string& text) {
   auto slash = text.find('/');
-  auto k = parse_number(text.substr(0, slash)), n = slash == std::string::npos ? std::nullopt : parse_number(text.substr(slash + 1));
+  auto k = parse_number(text.substr(0, slash)),
+       n = slash == std::string::npos ? std::nullopt : parse_number(text.substr(slash + 1));
   if (!k || !n || *n < 1 || *k < 0 || *k >= *n || *k != static_cast<int>(*k) || *n != static_cast<int>(*n))
     throw usage_error("--shard " + text + ": not K/N with 0 <= K < N", "for example --shard 0/4");
   return {static_cast<int>(*k), static_cast<int>(*n)};

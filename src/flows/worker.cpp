@@ -52,7 +52,8 @@ void say_waiting(const std::string& path) { print_progress("waiting for the GPU:
 KernelSpec unit_spec(const WorkerRequest& req, const Unit& u) {
   if (u.version_index >= req.base.versions.size())
     throw usage_error("unit " + u.id() + " names version " + std::to_string(u.version_index) + " of " +
-                      std::to_string(req.base.versions.size()), "units.json does not match its run_args: run kprof run again");
+                          std::to_string(req.base.versions.size()),
+                      "units.json does not match its run_args: run kprof run again");
   KernelSpec spec = req.base.versions[u.version_index];
   for (const auto& [name, value] : u.dims) spec.dims.set(name, value);
   return spec;
@@ -109,8 +110,9 @@ void run_point(const WorkerRequest& req, const std::vector<Unit>& units, const E
       continue;
     }
     if (!o.env_ready || i >= o.rows.size()) {
-      write_unit_result(req.plan.out, worker_result(u, place, UnitStatus::NotRun,
-                                                    "environment not ready: " + (blockers.empty() ? "see env_check.md" : blockers)));
+      write_unit_result(req.plan.out,
+                        worker_result(u, place, UnitStatus::NotRun,
+                                      "environment not ready: " + (blockers.empty() ? "see env_check.md" : blockers)));
       continue;
     }
     const VersionRow& row = o.rows[i];
@@ -160,7 +162,8 @@ int run_in_process(const WorkerRequest& req) {
     print_error("the environment is not ready: " + blockers, "see " + report + " for each item and its fix");
     for (const auto& u : units) {
       inject_fault(u);
-      write_unit_result(req.plan.out, worker_result(u, place, UnitStatus::NotRun, "environment not ready: " + blockers));
+      write_unit_result(req.plan.out,
+                        worker_result(u, place, UnitStatus::NotRun, "environment not ready: " + blockers));
     }
     return 1;
   }
@@ -187,8 +190,9 @@ std::string how_it_ended(const ProcessResult& p) {
 }
 
 ProcessResult run_child(const WorkerRequest& req, const std::string& only) {
-  std::vector<std::string> argv = {req.self_exe, "__worker", "--units", req.units_path,
-                                   "--shard", fmt::format("{}/{}", req.shard, req.shards), "--in-process"};
+  std::vector<std::string> argv = {req.self_exe,   "__worker", "--units",
+                                   req.units_path, "--shard",  fmt::format("{}/{}", req.shard, req.shards),
+                                   "--in-process"};
   if (!only.empty()) argv.insert(argv.end(), {"--unit", only});
   ProcessOptions po;
   po.timeout_s = 0;
@@ -196,11 +200,11 @@ ProcessResult run_child(const WorkerRequest& req, const std::string& only) {
   return run_process(argv, po);
 }
 
-bool written_since(const std::string& out, const Unit& u, double t0) { return file_mtime(unit_result_path(out, u)) >= t0; }
-
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+bool written_since(const std::string& out, const Unit& u, double t0) {
+  return file_mtime(unit_result_path(out, u)) >= t0;
 }
+
+double now_s() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
 
 /// The supervisor: one child for the shard; the units it left without a result run again one per
 /// child; a unit whose own child dies gets status crash.
@@ -212,7 +216,8 @@ int supervise(const WorkerRequest& req) {
   int code = first.exit_code == 0 ? 0 : 1;
   for (const auto& u : units) {
     if (written_since(req.plan.out, u, t0)) continue;
-    print_progress(fmt::format("[{}] no result after the worker ended ({}): running it alone", u.id(), how_it_ended(first)));
+    print_progress(
+        fmt::format("[{}] no result after the worker ended ({}): running it alone", u.id(), how_it_ended(first)));
     double t1 = now_s() - 1;
     ProcessResult alone = run_child(req, u.id());
     if (written_since(req.plan.out, u, t1)) continue;

@@ -15,9 +15,9 @@ namespace kprof {
 
 /// What one worker runs.
 struct WorkerRequest {
-  RunRequest base;          ///< parsed from plan.run_args: every kernel file of the run, the shared options
-  UnitPlan plan;            ///< units.json
-  std::string units_path;   ///< its path (the child worker reads it again)
+  RunRequest base;         ///< parsed from plan.run_args: every kernel file of the run, the shared options
+  UnitPlan plan;           ///< units.json
+  std::string units_path;  ///< its path (the child worker reads it again)
   int shard = 0, shards = 1;
   std::string only;         ///< run only this unit id ("" = the whole shard); used for isolation
   bool in_process = false;  ///< run the units in this process (the child); false = supervise a child

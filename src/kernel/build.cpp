@@ -37,8 +37,9 @@ std::string resolve_arch(const std::string& requested, const std::string& gpu_ar
                          const std::string& src, const std::string& gpu_error) {
   if (!requested.empty()) {
     if (!valid_arch(requested))
-      throw usage_error("--arch " + requested + " is not an nvcc architecture",
-                        "use sm_XX as nvcc spells it: sm_90 (H100/H200), sm_90a (Hopper wgmma/TMA), sm_80 (A100), sm_100a");
+      throw usage_error(
+          "--arch " + requested + " is not an nvcc architecture",
+          "use sm_XX as nvcc spells it: sm_90 (H100/H200), sm_90a (Hopper wgmma/TMA), sm_80 (A100), sm_100a");
     return requested;
   }
   if (gpu_arch.empty())
@@ -66,8 +67,8 @@ std::string default_output(const std::string& source, const std::string& output)
 std::vector<std::string> nvcc_command(const std::string& nvcc, const std::string& source, const std::string& output,
                                       const std::string& arch, Implementation impl, const CutlassInstall* cutlass,
                                       const std::vector<std::string>& extra) {
-  std::vector<std::string> cmd = {nvcc, "-O3", "-std=c++17", "-shared", "-Xcompiler", "-fPIC", "-lineinfo",
-                                  "-arch=" + arch};
+  std::vector<std::string> cmd = {nvcc,         "-O3",   "-std=c++17", "-shared",
+                                  "-Xcompiler", "-fPIC", "-lineinfo",  "-arch=" + arch};
   if (impl == Implementation::Cutlass && cutlass) {
     cmd.insert(cmd.end(), {"-I", cutlass->include_dir});
     if (!cutlass->util_include_dir.empty()) cmd.insert(cmd.end(), {"-I", cutlass->util_include_dir});
@@ -107,7 +108,8 @@ BuildResult build_kernel(const BuildOptions& opts) {
       int n = 0;
       cudaGetDeviceCount(&n);
       if (opts.gpu < 0 || opts.gpu >= n)
-        throw usage_error("--gpu " + std::to_string(opts.gpu) + " is out of range: " + std::to_string(n) + " device(s)");
+        throw usage_error("--gpu " + std::to_string(opts.gpu) + " is out of range: " + std::to_string(n) +
+                          " device(s)");
       gpu_arch_name = gpu_arch(opts.gpu);
     }
   }
@@ -123,8 +125,8 @@ BuildResult build_kernel(const BuildOptions& opts) {
   res.output = default_output(opts.source, opts.output);
   make_dirs(parent_dir(res.output));
   std::string tmp = res.output + ".tmp" + std::to_string(::getpid()) + ".so";
-  res.command = nvcc_command(nvcc, opts.source, res.output, res.arch, opts.impl, cutlass ? &*cutlass : nullptr,
-                             opts.extra_flags);
+  res.command =
+      nvcc_command(nvcc, opts.source, res.output, res.arch, opts.impl, cutlass ? &*cutlass : nullptr, opts.extra_flags);
   std::vector<std::string> run = res.command;
   run[run.size() - 2] = tmp;
   if (opts.echo) print_progress(shell_join(res.command));
@@ -137,12 +139,13 @@ BuildResult build_kernel(const BuildOptions& opts) {
   if (!r.ok()) {
     std::remove(tmp.c_str());
     if (r.timed_out)
-      throw check_failed("nvcc did not finish compiling " + opts.source + " within " + fmt_sig(opts.timeout_s, 3) + " s",
-                         "raise the limit with --timeout, or simplify the kernel's templates");
+      throw check_failed(
+          "nvcc did not finish compiling " + opts.source + " within " + fmt_sig(opts.timeout_s, 3) + " s",
+          "raise the limit with --timeout, or simplify the kernel's templates");
     if (r.not_found) throw check_failed("cannot run " + nvcc + ": " + trim(r.err), "check the CUDA toolkit install");
-    throw check_failed("nvcc failed to compile " + opts.source + " (exit " + std::to_string(r.exit_code) + "):\n" +
-                           res.log,
-                       "fix the errors nvcc reports above; the command was: " + shell_join(res.command));
+    throw check_failed(
+        "nvcc failed to compile " + opts.source + " (exit " + std::to_string(r.exit_code) + "):\n" + res.log,
+        "fix the errors nvcc reports above; the command was: " + shell_join(res.command));
   }
   if (std::rename(tmp.c_str(), res.output.c_str()) != 0) {
     std::remove(tmp.c_str());
@@ -155,7 +158,8 @@ BuildResult build_kernel(const BuildOptions& opts) {
   rec.arch = res.arch;
   rec.implementation = implementation_name(opts.impl);
   if (!write_build_record(res.output, rec))
-    print_warning("could not write " + build_record_path(res.output) + ": solve() will be read with kprof build's default flags");
+    print_warning("could not write " + build_record_path(res.output) +
+                  ": solve() will be read with kprof build's default flags");
   return res;
 }
 

@@ -13,23 +13,23 @@ namespace kprof {
 
 /// What to build.
 struct BuildOptions {
-  std::string source;                       ///< KERNEL.cu
+  std::string source;                             ///< KERNEL.cu
   Implementation impl = Implementation::CudaCpp;  ///< CudaCpp or Cutlass (others: exit 2)
-  std::string arch;                         ///< "sm_90", "sm_90a"; "" = the GPU's own (see resolve_arch)
-  int gpu = 0;                              ///< CUDA device whose architecture is used when arch == ""
-  std::string output;                       ///< "" = KERNEL.so next to KERNEL.cu
-  std::vector<std::string> extra_flags;     ///< appended to the nvcc line (after `--`)
-  double timeout_s = 600;                   ///< nvcc time limit, seconds (CUTLASS can take minutes)
-  bool echo = true;                         ///< print the nvcc line (stderr) before running it
+  std::string arch;                               ///< "sm_90", "sm_90a"; "" = the GPU's own (see resolve_arch)
+  int gpu = 0;                                    ///< CUDA device whose architecture is used when arch == ""
+  std::string output;                             ///< "" = KERNEL.so next to KERNEL.cu
+  std::vector<std::string> extra_flags;           ///< appended to the nvcc line (after `--`)
+  double timeout_s = 600;                         ///< nvcc time limit, seconds (CUTLASS can take minutes)
+  bool echo = true;                               ///< print the nvcc line (stderr) before running it
 };
 
 /// What was built.
 struct BuildResult {
-  std::string output;                 ///< the .so written
-  std::string arch;                   ///< the architecture compiled for ("sm_90a")
-  std::vector<std::string> command;   ///< the nvcc argv that ran
-  std::string log;                    ///< nvcc's messages (warnings), "" when silent
-  double wall_s = 0;                  ///< compile time, seconds
+  std::string output;                ///< the .so written
+  std::string arch;                  ///< the architecture compiled for ("sm_90a")
+  std::vector<std::string> command;  ///< the nvcc argv that ran
+  std::string log;                   ///< nvcc's messages (warnings), "" when silent
+  double wall_s = 0;                 ///< compile time, seconds
 };
 
 /// True when `source` uses instructions that exist only on sm_90a (Hopper's arch-specific

@@ -26,10 +26,14 @@ bool write_build_record(const std::string& so_path, BuildRecord r) {
   r.so_mtime = file_mtime(so_path);
   r.so_size = file_size(so_path);
   if (r.so_size < 0) return false;
-  nlohmann::json j = {{"source", absolute_path(r.source)}, {"command", r.command},
-                      {"extra_flags", r.extra_flags},      {"arch", r.arch},
-                      {"implementation", r.implementation}, {"so_mtime", r.so_mtime},
-                      {"so_size", r.so_size},               {"kprof", KPROF_VERSION}};
+  nlohmann::json j = {{"source", absolute_path(r.source)},
+                      {"command", r.command},
+                      {"extra_flags", r.extra_flags},
+                      {"arch", r.arch},
+                      {"implementation", r.implementation},
+                      {"so_mtime", r.so_mtime},
+                      {"so_size", r.so_size},
+                      {"kprof", KPROF_VERSION}};
   try {
     write_file_atomic(build_record_path(so_path), j.dump(2) + "\n");
   } catch (const Error&) {

@@ -11,9 +11,7 @@
 namespace kprof {
 namespace {
 
-bool has_cutlass_h(const std::string& include_dir) {
-  return path_exists(join_path(include_dir, "cutlass/cutlass.h"));
-}
+bool has_cutlass_h(const std::string& include_dir) { return path_exists(join_path(include_dir, "cutlass/cutlass.h")); }
 
 CutlassInstall from_root(const std::string& root, const std::string& source) {
   CutlassInstall c;
@@ -91,10 +89,12 @@ CutlassLookup locate_cutlass(const CutlassSearch& s) {
   std::string places;
   for (const auto& p : s.standard_roots) places += p + ", ";
   for (const auto& p : s.include_dirs) places += p + ", ";
-  r.error = "no CUTLASS C++ headers: CUTLASS_PATH, CUTLASS_ROOT and CUTLASS_HOME are unset and none in " +
-            places + "nor the nvidia-cutlass pip package";
-  r.fix = "set CUTLASS_PATH to a CUTLASS checkout (the folder holding include/cutlass/cutlass.h), or "
-          "`pip install nvidia-cutlass` into " + python_executable();
+  r.error = "no CUTLASS C++ headers: CUTLASS_PATH, CUTLASS_ROOT and CUTLASS_HOME are unset and none in " + places +
+            "nor the nvidia-cutlass pip package";
+  r.fix =
+      "set CUTLASS_PATH to a CUTLASS checkout (the folder holding include/cutlass/cutlass.h), or "
+      "`pip install nvidia-cutlass` into " +
+      python_executable();
   return r;
 }
 

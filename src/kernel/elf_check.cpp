@@ -35,7 +35,8 @@ std::string first_bytes(const std::string& path) {
     return "\"" + t + "\"";
   }
   std::string hex;
-  for (size_t i = 0; i < head.size() && i < 8; ++i) hex += fmt::format("{}{:02x}", i ? " " : "", static_cast<unsigned char>(head[i]));
+  for (size_t i = 0; i < head.size() && i < 8; ++i)
+    hex += fmt::format("{}{:02x}", i ? " " : "", static_cast<unsigned char>(head[i]));
   return "bytes " + hex;
 }
 
@@ -52,31 +53,39 @@ constexpr const char* kHostName = "this machine";
 
 std::string machine_name(int m) {
   switch (m) {
-    case EM_X86_64: return "x86-64";
-    case EM_AARCH64: return "aarch64 (ARM 64-bit)";
-    case EM_386: return "i386";
-    case EM_ARM: return "ARM 32-bit";
-    case EM_PPC64: return "POWER (ppc64)";
-    case EM_RISCV: return "RISC-V";
-    default: return fmt::format("machine type {}", m);
+    case EM_X86_64:
+      return "x86-64";
+    case EM_AARCH64:
+      return "aarch64 (ARM 64-bit)";
+    case EM_386:
+      return "i386";
+    case EM_ARM:
+      return "ARM 32-bit";
+    case EM_PPC64:
+      return "POWER (ppc64)";
+    case EM_RISCV:
+      return "RISC-V";
+    default:
+      return fmt::format("machine type {}", m);
   }
 }
 
 /// What the symbol tables say about `solve`.
 struct SolveSymbols {
-  bool dynsym = false;         ///< the file has a dynamic symbol table
-  bool exported = false;       ///< a defined, global/weak, default-visibility function `solve` in .dynsym
-  bool undefined = false;      ///< .dynsym references `solve` without defining it
-  bool not_function = false;   ///< .dynsym defines `solve` as something other than a function
-  bool local = false;          ///< .symtab defines `solve` but .dynsym does not export it
-  std::string mangled;         ///< a C++-mangled _Z5solve... in either table
+  bool dynsym = false;        ///< the file has a dynamic symbol table
+  bool exported = false;      ///< a defined, global/weak, default-visibility function `solve` in .dynsym
+  bool undefined = false;     ///< .dynsym references `solve` without defining it
+  bool not_function = false;  ///< .dynsym defines `solve` as something other than a function
+  bool local = false;         ///< .symtab defines `solve` but .dynsym does not export it
+  std::string mangled;        ///< a C++-mangled _Z5solve... in either table
 };
 
 void scan_symbols(Elf* e, SolveSymbols& s) {
   Elf_Scn* scn = nullptr;
   while ((scn = elf_nextscn(e, scn)) != nullptr) {
     GElf_Shdr sh;
-    if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB) || sh.sh_entsize == 0) continue;
+    if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB) || sh.sh_entsize == 0)
+      continue;
     const bool dyn = sh.sh_type == SHT_DYNSYM;
     s.dynsym = s.dynsym || dyn;
     Elf_Data* data = elf_getdata(scn, nullptr);
@@ -92,10 +101,12 @@ void scan_symbols(Elf* e, SolveSymbols& s) {
       if (nm != "solve") continue;
       const bool defined = sym.st_shndx != SHN_UNDEF;
       const int bind = GELF_ST_BIND(sym.st_info), type = GELF_ST_TYPE(sym.st_info);
-      const bool visible = GELF_ST_VISIBILITY(sym.st_other) == STV_DEFAULT || GELF_ST_VISIBILITY(sym.st_other) == STV_PROTECTED;
+      const bool visible =
+          GELF_ST_VISIBILITY(sym.st_other) == STV_DEFAULT || GELF_ST_VISIBILITY(sym.st_other) == STV_PROTECTED;
       if (dyn && !defined) s.undefined = true;
       if (dyn && defined && type != STT_FUNC && type != STT_GNU_IFUNC) s.not_function = true;
-      if (dyn && defined && (type == STT_FUNC || type == STT_GNU_IFUNC) && (bind == STB_GLOBAL || bind == STB_WEAK) && visible)
+      if (dyn && defined && (type == STT_FUNC || type == STT_GNU_IFUNC) && (bind == STB_GLOBAL || bind == STB_WEAK) &&
+          visible)
         s.exported = true;
       if (!dyn && defined) s.local = true;
     }
@@ -113,11 +124,14 @@ void check_header(Elf* e, const std::string& so, const std::string& hint) {
   if (!gelf_getehdr(e, &eh))
     throw usage_error("kernel library " + so + " has a damaged ELF header (" + elf_errmsg(-1) + ")", hint);
   if (gelf_getclass(e) != ELFCLASS64 || (kHostMachine >= 0 && eh.e_machine != kHostMachine))
-    throw usage_error(fmt::format("kernel library {} is built for {}{}; this machine is {}", so, machine_name(eh.e_machine),
-                                  gelf_getclass(e) == ELFCLASS64 ? "" : " (32-bit)", kHostName),
-                      "rebuild it on this machine; " + hint);
+    throw usage_error(
+        fmt::format("kernel library {} is built for {}{}; this machine is {}", so, machine_name(eh.e_machine),
+                    gelf_getclass(e) == ELFCLASS64 ? "" : " (32-bit)", kHostName),
+        "rebuild it on this machine; " + hint);
   if (eh.e_type != ET_DYN) {
-    const char* what = eh.e_type == ET_REL ? "an object file (.o)" : eh.e_type == ET_EXEC ? "an executable" : "a core dump or other ELF file";
+    const char* what = eh.e_type == ET_REL    ? "an object file (.o)"
+                       : eh.e_type == ET_EXEC ? "an executable"
+                                              : "a core dump or other ELF file";
     throw usage_error("kernel library " + so + " is " + what + ", not a shared library",
                       "link it with nvcc -shared -Xcompiler -fPIC; " + hint);
   }
@@ -139,7 +153,8 @@ void check_kernel_library_file(const std::string& so, const std::string& hint) {
   if (!std::filesystem::exists(so, ec)) throw usage_error("kernel library " + so + " not found", hint);
   if (std::filesystem::is_directory(so, ec))
     throw usage_error("kernel library " + so + " is a folder, not a shared library", hint);
-  if (std::filesystem::file_size(so, ec) == 0 && !ec) throw usage_error("kernel library " + so + " is empty (0 bytes)", hint);
+  if (std::filesystem::file_size(so, ec) == 0 && !ec)
+    throw usage_error("kernel library " + so + " is empty (0 bytes)", hint);
 #ifdef KPROF_HAVE_LIBELF
   int fd = ::open(so.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw usage_error("cannot read kernel library " + so, "check its permissions; " + hint);
@@ -158,10 +173,12 @@ void check_kernel_library_file(const std::string& so, const std::string& hint) {
   elf_end(e);
   ::close(fd);
   if (s.exported) return;
-  const std::string extern_c = "declare it as extern \"C\" void solve(...) (not static, default visibility), then rebuild; ";
+  const std::string extern_c =
+      "declare it as extern \"C\" void solve(...) (not static, default visibility), then rebuild; ";
   if (!s.dynsym) throw usage_error("kernel library " + so + " has no dynamic symbol table (nothing is exported)", hint);
   if (s.undefined) throw usage_error("kernel library " + so + " uses a `solve` it does not define", extern_c + hint);
-  if (s.not_function) throw usage_error("kernel library " + so + " exports `solve`, but not as a function", extern_c + hint);
+  if (s.not_function)
+    throw usage_error("kernel library " + so + " exports `solve`, but not as a function", extern_c + hint);
   if (s.local)
     throw usage_error("kernel library " + so + " defines `solve` but does not export it (static, or hidden visibility)",
                       extern_c + hint);

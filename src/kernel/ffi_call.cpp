@@ -32,17 +32,29 @@ union Slot {
 ffi_type* ffi_type_of(const Param& p) {
   if (p.is_pointer) return &ffi_type_pointer;
   switch (p.dtype) {
-    case DType::F32: return &ffi_type_float;
-    case DType::F64: return &ffi_type_double;
-    case DType::I8: return &ffi_type_sint8;
-    case DType::I16: return &ffi_type_sint16;
-    case DType::I32: return &ffi_type_sint32;
-    case DType::I64: return &ffi_type_sint64;
-    case DType::U8: return &ffi_type_uint8;
-    case DType::U16: return &ffi_type_uint16;
-    case DType::U32: return &ffi_type_uint32;
-    case DType::U64: return &ffi_type_uint64;
-    case DType::F16: case DType::BF16: break;
+    case DType::F32:
+      return &ffi_type_float;
+    case DType::F64:
+      return &ffi_type_double;
+    case DType::I8:
+      return &ffi_type_sint8;
+    case DType::I16:
+      return &ffi_type_sint16;
+    case DType::I32:
+      return &ffi_type_sint32;
+    case DType::I64:
+      return &ffi_type_sint64;
+    case DType::U8:
+      return &ffi_type_uint8;
+    case DType::U16:
+      return &ffi_type_uint16;
+    case DType::U32:
+      return &ffi_type_uint32;
+    case DType::U64:
+      return &ffi_type_uint64;
+    case DType::F16:
+    case DType::BF16:
+      break;
   }
   throw usage_error("solve() parameter '" + p.name + "': " + p.type_text + " scalars cannot be passed",
                     "take a float and convert inside solve");
@@ -51,15 +63,41 @@ ffi_type* ffi_type_of(const Param& p) {
 /// Inclusive range of an integer DType as (min, max) in long double (exact for 64-bit bounds).
 void int_range(DType t, long double& lo, long double& hi) {
   switch (t) {
-    case DType::I8: lo = INT8_MIN; hi = INT8_MAX; return;
-    case DType::I16: lo = INT16_MIN; hi = INT16_MAX; return;
-    case DType::I32: lo = INT32_MIN; hi = INT32_MAX; return;
-    case DType::I64: lo = static_cast<long double>(INT64_MIN); hi = static_cast<long double>(INT64_MAX); return;
-    case DType::U8: lo = 0; hi = UINT8_MAX; return;
-    case DType::U16: lo = 0; hi = UINT16_MAX; return;
-    case DType::U32: lo = 0; hi = UINT32_MAX; return;
-    case DType::U64: lo = 0; hi = static_cast<long double>(UINT64_MAX); return;
-    default: lo = hi = 0; return;
+    case DType::I8:
+      lo = INT8_MIN;
+      hi = INT8_MAX;
+      return;
+    case DType::I16:
+      lo = INT16_MIN;
+      hi = INT16_MAX;
+      return;
+    case DType::I32:
+      lo = INT32_MIN;
+      hi = INT32_MAX;
+      return;
+    case DType::I64:
+      lo = static_cast<long double>(INT64_MIN);
+      hi = static_cast<long double>(INT64_MAX);
+      return;
+    case DType::U8:
+      lo = 0;
+      hi = UINT8_MAX;
+      return;
+    case DType::U16:
+      lo = 0;
+      hi = UINT16_MAX;
+      return;
+    case DType::U32:
+      lo = 0;
+      hi = UINT32_MAX;
+      return;
+    case DType::U64:
+      lo = 0;
+      hi = static_cast<long double>(UINT64_MAX);
+      return;
+    default:
+      lo = hi = 0;
+      return;
   }
 }
 
@@ -68,8 +106,8 @@ void int_range(DType t, long double& lo, long double& hi) {
   int_range(p.dtype, lo, hi);
   char buf[96];
   std::snprintf(buf, sizeof buf, "%.0Lf..%.0Lf", lo, hi);
-  throw usage_error("--" + p.name + "=" + value + " does not fit solve()'s parameter '" + p.type_text + " " +
-                        p.name + "' (range " + buf + ")",
+  throw usage_error("--" + p.name + "=" + value + " does not fit solve()'s parameter '" + p.type_text + " " + p.name +
+                        "' (range " + buf + ")",
                     "give a value in range, or change the parameter's type in solve()");
 }
 
@@ -93,15 +131,32 @@ struct FfiCall::Impl {
   void store_int(size_t i, DType t, int64_t v, uint64_t uv, bool use_unsigned) {
     Slot& s = slots[i];
     switch (t) {
-      case DType::I8: s.i8 = static_cast<int8_t>(v); break;
-      case DType::I16: s.i16 = static_cast<int16_t>(v); break;
-      case DType::I32: s.i32 = static_cast<int32_t>(v); break;
-      case DType::I64: s.i64 = v; break;
-      case DType::U8: s.u8 = static_cast<uint8_t>(v); break;
-      case DType::U16: s.u16 = static_cast<uint16_t>(v); break;
-      case DType::U32: s.u32 = static_cast<uint32_t>(v); break;
-      case DType::U64: s.u64 = use_unsigned ? uv : static_cast<uint64_t>(v); break;
-      default: throw std::logic_error("store_int on a non-integer type");
+      case DType::I8:
+        s.i8 = static_cast<int8_t>(v);
+        break;
+      case DType::I16:
+        s.i16 = static_cast<int16_t>(v);
+        break;
+      case DType::I32:
+        s.i32 = static_cast<int32_t>(v);
+        break;
+      case DType::I64:
+        s.i64 = v;
+        break;
+      case DType::U8:
+        s.u8 = static_cast<uint8_t>(v);
+        break;
+      case DType::U16:
+        s.u16 = static_cast<uint16_t>(v);
+        break;
+      case DType::U32:
+        s.u32 = static_cast<uint32_t>(v);
+        break;
+      case DType::U64:
+        s.u64 = use_unsigned ? uv : static_cast<uint64_t>(v);
+        break;
+      default:
+        throw std::logic_error("store_int on a non-integer type");
     }
     set[i] = true;
   }
@@ -120,8 +175,8 @@ FfiCall::FfiCall(const Signature& sig) : impl_(std::make_unique<Impl>()) {
     m.slots[i].u64 = 0;
     m.values[i] = &m.slots[i];
   }
-  ffi_status st = ffi_prep_cif(&m.cif, FFI_DEFAULT_ABI, static_cast<unsigned>(n), &ffi_type_void,
-                               n ? m.types.data() : nullptr);
+  ffi_status st =
+      ffi_prep_cif(&m.cif, FFI_DEFAULT_ABI, static_cast<unsigned>(n), &ffi_type_void, n ? m.types.data() : nullptr);
   if (st != FFI_OK)
     throw usage_error("libffi cannot prepare a call of " + sig.to_string() + " (ffi_prep_cif status " +
                       std::to_string(static_cast<int>(st)) + ")");
@@ -140,7 +195,10 @@ void FfiCall::set_pointer(size_t i, void* ptr) {
 
 void FfiCall::set_int(size_t i, int64_t value) {
   const Param& p = impl_->scalar(i);
-  if (dtype_is_float(p.dtype)) { set_float(i, static_cast<double>(value)); return; }
+  if (dtype_is_float(p.dtype)) {
+    set_float(i, static_cast<double>(value));
+    return;
+  }
   long double lo, hi;
   int_range(p.dtype, lo, hi);
   if (static_cast<long double>(value) < lo || static_cast<long double>(value) > hi)
@@ -150,12 +208,20 @@ void FfiCall::set_int(size_t i, int64_t value) {
 
 void FfiCall::set_float(size_t i, double value) {
   const Param& p = impl_->scalar(i);
-  if (p.dtype == DType::F32) { impl_->slots[i].f32 = static_cast<float>(value); impl_->set[i] = true; return; }
-  if (p.dtype == DType::F64) { impl_->slots[i].f64 = value; impl_->set[i] = true; return; }
+  if (p.dtype == DType::F32) {
+    impl_->slots[i].f32 = static_cast<float>(value);
+    impl_->set[i] = true;
+    return;
+  }
+  if (p.dtype == DType::F64) {
+    impl_->slots[i].f64 = value;
+    impl_->set[i] = true;
+    return;
+  }
   if (!std::isfinite(value) || std::floor(value) != value)
-    throw usage_error("solve()'s parameter '" + p.type_text + " " + p.name + "' is an integer, got " +
-                          std::to_string(value),
-                      "give an integer: --" + p.name + "=1024");
+    throw usage_error(
+        "solve()'s parameter '" + p.type_text + " " + p.name + "' is an integer, got " + std::to_string(value),
+        "give an integer: --" + p.name + "=1024");
   long double lo, hi;
   int_range(p.dtype, lo, hi);
   if (static_cast<long double>(value) < lo || static_cast<long double>(value) > hi)
@@ -168,11 +234,14 @@ void FfiCall::set_float(size_t i, double value) {
 
 void FfiCall::set_scalar(size_t i, const Dim& dim) {
   const Param& p = impl_->scalar(i);
-  if (dtype_is_float(p.dtype)) { set_float(i, dim.value); return; }
+  if (dtype_is_float(p.dtype)) {
+    set_float(i, dim.value);
+    return;
+  }
   if (!dim.is_int)
-    throw usage_error("--" + p.name + "=" + dim.text + " is not an integer, but solve() takes '" + p.type_text +
-                          " " + p.name + "'",
-                      "give an integer: --" + p.name + "=1024");
+    throw usage_error(
+        "--" + p.name + "=" + dim.text + " is not an integer, but solve() takes '" + p.type_text + " " + p.name + "'",
+        "give an integer: --" + p.name + "=1024");
   const char* text = dim.text.c_str();
   while (*text == ' ' || *text == '+') ++text;
   bool negative = *text == '-';

@@ -89,12 +89,14 @@ std::optional<KernelFault> wait_worker(std::shared_ptr<Shared> sh, std::future<v
     f.context_lost = true;
     if (sh->phase.load() == kCalling) {
       f.message = fmt::format("{} did not return within {:g} s", what, timeout_s);
-      f.hint = "the host code waits forever (a synchronisation inside it on a kernel that never ends, or a "
-               "deadlock); fix it or raise --timeout";
+      f.hint =
+          "the host code waits forever (a synchronisation inside it on a kernel that never ends, or a "
+          "deadlock); fix it or raise --timeout";
     } else {
       f.message = fmt::format("the GPU work of {} did not finish within {:g} s", what, timeout_s);
-      f.hint = "a kernel loops forever or deadlocks (a spin on a flag no one sets, a __syncthreads() not all "
-               "threads reach); fix it or raise --timeout for a genuinely long kernel";
+      f.hint =
+          "a kernel loops forever or deadlocks (a spin on a flag no one sets, a __syncthreads() not all "
+          "threads reach); fix it or raise --timeout for a genuinely long kernel";
     }
     return f;
   }
@@ -110,18 +112,24 @@ std::optional<KernelFault> wait_worker(std::shared_ptr<Shared> sh, std::future<v
 
 std::string fault_kind_name(FaultKind kind) {
   switch (kind) {
-    case FaultKind::LaunchError: return "launch error";
-    case FaultKind::KernelError: return "kernel fault";
-    case FaultKind::Timeout: return "timeout";
+    case FaultKind::LaunchError:
+      return "launch error";
+    case FaultKind::KernelError:
+      return "kernel fault";
+    case FaultKind::Timeout:
+      return "timeout";
   }
   return "fault";
 }
 
 std::string fault_kind_id(FaultKind kind) {
   switch (kind) {
-    case FaultKind::LaunchError: return "launch_error";
-    case FaultKind::KernelError: return "kernel_error";
-    case FaultKind::Timeout: return "timeout";
+    case FaultKind::LaunchError:
+      return "launch_error";
+    case FaultKind::KernelError:
+      return "kernel_error";
+    case FaultKind::Timeout:
+      return "timeout";
   }
   return "kernel_error";
 }
@@ -164,15 +172,16 @@ std::optional<KernelFault> guarded_call(KernelInstance& inst, double timeout_s) 
       KernelFault f;
       f.kind = FaultKind::LaunchError;
       f.cuda_error = failed->code_name;
-      f.message = fmt::format("launching {}'s kernel{} failed: {} returned {}{}", what,
-                              failed->kernel.empty() ? "" : " " + display_kernel_name(demangle(failed->kernel)),
-                              failed->api, failed->code_name,
-                              failed->driver ? "" : std::string(" (") + cudaGetErrorString(static_cast<cudaError_t>(failed->code)) + ")");
+      f.message = fmt::format(
+          "launching {}'s kernel{} failed: {} returned {}{}", what,
+          failed->kernel.empty() ? "" : " " + display_kernel_name(demangle(failed->kernel)), failed->api,
+          failed->code_name,
+          failed->driver ? "" : std::string(" (") + cudaGetErrorString(static_cast<cudaError_t>(failed->code)) + ")");
       // A launch rejected as an invalid argument/value is a bad configuration (block > 1024 threads,
       // grid or shared memory out of range): the runtime reports cudaErrorInvalidValue for it.
-      bool bad_config = failed->driver ? failed->code == CUDA_ERROR_INVALID_VALUE
-                                       : (failed->code == cudaErrorInvalidValue ||
-                                          failed->code == cudaErrorInvalidConfiguration);
+      bool bad_config = failed->driver
+                            ? failed->code == CUDA_ERROR_INVALID_VALUE
+                            : (failed->code == cudaErrorInvalidValue || failed->code == cudaErrorInvalidConfiguration);
       f.hint = bad_config ? hint_for(cudaErrorInvalidConfiguration)
                           : hint_for(failed->driver ? cudaErrorUnknown : static_cast<cudaError_t>(failed->code));
       return f;

@@ -14,9 +14,9 @@ namespace kprof {
 
 /// What failed during a guarded call.
 enum class FaultKind {
-  LaunchError,   ///< cudaGetLastError() after the call (e.g. cudaErrorInvalidConfiguration)
-  KernelError,   ///< error at synchronisation (e.g. cudaErrorIllegalAddress); context lost if sticky
-  Timeout,       ///< the call did not return, or the GPU did not finish, within the limit
+  LaunchError,  ///< cudaGetLastError() after the call (e.g. cudaErrorInvalidConfiguration)
+  KernelError,  ///< error at synchronisation (e.g. cudaErrorIllegalAddress); context lost if sticky
+  Timeout,      ///< the call did not return, or the GPU did not finish, within the limit
 };
 
 /// A kernel fault, ready to print: `message` says what happened, `hint` what to do.

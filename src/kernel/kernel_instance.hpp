@@ -12,7 +12,9 @@
 #include "core/implementation.hpp"
 #include "device/buffer_view.hpp"
 
-namespace pybind11 { class dict; }
+namespace pybind11 {
+class dict;
+}
 
 namespace kprof {
 

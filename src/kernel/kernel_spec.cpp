@@ -7,9 +7,15 @@ Implementation spec_implementation(const KernelSpec& spec) {
 }
 
 std::vector<std::string> spec_to_args(const KernelSpec& s) {
-  std::vector<std::string> a = {s.kernel, "--implementation", implementation_name(spec_implementation(s)),
-                                "--seed", std::to_string(s.seed), "--gpu", std::to_string(s.gpu),
-                                "--timeout", std::to_string(s.timeout_s)};
+  std::vector<std::string> a = {s.kernel,
+                                "--implementation",
+                                implementation_name(spec_implementation(s)),
+                                "--seed",
+                                std::to_string(s.seed),
+                                "--gpu",
+                                std::to_string(s.gpu),
+                                "--timeout",
+                                std::to_string(s.timeout_s)};
   if (!s.so_path.empty()) a.insert(a.end(), {"--so", s.so_path});
   for (const auto& z : s.sizes) a.insert(a.end(), {"--size", z});
   if (s.ptr_size > 0) a.insert(a.end(), {"--ptr-size", std::to_string(s.ptr_size)});

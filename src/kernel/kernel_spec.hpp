@@ -16,18 +16,19 @@ namespace kprof {
 
 /// One kernel and the problem it runs on.
 struct KernelSpec {
-  std::string kernel;                 ///< .cu or .py path
-  std::string implementation;         ///< --implementation/--backend as given ("" = by extension)
-  std::string so_path;                ///< --so ("" = the .cu's sibling .so)
-  std::vector<std::string> sizes;     ///< --size NAME=EXPR, in order
-  int64_t ptr_size = 0;               ///< --ptr-size (0 = the seed's rule)
-  uint64_t seed = 42;                 ///< --seed
-  int gpu = 0;                        ///< --gpu
-  double timeout_s = 60.0;            ///< --timeout: per kernel call, seconds
-  bool build = false;                 ///< --build: build the .so first when missing or older than the .cu
-  std::string arch;                   ///< --arch for --build ("" = the GPU's)
-  std::vector<std::string> nvcc_flags;  ///< nvcc flags after `--`: used by --build, and to read solve() as they compile it
-  Dims dims;                          ///< --NAME=VALUE
+  std::string kernel;              ///< .cu or .py path
+  std::string implementation;      ///< --implementation/--backend as given ("" = by extension)
+  std::string so_path;             ///< --so ("" = the .cu's sibling .so)
+  std::vector<std::string> sizes;  ///< --size NAME=EXPR, in order
+  int64_t ptr_size = 0;            ///< --ptr-size (0 = the seed's rule)
+  uint64_t seed = 42;              ///< --seed
+  int gpu = 0;                     ///< --gpu
+  double timeout_s = 60.0;         ///< --timeout: per kernel call, seconds
+  bool build = false;              ///< --build: build the .so first when missing or older than the .cu
+  std::string arch;                ///< --arch for --build ("" = the GPU's)
+  std::vector<std::string>
+      nvcc_flags;  ///< nvcc flags after `--`: used by --build, and to read solve() as they compile it
+  Dims dims;       ///< --NAME=VALUE
   /// Per dimension name that looks like a kprof option (filled by the CLI, cli/kernel_options.hpp):
   /// what the user probably meant ("did you mean --iters?"). Not passed to the runner.
   std::map<std::string, std::string> dim_notes;

@@ -66,19 +66,32 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId i
 
 std::string cu_result_name(int code) {
   switch (code) {
-    case CUDA_ERROR_INVALID_VALUE: return "CUDA_ERROR_INVALID_VALUE";
-    case CUDA_ERROR_OUT_OF_MEMORY: return "CUDA_ERROR_OUT_OF_MEMORY";
-    case CUDA_ERROR_INVALID_IMAGE: return "CUDA_ERROR_INVALID_IMAGE";
-    case CUDA_ERROR_INVALID_CONTEXT: return "CUDA_ERROR_INVALID_CONTEXT";
-    case CUDA_ERROR_NO_BINARY_FOR_GPU: return "CUDA_ERROR_NO_BINARY_FOR_GPU";
-    case CUDA_ERROR_INVALID_HANDLE: return "CUDA_ERROR_INVALID_HANDLE";
-    case CUDA_ERROR_NOT_FOUND: return "CUDA_ERROR_NOT_FOUND";
-    case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: return "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES";
-    case CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING: return "CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING";
-    case CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: return "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE";
-    case CUDA_ERROR_ILLEGAL_ADDRESS: return "CUDA_ERROR_ILLEGAL_ADDRESS";
-    case CUDA_ERROR_LAUNCH_FAILED: return "CUDA_ERROR_LAUNCH_FAILED";
-    default: return "CUresult " + std::to_string(code);
+    case CUDA_ERROR_INVALID_VALUE:
+      return "CUDA_ERROR_INVALID_VALUE";
+    case CUDA_ERROR_OUT_OF_MEMORY:
+      return "CUDA_ERROR_OUT_OF_MEMORY";
+    case CUDA_ERROR_INVALID_IMAGE:
+      return "CUDA_ERROR_INVALID_IMAGE";
+    case CUDA_ERROR_INVALID_CONTEXT:
+      return "CUDA_ERROR_INVALID_CONTEXT";
+    case CUDA_ERROR_NO_BINARY_FOR_GPU:
+      return "CUDA_ERROR_NO_BINARY_FOR_GPU";
+    case CUDA_ERROR_INVALID_HANDLE:
+      return "CUDA_ERROR_INVALID_HANDLE";
+    case CUDA_ERROR_NOT_FOUND:
+      return "CUDA_ERROR_NOT_FOUND";
+    case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
+      return "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES";
+    case CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING:
+      return "CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING";
+    case CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE:
+      return "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE";
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+      return "CUDA_ERROR_ILLEGAL_ADDRESS";
+    case CUDA_ERROR_LAUNCH_FAILED:
+      return "CUDA_ERROR_LAUNCH_FAILED";
+    default:
+      return "CUresult " + std::to_string(code);
   }
 }
 
@@ -93,7 +106,8 @@ LaunchWatch::LaunchWatch() {
   if (rc != CUPTI_SUCCESS) {
     const char* s = nullptr;
     cuptiGetResultString(rc, &s);
-    note_ = std::string("CUPTI callbacks unavailable (") + (s ? s : "?") + "): launch errors inside a .so's own "
+    note_ = std::string("CUPTI callbacks unavailable (") + (s ? s : "?") +
+            "): launch errors inside a .so's own "
             "runtime cannot be seen";
     return;
   }

@@ -52,8 +52,8 @@ std::string nvcc_build_line(const std::string& kernel_path, const std::string& s
 
 std::string build_hint(const std::string& kernel_path, const std::string& so_path, const std::string& arch,
                        Implementation impl, const std::vector<std::string>& extra) {
-  return "build it with: " + nvcc_build_line(kernel_path, so_path, arch, impl, extra) +
-         "  (or run `kprof build " + shell_quote(kernel_path) + "`, or add --build to this command)";
+  return "build it with: " + nvcc_build_line(kernel_path, so_path, arch, impl, extra) + "  (or run `kprof build " +
+         shell_quote(kernel_path) + "`, or add --build to this command)";
 }
 
 std::string find_mangled_solve(const std::string& bytes) {
@@ -67,16 +67,16 @@ std::string find_mangled_solve(const std::string& bytes) {
 
 std::unique_ptr<KernelLibrary> KernelLibrary::open(const std::string& so_path, const std::string& hint) {
   std::string path = absolute_path(so_path);  // a bare name would make dlopen search the system
-  check_kernel_library_file(so_path, hint);  // never dlopen a file that is not a library with `solve`
+  check_kernel_library_file(so_path, hint);   // never dlopen a file that is not a library with `solve`
   dlerror();
   // RTLD_NODELETE: dlclose() keeps the code mapped. A kernel .so usually carries its own static
   // cudart, whose teardown must run at process exit (as with Python's ctypes), not mid-run.
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (!handle) {
     const char* why = dlerror();
-    throw usage_error("cannot load kernel library " + so_path + ": " + (why ? why : "unknown dlopen error"),
-                      "rebuild it for this machine (x86_64 / this CUDA) and link what it uses (e.g. -lcublas); " +
-                          hint);
+    throw usage_error(
+        "cannot load kernel library " + so_path + ": " + (why ? why : "unknown dlopen error"),
+        "rebuild it for this machine (x86_64 / this CUDA) and link what it uses (e.g. -lcublas); " + hint);
   }
   dlerror();
   void* solve = dlsym(handle, "solve");

@@ -22,9 +22,8 @@ std::string build_arch_for_hints();
 /// K.cu`; for cutlass also the include folders (under CUTLASS_PATH / CUTLASS_ROOT / CUTLASS_HOME
 /// when set, else written as $CUTLASS_PATH) and CUTLASS's flags. Paths are shell-quoted when needed.
 /// `extra`: the user's nvcc flags (`-- flags`), appended as `kprof build` appends them.
-std::string nvcc_build_line(const std::string& kernel_path, const std::string& so_path,
-                            const std::string& arch, Implementation impl = Implementation::CudaCpp,
-                            const std::vector<std::string>& extra = {});
+std::string nvcc_build_line(const std::string& kernel_path, const std::string& so_path, const std::string& arch,
+                            Implementation impl = Implementation::CudaCpp, const std::vector<std::string>& extra = {});
 
 /// The hint every library error carries: the nvcc line plus `kprof build K.cu` / `--build`.
 std::string build_hint(const std::string& kernel_path, const std::string& so_path, const std::string& arch,
@@ -55,8 +54,7 @@ class KernelLibrary {
   const std::string& path() const { return path_; }
 
  private:
-  KernelLibrary(void* handle, void* solve, std::string path)
-      : handle_(handle), solve_(solve), path_(std::move(path)) {}
+  KernelLibrary(void* handle, void* solve, std::string path) : handle_(handle), solve_(solve), path_(std::move(path)) {}
   void* handle_ = nullptr;
   void* solve_ = nullptr;
   std::string path_;

@@ -94,13 +94,15 @@ void check_dimensions_used(const KernelSpec& spec, const Signature& sig) {
     if (params.count(d.name) || sized.count(d.name)) continue;
     auto note = spec.dim_notes.find(d.name);
     if (note != spec.dim_notes.end())
-      throw usage_error(fmt::format("--{}={} is not a parameter of {}: {}", d.name, d.text, sig.to_string(), note->second),
-                        "kprof reads every --NAME=VALUE it does not know as one of the kernel's dimensions; "
-                        "run `kprof <command> --help` for its options");
-    print_progress(fmt::format("note: --{}={} is not a parameter of {}; it only sizes buffers (one int "
-                               "dimension gives every buffer's element count, several the product of the two "
-                               "largest; --size NAME=EXPR sets one buffer)",
-                               d.name, d.text, sig.to_string()));
+      throw usage_error(
+          fmt::format("--{}={} is not a parameter of {}: {}", d.name, d.text, sig.to_string(), note->second),
+          "kprof reads every --NAME=VALUE it does not know as one of the kernel's dimensions; "
+          "run `kprof <command> --help` for its options");
+    print_progress(
+        fmt::format("note: --{}={} is not a parameter of {}; it only sizes buffers (one int "
+                    "dimension gives every buffer's element count, several the product of the two "
+                    "largest; --size NAME=EXPR sets one buffer)",
+                    d.name, d.text, sig.to_string()));
   }
 }
 
@@ -117,9 +119,8 @@ void validate_spec(const KernelSpec& spec) {
     check_python_dimensions(spec);
     return;
   }
-  std::string ext = to_lower(spec.kernel.substr(spec.kernel.find_last_of('.') == std::string::npos
-                                                    ? spec.kernel.size()
-                                                    : spec.kernel.find_last_of('.')));
+  std::string ext = to_lower(spec.kernel.substr(
+      spec.kernel.find_last_of('.') == std::string::npos ? spec.kernel.size() : spec.kernel.find_last_of('.')));
   if (ext != ".cu" && ext != ".cuh" && ext != ".cpp" && ext != ".cc" && ext != ".cxx")
     throw usage_error("'" + spec.kernel + "' is not a CUDA source file (.cu)",
                       "pass the kernel's .cu (it defines extern \"C\" void solve(...)), or a .py module with "
@@ -132,9 +133,9 @@ void validate_spec(const KernelSpec& spec) {
   check_dimensions_used(spec, plan.signature);
   // The library, read as ELF without loading it; with --build only when it will not be rebuilt.
   if (!spec.build || (path_exists(plan.so_path) && !build_needed(spec, plan.so_path)))
-    check_kernel_library_file(plan.so_path, build_hint(spec.kernel, plan.so_path,
-                                                       spec.arch.empty() ? build_arch_for_hints() : spec.arch, impl,
-                                                       spec.nvcc_flags));
+    check_kernel_library_file(
+        plan.so_path, build_hint(spec.kernel, plan.so_path, spec.arch.empty() ? build_arch_for_hints() : spec.arch,
+                                 impl, spec.nvcc_flags));
 }
 
 std::unique_ptr<KernelInstance> load_kernel(const KernelSpec& spec, double extra_copies) {
@@ -155,7 +156,8 @@ std::unique_ptr<KernelInstance> load_kernel(const KernelSpec& spec, double extra
       b.gpu = spec.gpu;
       b.output = so;
       b.extra_flags = spec.nvcc_flags;
-      print_progress("building " + so + " (--build: missing, older than " + spec.kernel + " or built with other flags)");
+      print_progress("building " + so + " (--build: missing, older than " + spec.kernel +
+                     " or built with other flags)");
       build_kernel(b);
     }
   }
@@ -169,8 +171,7 @@ std::string gpu_description(int gpu) {
   return cache[gpu] = fmt::format("{} ({}), device {}", gpu_name(gpu), gpu_arch(gpu), gpu);
 }
 
-std::vector<std::pair<std::string, std::string>> kernel_header_rows(const KernelSpec& spec,
-                                                                    const KernelInstance& inst,
+std::vector<std::pair<std::string, std::string>> kernel_header_rows(const KernelSpec& spec, const KernelInstance& inst,
                                                                     const std::string& reference) {
   std::vector<std::pair<std::string, std::string>> rows = {
       {"Kernel", spec.kernel},
@@ -185,8 +186,8 @@ std::vector<std::pair<std::string, std::string>> kernel_header_rows(const Kernel
     rows.insert(rows.begin() + (reference.empty() ? 3 : 4), {"Signature read", so->signature_reading().how});
   for (const auto& b : inst.buffers())
     rows.push_back({"Buffer " + b.name, fmt::format("{} x {} ({}), {}", dtype_name(b.dtype), b.count,
-                                                     fmt_bytes(static_cast<double>(b.count * dtype_size(b.dtype))),
-                                                     b.is_output ? "output" : "input")});
+                                                    fmt_bytes(static_cast<double>(b.count * dtype_size(b.dtype))),
+                                                    b.is_output ? "output" : "input")});
   rows.push_back({"Date", now_string()});
   rows.push_back({"kprof", KPROF_VERSION});
   return rows;

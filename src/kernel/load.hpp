@@ -34,8 +34,7 @@ std::string gpu_description(int gpu);
 /// seed, and one row per buffer (dtype, elements, role); a "Reference" row after the signature
 /// when `reference` (ref.py's path) is given, then for a .so kernel "Signature read" (where solve()
 /// was found, in which #if branch, read with which nvcc flags).
-std::vector<std::pair<std::string, std::string>> kernel_header_rows(const KernelSpec& spec,
-                                                                    const KernelInstance& inst,
+std::vector<std::pair<std::string, std::string>> kernel_header_rows(const KernelSpec& spec, const KernelInstance& inst,
                                                                     const std::string& reference = "");
 
 }  // namespace kprof

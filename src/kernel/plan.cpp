@@ -18,9 +18,8 @@ RuleCount seed_element_count(const std::map<std::string, int64_t>& int_dims) {
   std::vector<std::pair<int64_t, std::string>> v;
   for (const auto& [name, value] : int_dims) v.emplace_back(value, name);
   // Largest first; names break ties so the explanation is deterministic.
-  std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
-    return a.first != b.first ? a.first > b.first : a.second < b.second;
-  });
+  std::sort(v.begin(), v.end(),
+            [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
   __int128 n = 0;
   if (v.size() == 1) {
     n = v[0].first;
@@ -29,8 +28,8 @@ RuleCount seed_element_count(const std::map<std::string, int64_t>& int_dims) {
     n = static_cast<__int128>(v[0].first) * v[1].first;
     std::string all;
     for (const auto& [value, name] : v) all += (all.empty() ? "" : ", ") + name;
-    r.why = v[0].second + "*" + v[1].second + " = " + std::to_string(v[0].first) + "*" +
-            std::to_string(v[1].first) + " (two largest of " + all + ")";
+    r.why = v[0].second + "*" + v[1].second + " = " + std::to_string(v[0].first) + "*" + std::to_string(v[1].first) +
+            " (two largest of " + all + ")";
   }
   if (n < 0)
     throw usage_error("the pointer-size rule gives a negative element count (" + r.why + ")",
@@ -133,8 +132,13 @@ std::string plan_markdown(const BufferPlan& plan) {
 nlohmann::json plan_to_json(const BufferPlan& plan) {
   nlohmann::json a = nlohmann::json::array();
   for (const auto& b : plan.buffers)
-    a.push_back({{"name", b.name}, {"c_type", b.c_type}, {"dtype", dtype_name(b.dtype)}, {"role", b.role()},
-                 {"count", b.count}, {"bytes", b.bytes()}, {"count_source", b.count_source}});
+    a.push_back({{"name", b.name},
+                 {"c_type", b.c_type},
+                 {"dtype", dtype_name(b.dtype)},
+                 {"role", b.role()},
+                 {"count", b.count},
+                 {"bytes", b.bytes()},
+                 {"count_source", b.count_source}});
   return a;
 }
 

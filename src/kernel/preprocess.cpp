@@ -126,9 +126,12 @@ std::vector<std::string> split_shell_words(const std::string& line) {
   for (size_t i = 0; i < line.size(); ++i) {
     char c = line[i];
     if (quote) {
-      if (c == quote) quote = 0;
-      else if (c == '\\' && quote == '"' && i + 1 < line.size()) cur += line[++i];
-      else cur += c;
+      if (c == quote)
+        quote = 0;
+      else if (c == '\\' && quote == '"' && i + 1 < line.size())
+        cur += line[++i];
+      else
+        cur += c;
     } else if (c == '"' || c == '\'') {
       quote = c;
       in_word = true;
@@ -158,7 +161,10 @@ std::vector<std::string> host_preprocess_step(const std::string& dryrun_output) 
       continue;  // the device pass
     std::vector<std::string> out;
     for (size_t i = 0; i < w.size(); ++i) {
-      if (w[i] == "-o" && i + 1 < w.size()) { ++i; continue; }
+      if (w[i] == "-o" && i + 1 < w.size()) {
+        ++i;
+        continue;
+      }
       out.push_back(w[i]);
     }
     return out;
@@ -169,8 +175,10 @@ std::vector<std::string> host_preprocess_step(const std::string& dryrun_output) 
 std::string preprocess_cache_dir() {
   std::string base;
   if (const char* d = std::getenv("KPROF_CACHE_DIR"); d && *d) return join_path(d, "preprocessed");
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) base = join_path(x, "kprof");
-  else if (const char* h = std::getenv("HOME"); h && *h) base = join_path(h, ".cache/kprof");
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+    base = join_path(x, "kprof");
+  else if (const char* h = std::getenv("HOME"); h && *h)
+    base = join_path(h, ".cache/kprof");
   return base.empty() ? "" : join_path(base, "preprocessed");
 }
 
@@ -179,7 +187,10 @@ HostPreprocess preprocess_host(const std::vector<std::string>& build_argv, const
   auto t0 = std::chrono::steady_clock::now();
   auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   HostPreprocess res;
-  if (build_argv.empty()) { res.problem = "no nvcc command"; return res; }
+  if (build_argv.empty()) {
+    res.problem = "no nvcc command";
+    return res;
+  }
   std::string src_text;
   try {
     src_text = read_file(source);

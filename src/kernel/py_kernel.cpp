@@ -98,8 +98,9 @@ class PyKernel final : public KernelInstance {
       py_->run_kernel(**py::reinterpret_borrow<py::dict>(py_->inputs));
     } catch (const py::error_already_set& e) {
       throw_python_error(e, file_, "run_kernel raised an exception",
-                         "fix run_kernel in " + path_ + "; it is called as run_kernel(**inputs) with "
-                         "the inputs setup returned");
+                         "fix run_kernel in " + path_ +
+                             "; it is called as run_kernel(**inputs) with "
+                             "the inputs setup returned");
     }
   }
 
@@ -119,9 +120,7 @@ class PyKernel final : public KernelInstance {
     params_.clear();
   }
 
-  [[noreturn]] void fail(const std::string& what) const {
-    throw usage_error(path_ + ": setup " + what, kSetupHint);
-  }
+  [[noreturn]] void fail(const std::string& what) const { throw usage_error(path_ + ": setup " + what, kSetupHint); }
 
   // Structural checks first (no torch needed), then the tensors. Fills buffers_/scalars_/params_.
   void validate(const py::object& result) {
@@ -147,8 +146,8 @@ class PyKernel final : public KernelInstance {
              "); entries must be names (str) of tensors in \"inputs\"");
       std::string name = o.cast<std::string>();
       if (!inputs.contains(o))
-        fail("lists output '" + name + "' in \"outputs\" but \"inputs\" has no such key (its keys: " +
-             keys_of(inputs) + ")");
+        fail("lists output '" + name + "' in \"outputs\" but \"inputs\" has no such key (its keys: " + keys_of(inputs) +
+             ")");
       if (!outputs.insert(name).second) fail("lists output '" + name + "' twice in \"outputs\"");
     }
     if (outputs.empty()) fail("returned an empty \"outputs\"; list the names of the tensors run_kernel writes");
@@ -224,8 +223,9 @@ std::unique_ptr<KernelInstance> load_py_kernel(const std::string& path, Implemen
     std::string sig = std::string(fn) + "(**kwargs)";
     if (!py::hasattr(state->module, fn))
       throw usage_error(path + " defines no function `" + fn + "`",
-                        "a " + implementation_name(impl) + " kernel module must define setup(**kwargs) and "
-                        "run_kernel(**kwargs) (docs/REFERENCE.md)");
+                        "a " + implementation_name(impl) +
+                            " kernel module must define setup(**kwargs) and "
+                            "run_kernel(**kwargs) (docs/REFERENCE.md)");
     py::object f = state->module.attr(fn);
     if (!PyCallable_Check(f.ptr()))
       throw usage_error(path + ": `" + fn + "` is " + py_a_type(f) + ", not a function",

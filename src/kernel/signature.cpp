@@ -27,21 +27,19 @@ const char* kSolveExample = "extern \"C\" void solve(const float* A, float* C, i
 
 /// Words of the built-in arithmetic types; any mix of them is resolved by resolve_builtin().
 const std::set<std::string>& builtin_words() {
-  static const std::set<std::string> v = {"signed", "unsigned", "char", "short", "int",
-                                          "long",   "float",    "double", "void", "bool"};
+  static const std::set<std::string> v = {"signed", "unsigned", "char",   "short", "int",
+                                          "long",   "float",    "double", "void",  "bool"};
   return v;
 }
 
 /// Named scalar types (after dropping a `std::` qualifier), LP64.
 const std::map<std::string, DType>& named_types() {
   static const std::map<std::string, DType> v = {
-      {"size_t", DType::U64},   {"ssize_t", DType::I64},   {"ptrdiff_t", DType::I64},
-      {"intptr_t", DType::I64}, {"uintptr_t", DType::U64},
-      {"int8_t", DType::I8},    {"int16_t", DType::I16},   {"int32_t", DType::I32},
-      {"int64_t", DType::I64},  {"uint8_t", DType::U8},    {"uint16_t", DType::U16},
-      {"uint32_t", DType::U32}, {"uint64_t", DType::U64},
-      {"half", DType::F16},     {"__half", DType::F16},
-      {"__nv_bfloat16", DType::BF16}, {"nv_bfloat16", DType::BF16}};
+      {"size_t", DType::U64},      {"ssize_t", DType::I64}, {"ptrdiff_t", DType::I64}, {"intptr_t", DType::I64},
+      {"uintptr_t", DType::U64},   {"int8_t", DType::I8},   {"int16_t", DType::I16},   {"int32_t", DType::I32},
+      {"int64_t", DType::I64},     {"uint8_t", DType::U8},  {"uint16_t", DType::U16},  {"uint32_t", DType::U32},
+      {"uint64_t", DType::U64},    {"half", DType::F16},    {"__half", DType::F16},    {"__nv_bfloat16", DType::BF16},
+      {"nv_bfloat16", DType::BF16}};
   return v;
 }
 
@@ -74,9 +72,9 @@ std::optional<DType> resolve_builtin(const std::vector<std::string>& words) {
 }
 
 [[noreturn]] void unsupported(const std::string& name, const std::string& type, const std::string& why = {}) {
-  throw usage_error("solve() parameter '" + name + "' has an unsupported type '" + type + "'" +
-                        (why.empty() ? "" : " (" + why + ")"),
-                    kSupportedTypes);
+  throw usage_error(
+      "solve() parameter '" + name + "' has an unsupported type '" + type + "'" + (why.empty() ? "" : " (" + why + ")"),
+      kSupportedTypes);
 }
 
 /// Parses one parameter's tokens (default value and attributes already removed). An unnamed
@@ -104,12 +102,17 @@ Param parse_param(std::vector<Token> toks, size_t index, bool need_name) {
   std::string written;  // the type as written, for messages
   for (size_t i = 0; i < toks.size(); ++i) {
     const auto& t = toks[i];
-    if (!written.empty() && t.text != "*" && t.text != "::" && (i == 0 || toks[i - 1].text != "::"))
-      written += ' ';
+    if (!written.empty() && t.text != "*" && t.text != "::" && (i == 0 || toks[i - 1].text != "::")) written += ' ';
     written += t.text;
     if (ignored_qualifiers().count(t.text)) continue;
-    if (t.text == "const") { if (stars == 0) const_before_star = true; continue; }
-    if (t.text == "*") { ++stars; continue; }
+    if (t.text == "const") {
+      if (stars == 0) const_before_star = true;
+      continue;
+    }
+    if (t.text == "*") {
+      ++stars;
+      continue;
+    }
     if (t.text == "::") continue;
     if (t.text == "std" && i + 1 < toks.size() && toks[i + 1].text == "::") continue;
     if (t.text == "&" || t.text == "&&")
@@ -120,15 +123,18 @@ Param parse_param(std::vector<Token> toks, size_t index, bool need_name) {
   int pointers = stars + arrays;
   for (int k = 0; k < arrays; ++k) written += "[]";
   if (name.empty() && need_name)
-    throw usage_error("solve() parameter " + label + " ('" + written + "') has no name",
-                      "kprof names buffers and dimensions after solve's parameters: write e.g. " +
-                          std::string(kSolveExample));
+    throw usage_error(
+        "solve() parameter " + label + " ('" + written + "') has no name",
+        "kprof names buffers and dimensions after solve's parameters: write e.g. " + std::string(kSolveExample));
   if (name.empty()) name = label;  // for messages only; reset below
   if (words.empty()) unsupported(name, written, "no type");
   std::optional<DType> dtype;
-  bool all_builtin = std::all_of(words.begin(), words.end(), [](const std::string& w) { return builtin_words().count(w) > 0; });
-  if (all_builtin) dtype = resolve_builtin(words);
-  else if (words.size() == 1 && named_types().count(words[0])) dtype = named_types().at(words[0]);
+  bool all_builtin =
+      std::all_of(words.begin(), words.end(), [](const std::string& w) { return builtin_words().count(w) > 0; });
+  if (all_builtin)
+    dtype = resolve_builtin(words);
+  else if (words.size() == 1 && named_types().count(words[0]))
+    dtype = named_types().at(words[0]);
   if (!dtype) {
     if (words.size() == 1 && words[0] == "void" && pointers == 1)
       unsupported(name, written, "a void* has no element type: use a typed pointer such as float*");
@@ -174,7 +180,8 @@ Aliases type_aliases(const std::vector<Token>& toks) {
     std::string name;
     size_t j = i + 1;
     if (toks[i].text == "typedef") {
-      while (j < toks.size() && toks[j].text != ";" && toks[j].text != "{" && toks[j].text != "(") type.push_back(toks[j++]);
+      while (j < toks.size() && toks[j].text != ";" && toks[j].text != "{" && toks[j].text != "(")
+        type.push_back(toks[j++]);
       if (j >= toks.size() || toks[j].text != ";" || type.size() < 2 || type.back().kind != TokKind::Ident) continue;
       name = type.back().text;
       type.pop_back();
@@ -228,7 +235,11 @@ std::vector<Param> parse_params(const std::vector<Token>& toks, size_t open, siz
   for (const auto& tk : inner) {
     if (tk.text == "(" || tk.text == "[" || tk.text == "{" || tk.text == "<") ++depth;
     if (tk.text == ")" || tk.text == "]" || tk.text == "}" || tk.text == ">") --depth;
-    if (depth == 0 && tk.text == ",") { parts.emplace_back(); in_default = false; continue; }
+    if (depth == 0 && tk.text == ",") {
+      parts.emplace_back();
+      in_default = false;
+      continue;
+    }
     if (depth == 0 && tk.text == "=") in_default = true;
     if (!in_default) parts.back().push_back(tk);
   }
@@ -254,11 +265,23 @@ bool same_types(const std::vector<Param>& a, const std::vector<Param>& b) {
 /// Itanium C++ ABI code of a parameter's base type as written ("f", "m" for size_t, "6__half"),
 /// "" when unknown.
 std::string itanium_base(const std::string& base) {
-  static const std::map<std::string, std::string> named = {
-      {"size_t", "m"},  {"ssize_t", "l"}, {"ptrdiff_t", "l"}, {"intptr_t", "l"}, {"uintptr_t", "m"},
-      {"int8_t", "a"},  {"int16_t", "s"}, {"int32_t", "i"},   {"int64_t", "l"},  {"uint8_t", "h"},
-      {"uint16_t", "t"}, {"uint32_t", "j"}, {"uint64_t", "m"}, {"half", "6__half"}, {"__half", "6__half"},
-      {"__nv_bfloat16", "13__nv_bfloat16"}, {"nv_bfloat16", "13__nv_bfloat16"}};
+  static const std::map<std::string, std::string> named = {{"size_t", "m"},
+                                                           {"ssize_t", "l"},
+                                                           {"ptrdiff_t", "l"},
+                                                           {"intptr_t", "l"},
+                                                           {"uintptr_t", "m"},
+                                                           {"int8_t", "a"},
+                                                           {"int16_t", "s"},
+                                                           {"int32_t", "i"},
+                                                           {"int64_t", "l"},
+                                                           {"uint8_t", "h"},
+                                                           {"uint16_t", "t"},
+                                                           {"uint32_t", "j"},
+                                                           {"uint64_t", "m"},
+                                                           {"half", "6__half"},
+                                                           {"__half", "6__half"},
+                                                           {"__nv_bfloat16", "13__nv_bfloat16"},
+                                                           {"nv_bfloat16", "13__nv_bfloat16"}};
   if (auto it = named.find(base); it != named.end()) return it->second;
   std::map<std::string, int> n;
   for (const auto& w : split(base, ' ')) {
@@ -281,7 +304,7 @@ std::string mangled_solve_name(const std::vector<Param>& params) {
   std::string out = "_Z5solve";
   if (params.empty()) return out + "v";
   std::vector<std::string> subs;  // substitution candidates, in order (S_, S0_, S1_, ...)
-  auto ref = [&](size_t i) {  // S_, then S<seq-id>_ with seq-id i-1 in base 36 (0-9, A-Z)
+  auto ref = [&](size_t i) {      // S_, then S<seq-id>_ with seq-id i-1 in base 36 (0-9, A-Z)
     if (i == 0) return std::string("S_");
     std::string id;
     for (size_t n = i - 1;; n /= 36) {
@@ -331,9 +354,9 @@ Signature parse_solve_signature(const std::string& text, bool preprocessed) {
   const SolveDecl* chosen = c_defs.empty() ? nullptr : c_defs.front();
   Signature sig;
   if (c_defs.size() > 1)
-    sig.notes.push_back("extern \"C\" solve() is defined " + std::to_string(c_defs.size()) + " times (" + where(*c_defs[0]) +
-                        ", " + where(*c_defs[1]) + (preprocessed ? ")" : "; in different preprocessor branches?)") +
-                        ": kprof read the first");
+    sig.notes.push_back("extern \"C\" solve() is defined " + std::to_string(c_defs.size()) + " times (" +
+                        where(*c_defs[0]) + ", " + where(*c_defs[1]) +
+                        (preprocessed ? ")" : "; in different preprocessor branches?)") + ": kprof read the first");
   if (!chosen && !c_decls.empty()) {
     // `extern "C" void solve(float*, int);` then `void solve(float* a, int n) { ... }`: the
     // definition inherits C linkage from the declaration when the parameter types match.
@@ -372,13 +395,15 @@ Signature parse_solve_signature(const std::string& text, bool preprocessed) {
     ignored += std::string(ignored.empty() ? "" : "; ") + "solve at " + where(d) + " (" +
                (d.internal ? "static or in an unnamed namespace"
                 : !host(d) ? (d.global_fn ? "a __global__ kernel" : "a __device__ function")
-                           : "C++ linkage in namespace " + d.ns) + ")";
+                           : "C++ linkage in namespace " + d.ns) +
+               ")";
   }
-  throw usage_error("no `extern \"C\" void solve(...)` found in the kernel source" +
-                        (ignored.empty() ? std::string() : "; ignored, as the .so does not export them as `solve`: " + ignored),
-                    "a cuda-cpp / cutlass kernel must define its entry point as " + std::string(kSolveExample) +
-                        " (at namespace scope, not static, outside comments and disabled #if branches); for a "
-                        "Python kernel pass a .py file");
+  throw usage_error(
+      "no `extern \"C\" void solve(...)` found in the kernel source" +
+          (ignored.empty() ? std::string() : "; ignored, as the .so does not export them as `solve`: " + ignored),
+      "a cuda-cpp / cutlass kernel must define its entry point as " + std::string(kSolveExample) +
+          " (at namespace scope, not static, outside comments and disabled #if branches); for a "
+          "Python kernel pass a .py file");
 }
 
 }  // namespace kprof

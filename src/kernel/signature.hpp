@@ -11,11 +11,11 @@ namespace kprof {
 /// One parameter of solve(). Pointers are device arrays: `const` ones are inputs, the others
 /// outputs (possibly read too). Non-pointers are scalars given on the command line like dimensions.
 struct Param {
-  std::string name;       ///< parameter name as written ("A", "N")
-  std::string type_text;  ///< the type as written, normalised ("const float*", "int")
+  std::string name;          ///< parameter name as written ("A", "N")
+  std::string type_text;     ///< the type as written, normalised ("const float*", "int")
   DType dtype = DType::F32;  ///< element type (pointee for pointers)
   bool is_pointer = false;
-  bool is_const = false;     ///< pointee is const (pointers only)
+  bool is_const = false;  ///< pointee is const (pointers only)
 };
 
 /// The whole signature, parameters in order, and where it was read.

@@ -45,7 +45,7 @@ class Lexer {
   std::vector<CondGroup> conds_;
   std::vector<Token> out_;
   std::vector<std::string> files_ = {""};
-  int file_ = 0;              // index into files_ of the current line marker's file
+  int file_ = 0;                // index into files_ of the current line marker's file
   bool system_header_ = false;  // the current line marker says "system header" (flag 3)
 
   bool skipping() const {
@@ -61,11 +61,28 @@ class Lexer {
 
   void step() {
     char c = peek();
-    if (c == '\n') { ++line_; ++i_; at_line_start_ = true; return; }
-    if (std::isspace(static_cast<unsigned char>(c))) { ++i_; return; }
-    if (c == '/' && peek(1) == '/') { skip_line_comment(); return; }
-    if (c == '/' && peek(1) == '*') { skip_block_comment(); return; }
-    if (c == '#' && at_line_start_) { directive(); return; }
+    if (c == '\n') {
+      ++line_;
+      ++i_;
+      at_line_start_ = true;
+      return;
+    }
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i_;
+      return;
+    }
+    if (c == '/' && peek(1) == '/') {
+      skip_line_comment();
+      return;
+    }
+    if (c == '/' && peek(1) == '*') {
+      skip_block_comment();
+      return;
+    }
+    if (c == '#' && at_line_start_) {
+      directive();
+      return;
+    }
     if (c == '\\' && (peek(1) == '\n' || (peek(1) == '\r' && peek(2) == '\n'))) {  // line splice
       i_ += peek(1) == '\n' ? 2 : 3;
       ++line_;
@@ -73,8 +90,14 @@ class Lexer {
     }
     at_line_start_ = false;
     int line = line_;
-    if (c == 'R' && peek(1) == '"') { raw_string(line); return; }
-    if (c == '"' || c == '\'') { quoted(c, line); return; }
+    if (c == 'R' && peek(1) == '"') {
+      raw_string(line);
+      return;
+    }
+    if (c == '"' || c == '\'') {
+      quoted(c, line);
+      return;
+    }
     if (ident_start(c)) {
       size_t b = i_;
       while (i_ < s_.size() && ident_char(s_[i_])) ++i_;
@@ -87,13 +110,20 @@ class Lexer {
       emit(TokKind::Ident, word, line);
       return;
     }
-    if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && std::isdigit(static_cast<unsigned char>(peek(1))))) {
+    if (std::isdigit(static_cast<unsigned char>(c)) ||
+        (c == '.' && std::isdigit(static_cast<unsigned char>(peek(1))))) {
       size_t b = i_;
       // pp-number: digits, letters, '.', digit separators ('), exponent signs.
       while (i_ < s_.size()) {
         char d = s_[i_];
-        if (ident_char(d) || d == '.' || (d == '\'' && ident_char(peek(1)))) { ++i_; continue; }
-        if ((d == '+' || d == '-') && i_ > b && std::string("eEpP").find(s_[i_ - 1]) != std::string::npos) { ++i_; continue; }
+        if (ident_char(d) || d == '.' || (d == '\'' && ident_char(peek(1)))) {
+          ++i_;
+          continue;
+        }
+        if ((d == '+' || d == '-') && i_ > b && std::string("eEpP").find(s_[i_ - 1]) != std::string::npos) {
+          ++i_;
+          continue;
+        }
         break;
       }
       emit(TokKind::Number, s_.substr(b, i_ - b), line);
@@ -111,7 +141,10 @@ class Lexer {
   void skip_line_comment() {
     while (i_ < s_.size() && s_[i_] != '\n') {
       // A backslash-newline continues a // comment onto the next line.
-      if (s_[i_] == '\\' && peek(1) == '\n') { ++line_; ++i_; }
+      if (s_[i_] == '\\' && peek(1) == '\n') {
+        ++line_;
+        ++i_;
+      }
       ++i_;
     }
   }
@@ -145,7 +178,11 @@ class Lexer {
   /// R"delim( ... )delim"
   void raw_string(int line) {
     size_t open = s_.find('(', i_ + 2);
-    if (open == std::string::npos) { emit(TokKind::Ident, "R", line); ++i_; return; }
+    if (open == std::string::npos) {
+      emit(TokKind::Ident, "R", line);
+      ++i_;
+      return;
+    }
     std::string close = ")" + s_.substr(i_ + 2, open - (i_ + 2)) + "\"";
     size_t end = s_.find(close, open + 1);
     size_t stop = end == std::string::npos ? s_.size() : end + close.size();
@@ -161,8 +198,18 @@ class Lexer {
     ++i_;
     std::string text;
     while (i_ < s_.size() && s_[i_] != '\n') {
-      if (s_[i_] == '\\' && peek(1) == '\n') { ++line_; i_ += 2; text += ' '; continue; }
-      if (s_[i_] == '\\' && peek(1) == '\r' && peek(2) == '\n') { ++line_; i_ += 3; text += ' '; continue; }
+      if (s_[i_] == '\\' && peek(1) == '\n') {
+        ++line_;
+        i_ += 2;
+        text += ' ';
+        continue;
+      }
+      if (s_[i_] == '\\' && peek(1) == '\r' && peek(2) == '\n') {
+        ++line_;
+        i_ += 3;
+        text += ' ';
+        continue;
+      }
       text += s_[i_++];
     }
     text = trim(text);
@@ -209,7 +256,10 @@ class Lexer {
     std::string flags = " " + text.substr(q2 + 1) + " ";
     system_header_ = flags.find(" 3 ") != std::string::npos;
     for (size_t k = 0; k < files_.size(); ++k)
-      if (files_[k] == name) { file_ = static_cast<int>(k); return; }
+      if (files_[k] == name) {
+        file_ = static_cast<int>(k);
+        return;
+      }
     files_.push_back(name);
     file_ = static_cast<int>(files_.size() - 1);
   }

@@ -11,9 +11,9 @@ namespace {
 
 /// Declaration words before `solve` that are not its return type.
 const std::set<std::string>& decl_specifiers() {
-  static const std::set<std::string> v = {"extern",   "static",       "inline",        "__inline__",
-                                          "__forceinline__", "__host__", "__noinline__", "__attribute__",
-                                          "__declspec", "visibility", "default", "used", "noinline"};
+  static const std::set<std::string> v = {"extern",   "static",       "inline",        "__inline__", "__forceinline__",
+                                          "__host__", "__noinline__", "__attribute__", "__declspec", "visibility",
+                                          "default",  "used",         "noinline"};
   return v;
 }
 
@@ -61,7 +61,10 @@ bool read_specifiers(const std::vector<Token>& specs, SolveDecl& d) {
   std::vector<Token> words = drop_attributes(specs);
   // Only what follows the last ')' belongs to this declaration (earlier: a macro invocation).
   for (size_t k = words.size(); k-- > 0;)
-    if (words[k].text == ")") { words.erase(words.begin(), words.begin() + static_cast<long>(k) + 1); break; }
+    if (words[k].text == ")") {
+      words.erase(words.begin(), words.begin() + static_cast<long>(k) + 1);
+      break;
+    }
   if (words.empty()) return false;
   for (size_t k = 0; k < words.size(); ++k) {
     const Token& w = words[k];
@@ -73,10 +76,14 @@ bool read_specifiers(const std::vector<Token>& specs, SolveDecl& d) {
       has_host = has_host || w.text == "__host__";
       continue;
     }
-    if (w.text == "void") has_void = true;
-    else if (w.text == "__global__") d.global_fn = true;
-    else if (w.text == "__device__") has_device = true;
-    else if (w.text == "*" || w.text == "&") pointer_return = true;
+    if (w.text == "void")
+      has_void = true;
+    else if (w.text == "__global__")
+      d.global_fn = true;
+    else if (w.text == "__device__")
+      has_device = true;
+    else if (w.text == "*" || w.text == "&")
+      pointer_return = true;
   }
   d.device_only = has_device && !has_host;
   d.returns_void = has_void && !pointer_return;
@@ -92,10 +99,16 @@ std::vector<Token> drop_attributes(const std::vector<Token>& in) {
     bool call_like = t.kind == TokKind::Ident && (t.text == "__attribute__" || t.text == "__declspec" ||
                                                   t.text == "alignas" || t.text == "__align__");
     bool bracket = t.text == "[" && i + 1 < in.size() && in[i + 1].text == "[";
-    if (!call_like && !bracket) { out.push_back(t); continue; }
+    if (!call_like && !bracket) {
+      out.push_back(t);
+      continue;
+    }
     std::string open = call_like ? "(" : "[", close = call_like ? ")" : "]";
     size_t j = call_like ? i + 1 : i;
-    if (j >= in.size() || in[j].text != open) { out.push_back(t); continue; }
+    if (j >= in.size() || in[j].text != open) {
+      out.push_back(t);
+      continue;
+    }
     int depth = 0;
     for (; j < in.size(); ++j) {
       if (in[j].text == open) ++depth;
@@ -124,7 +137,10 @@ std::vector<SolveDecl> find_solve_decls(const std::vector<Token>& t) {
       continue;
     }
     if (!at_ns) continue;
-    if (t[i].kind == TokKind::Punct && x == ";") { decl_start = i + 1; continue; }
+    if (t[i].kind == TokKind::Punct && x == ";") {
+      decl_start = i + 1;
+      continue;
+    }
     if (t[i].kind != TokKind::Ident || x != "solve" || i + 1 >= t.size() || t[i + 1].text != "(") continue;
     if (i > 0 && (t[i - 1].text == "::" || t[i - 1].text == "." || t[i - 1].text == "->")) continue;
     SolveDecl d;
@@ -155,7 +171,10 @@ std::vector<SolveDecl> find_solve_decls(const std::vector<Token>& t) {
     d.close = j;
     // After ')': '{' starts a definition, ';' ends a declaration (attributes/noexcept may come between).
     for (size_t k = j + 1; k < t.size(); ++k) {
-      if (t[k].text == "{") { d.definition = true; break; }
+      if (t[k].text == "{") {
+        d.definition = true;
+        break;
+      }
       if (t[k].text == ";") break;
     }
     found.push_back(d);

@@ -19,7 +19,8 @@ namespace kprof {
 namespace {
 
 /// The nvcc line `kprof build` would run for `req` (nvcc_command), with the architecture it would pick.
-std::vector<std::string> planned_build_argv(const SignatureRequest& req, const std::string& nvcc, const std::string& text) {
+std::vector<std::string> planned_build_argv(const SignatureRequest& req, const std::string& nvcc,
+                                            const std::string& text) {
   std::string arch = resolve_arch(req.arch, req.arch.empty() ? build_arch_for_hints() : "", req.impl, text);
   std::optional<CutlassInstall> cutlass;
   if (req.impl == Implementation::Cutlass) cutlass = locate_cutlass().found;  // absent: preprocessing says so
@@ -52,8 +53,14 @@ std::string distinctive_flags(const std::vector<std::string>& argv) {
   std::string out;
   for (size_t i = 1; i + 1 < argv.size(); ++i) {
     const std::string& a = argv[i];
-    if (a == "-o") { ++i; continue; }
-    if (a == "-Xcompiler" && i + 1 < argv.size() && argv[i + 1] == "-fPIC") { ++i; continue; }
+    if (a == "-o") {
+      ++i;
+      continue;
+    }
+    if (a == "-Xcompiler" && i + 1 < argv.size() && argv[i + 1] == "-fPIC") {
+      ++i;
+      continue;
+    }
     if (std::find(fixed.begin(), fixed.end(), a) != fixed.end()) continue;
     out += (out.empty() ? "" : " ") + shell_quote(a);
   }
@@ -62,7 +69,7 @@ std::string distinctive_flags(const std::vector<std::string>& argv) {
 
 std::string enclosing_branches(const std::string& source, int target) {
   struct Group {
-    std::string open;    // "#ifdef USE_DOUBLE"
+    std::string open;  // "#ifdef USE_DOUBLE"
     int open_line = 0;
     std::string branch;  // "" while in the first branch, else "#else" / "#elif X"
     int branch_line = 0;
@@ -75,17 +82,19 @@ std::string enclosing_branches(const std::string& source, int target) {
     while (!line.empty() && line.back() == '\\' && i + 1 < lines.size()) line.pop_back(), line += lines[++i];
     auto [name, rest] = directive_of(line);
     std::string text = "#" + name + (rest.empty() ? "" : " " + rest);
-    if (name == "if" || name == "ifdef" || name == "ifndef") stack.push_back({text, first, "", 0});
+    if (name == "if" || name == "ifdef" || name == "ifndef")
+      stack.push_back({text, first, "", 0});
     else if ((name == "elif" || name == "elifdef" || name == "elifndef" || name == "else") && !stack.empty())
       stack.back().branch = text, stack.back().branch_line = first;
-    else if (name == "endif" && !stack.empty()) stack.pop_back();
+    else if (name == "endif" && !stack.empty())
+      stack.pop_back();
   }
   std::string out;
   for (const auto& g : stack) {
     out += out.empty() ? "in " : ", ";
     out += g.branch.empty() ? fmt::format("`{}` (line {})", g.open, g.open_line)
-                            : fmt::format("the `{}` branch (line {}) of `{}` (line {})", g.branch, g.branch_line, g.open,
-                                          g.open_line);
+                            : fmt::format("the `{}` branch (line {}) of `{}` (line {})", g.branch, g.branch_line,
+                                          g.open, g.open_line);
   }
   return out;
 }
@@ -97,7 +106,8 @@ SignatureReading read_solve_signature(const SignatureRequest& req) {
   std::vector<std::string> notes;
   std::string why, flags_from;
   std::optional<BuildRecord> rec;
-  if (!req.build || !needs_rebuild(req.kernel_path, req.so_path)) rec = read_build_record(req.so_path, req.kernel_path, &why);
+  if (!req.build || !needs_rebuild(req.kernel_path, req.so_path))
+    rec = read_build_record(req.so_path, req.kernel_path, &why);
   if (!why.empty()) notes.push_back(why);
   if (rec && req.build && rec->extra_flags != req.nvcc_flags) rec.reset();  // --build rebuilds with the new flags
   std::vector<std::string> argv;
@@ -122,8 +132,9 @@ SignatureReading read_solve_signature(const SignatureRequest& req) {
   r.notes = notes;
   std::string cost;
   if (argv.empty()) {
-    r.notes.push_back("nvcc not found: solve() was read from the source text, where #if / #ifdef branches are not "
-                      "evaluated (only `#if 0` is skipped); install the CUDA toolkit or put nvcc on PATH");
+    r.notes.push_back(
+        "nvcc not found: solve() was read from the source text, where #if / #ifdef branches are not "
+        "evaluated (only `#if 0` is skipped); install the CUDA toolkit or put nvcc on PATH");
   } else {
     HostPreprocess pp = preprocess_host(argv, req.kernel_path);
     if (pp.ok) {
@@ -131,7 +142,8 @@ SignatureReading read_solve_signature(const SignatureRequest& req) {
       r.preprocessed = true;
       cost = pp.cached ? fmt::format("cached, {:.0f} ms", pp.wall_s * 1e3) : fmt::format("{:.2f} s", pp.wall_s);
     } else {
-      r.notes.push_back(pp.problem + ": solve() was read from the source text, where #if / #ifdef branches are not "
+      r.notes.push_back(pp.problem +
+                        ": solve() was read from the source text, where #if / #ifdef branches are not "
                         "evaluated (only `#if 0` is skipped)");
     }
   }

@@ -13,12 +13,12 @@ namespace kprof {
 
 /// Which solve() to read: the kernel, the library it becomes, and the build's flags.
 struct SignatureRequest {
-  std::string kernel_path;               ///< the .cu
-  std::string so_path;                   ///< the library that will be loaded (its build record is read)
+  std::string kernel_path;  ///< the .cu
+  std::string so_path;      ///< the library that will be loaded (its build record is read)
   Implementation impl = Implementation::CudaCpp;
-  std::string arch;                      ///< --arch ("" = the GPU's own, else sm_90)
-  std::vector<std::string> nvcc_flags;   ///< the user's nvcc flags (`-- flags`)
-  bool build = false;                    ///< --build: the .so is rebuilt when stale (its record then is not used)
+  std::string arch;                     ///< --arch ("" = the GPU's own, else sm_90)
+  std::vector<std::string> nvcc_flags;  ///< the user's nvcc flags (`-- flags`)
+  bool build = false;                   ///< --build: the .so is rebuilt when stale (its record then is not used)
 };
 
 /// The signature and how it was read.

@@ -24,9 +24,9 @@ void bind_scalars(FfiCall& ffi, const Signature& sig, const Dims& dims) {
       flags += (flags.empty() ? "" : ", ") + ("--" + m + "=");
       example += (example.empty() ? "" : " ") + ("--" + m + "=VALUE");
     }
-    throw usage_error("missing dimension" + std::string(missing.size() > 1 ? "s " : " ") + flags + " for " +
-                          sig.to_string(),
-                      "every scalar parameter of solve() is given on the command line: " + example);
+    throw usage_error(
+        "missing dimension" + std::string(missing.size() > 1 ? "s " : " ") + flags + " for " + sig.to_string(),
+        "every scalar parameter of solve() is given on the command line: " + example);
   }
   for (size_t i = 0; i < sig.params.size(); ++i)
     if (!sig.params[i].is_pointer) ffi.set_scalar(i, dims.get(sig.params[i].name));

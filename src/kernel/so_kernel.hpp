@@ -26,7 +26,7 @@ struct SoKernelOptions {
   std::string kernel_path;  ///< the .cu source (solve's signature is read from it)
   std::string so_path;      ///< the library; empty: the .cu's sibling (kernel/library.hpp default_so_path)
   Implementation implementation = Implementation::CudaCpp;  ///< CudaCpp or Cutlass
-  Dims dims;                ///< `--NAME=VALUE`: every scalar of solve(), plus names used by --size
+  Dims dims;                            ///< `--NAME=VALUE`: every scalar of solve(), plus names used by --size
   std::vector<std::string> size_exprs;  ///< `--size NAME=EXPR` entries, as given ("A=M*K")
   std::optional<int64_t> ptr_size;      ///< `--ptr-size N`: element count of every buffer
   std::string arch;                     ///< --arch: the build's architecture ("" = the GPU's own)
@@ -40,7 +40,7 @@ struct SoKernelOptions {
 /// The GPU-free part of loading: parsed signature, buffer plan and scalar values.
 struct SoKernelPlan {
   Signature signature;
-  SignatureReading reading;        ///< how solve() was read (nvcc's host preprocessing or the text)
+  SignatureReading reading;  ///< how solve() was read (nvcc's host preprocessing or the text)
   BufferPlan buffers;
   std::vector<ScalarArg> scalars;  ///< parameter order
   std::string so_path;             ///< resolved library path

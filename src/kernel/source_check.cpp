@@ -10,8 +10,8 @@
 
 namespace kprof {
 
-void check_python_source(const std::string& path, const std::vector<std::string>& names,
-                         const std::string& syntax_hint, const std::string& missing_hint) {
+void check_python_source(const std::string& path, const std::vector<std::string>& names, const std::string& syntax_hint,
+                         const std::string& missing_hint) {
   if (!ends_with(path, ".py")) return;  // the loader says what is wrong
   try {
     ensure_python();

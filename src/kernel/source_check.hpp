@@ -14,8 +14,8 @@ namespace kprof {
 /// "path:line: SyntaxError: msg in `line text`" with `syntax_hint`; a missing name as
 /// "path defines no function `name`" with `missing_hint`. Returns without checking a file that
 /// does not end in .py, cannot be read (the loader reports that) or when Python cannot start.
-void check_python_source(const std::string& path, const std::vector<std::string>& names,
-                         const std::string& syntax_hint, const std::string& missing_hint);
+void check_python_source(const std::string& path, const std::vector<std::string>& names, const std::string& syntax_hint,
+                         const std::string& missing_hint);
 
 /// Checks a triton / cute-dsl kernel module: it parses and binds `setup` and `run_kernel`
 /// (check_python_source). Throws usage_error (exit 2).

@@ -33,8 +33,8 @@ py::object& module_for(const std::string& name, const char* source) {
 
 }  // namespace
 
-nlohmann::json call_embedded_python(const std::string& module_name, const char* source,
-                                    const std::string& function, const nlohmann::json& arg) {
+nlohmann::json call_embedded_python(const std::string& module_name, const char* source, const std::string& function,
+                                    const nlohmann::json& arg) {
   ensure_python();
   py::gil_scoped_acquire gil;
   try {

@@ -16,7 +16,7 @@ namespace kprof {
 /// strings). Starts Python if needed. Throws Error (exit 1) naming `module_name.function` with the
 /// Python exception ("Type: message") when the source or the call raises, and what Python start-up
 /// throws (interpreter.hpp ensure_python).
-nlohmann::json call_embedded_python(const std::string& module_name, const char* source,
-                                    const std::string& function, const nlohmann::json& arg);
+nlohmann::json call_embedded_python(const std::string& module_name, const char* source, const std::string& function,
+                                    const nlohmann::json& arg);
 
 }  // namespace kprof

@@ -47,8 +47,8 @@ std::string describe_python_error(const py::error_already_set& e, const std::str
   }
 }
 
-void throw_python_error(const py::error_already_set& e, const std::string& user_file,
-                        const std::string& context, const std::string& hint, ExitCode code) {
+void throw_python_error(const py::error_already_set& e, const std::string& user_file, const std::string& context,
+                        const std::string& hint, ExitCode code) {
   std::string text = describe_python_error(e, user_file);
   if (is_gpu_fault_message(text))
     throw check_failed(context + ": " + text,

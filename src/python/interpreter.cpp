@@ -28,13 +28,11 @@ std::optional<Error> g_start_failure;  // guarded by g_start_mutex
 // static destruction (no GIL, possibly no interpreter).
 py::module_* g_helpers = nullptr;
 
-std::string built_python_version() {
-  return std::to_string(PY_MAJOR_VERSION) + "." + std::to_string(PY_MINOR_VERSION);
-}
+std::string built_python_version() { return std::to_string(PY_MAJOR_VERSION) + "." + std::to_string(PY_MINOR_VERSION); }
 
 std::string python_hint() {
-  return "kprof embeds Python " + built_python_version() + " (built against " KPROF_PYTHON_EXECUTABLE
-         "); set KPROF_PYTHON to a python " + built_python_version() +
+  return "kprof embeds Python " + built_python_version() +
+         " (built against " KPROF_PYTHON_EXECUTABLE "); set KPROF_PYTHON to a python " + built_python_version() +
          " executable or a virtual environment's bin/python of that version";
 }
 
@@ -43,8 +41,7 @@ void install_helpers() {
   py::module_ sys = py::module_::import("sys");
   py::module_ types = py::module_::import("types");
   py::object helpers = types.attr("ModuleType")("_kprof");
-  py::object code = py::module_::import("builtins")
-                        .attr("compile")(kKprofHelpersSource, "<kprof-helpers>", "exec");
+  py::object code = py::module_::import("builtins").attr("compile")(kKprofHelpersSource, "<kprof-helpers>", "exec");
   py::module_::import("builtins").attr("exec")(code, helpers.attr("__dict__"));
   sys.attr("modules")["_kprof"] = helpers;
   // print() in user code must not mix with kprof's machine-readable stdout.
@@ -79,8 +76,8 @@ void start_python() {
   try {
     install_helpers();
   } catch (const py::error_already_set& e) {
-    failure = check_failed(std::string("the embedded Python started but kprof's helpers failed: ") + e.what(),
-                           python_hint());
+    failure =
+        check_failed(std::string("the embedded Python started but kprof's helpers failed: ") + e.what(), python_hint());
   }
   PyEval_SaveThread();  // release the GIL; the thread state is kept (never finalized)
   if (failure) throw *failure;
@@ -178,9 +175,7 @@ py::module_ kprof_helpers() {
   return *g_helpers;
 }
 
-std::string py_type_name(py::handle obj) {
-  return kprof_helpers().attr("type_name")(obj).cast<std::string>();
-}
+std::string py_type_name(py::handle obj) { return kprof_helpers().attr("type_name")(obj).cast<std::string>(); }
 
 std::string py_a_type(py::handle obj) {
   std::string name = py_type_name(obj);
@@ -194,8 +189,7 @@ py::module_ load_module_by_path(const std::string& path, const std::string& role
     throw usage_error(role + " file " + path + " does not exist", "check the path");
   std::string abs = absolute_path(path);
   if (!std::filesystem::is_regular_file(abs, ec) || !ends_with(to_lower(abs), ".py"))
-    throw usage_error(role + " file " + path + " is not a .py file",
-                      "kprof loads Python modules from .py files");
+    throw usage_error(role + " file " + path + " is not a .py file", "kprof loads Python modules from .py files");
   try {
     py::object m = kprof_helpers().attr("load_by_path")(abs, role, file_stem(abs));
     return py::reinterpret_borrow<py::module_>(m);

@@ -188,7 +188,6 @@ def draw(spec_text, svg_path, png_path):
     plt.close(fig)
 )PY";
 
-
 /// Runs chart code `code` (defining draw(spec_text, svg_path, png_path)) on `spec_json`; "" when
 /// drawn, else why not (`what`: "the roofline chart").
 std::string run_chart(const char* code, const char* what, const std::string& spec_json, const std::string& svg_path,

@@ -62,9 +62,9 @@ std::optional<DType> tensor_dtype(py::handle tensor);
 
 /// How device_tensor() hands kprof-owned memory to torch.
 enum class TensorBridge {
-  Auto,        ///< CudaArrayInterface when numpy can be imported, else DLPack
+  Auto,                ///< CudaArrayInterface when numpy can be imported, else DLPack
   CudaArrayInterface,  ///< torch.as_tensor(obj with __cuda_array_interface__ v3); torch needs numpy for it
-  DLPack,      ///< torch.utils.dlpack.from_dlpack(capsule built by kprof); no numpy needed
+  DLPack,              ///< torch.utils.dlpack.from_dlpack(capsule built by kprof); no numpy needed
 };
 
 /// A 1-D torch CUDA tensor of `count` elements of `dtype` over the device memory at `ptr`,

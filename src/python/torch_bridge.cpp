@@ -29,14 +29,28 @@ const char* kTorchHint =
     "python (e.g. <venv>/bin/python) that has it; `kprof env` shows what the embedded Python sees";
 
 // ---- DLPack (legacy, unversioned ABI: dlpack.h v0.8) ---------------------------------------
-struct DLDevice { int32_t device_type; int32_t device_id; };
-struct DLDataType { uint8_t code; uint8_t bits; uint16_t lanes; };
+struct DLDevice {
+  int32_t device_type;
+  int32_t device_id;
+};
+struct DLDataType {
+  uint8_t code;
+  uint8_t bits;
+  uint16_t lanes;
+};
 struct DLTensor {
-  void* data; DLDevice device; int32_t ndim; DLDataType dtype;
-  int64_t* shape; int64_t* strides; uint64_t byte_offset;
+  void* data;
+  DLDevice device;
+  int32_t ndim;
+  DLDataType dtype;
+  int64_t* shape;
+  int64_t* strides;
+  uint64_t byte_offset;
 };
 struct DLManagedTensor {
-  DLTensor dl_tensor; void* manager_ctx; void (*deleter)(DLManagedTensor* self);
+  DLTensor dl_tensor;
+  void* manager_ctx;
+  void (*deleter)(DLManagedTensor* self);
 };
 constexpr uint8_t kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBfloat = 4;
 
@@ -58,9 +72,12 @@ void dl_capsule_destructor(PyObject* capsule) {
 DLDataType dl_dtype(DType t) {
   uint8_t bits = static_cast<uint8_t>(dtype_size(t) * 8);
   uint8_t code = kDLFloat;
-  if (t == DType::BF16) code = kDLBfloat;
-  else if (dtype_is_signed_int(t)) code = kDLInt;
-  else if (!dtype_is_float(t)) code = kDLUInt;
+  if (t == DType::BF16)
+    code = kDLBfloat;
+  else if (dtype_is_signed_int(t))
+    code = kDLInt;
+  else if (!dtype_is_float(t))
+    code = kDLUInt;
   return DLDataType{code, bits, 1};
 }
 
@@ -113,8 +130,8 @@ py::module_ import_torch() {
   try {
     g_torch = new py::module_(py::module_::import("torch"));
   } catch (const py::error_already_set& e) {
-    g_torch_failure = new std::string("PyTorch cannot be imported by kprof's embedded Python (" +
-                                      python_executable() + "): " + describe_python_error(e, ""));
+    g_torch_failure = new std::string("PyTorch cannot be imported by kprof's embedded Python (" + python_executable() +
+                                      "): " + describe_python_error(e, ""));
     throw check_failed(*g_torch_failure, kTorchHint);
   }
   return *g_torch;
@@ -187,8 +204,7 @@ std::optional<DType> tensor_dtype(py::handle tensor) {
 py::object device_tensor(void* ptr, size_t count, DType dtype, TensorBridge bridge) {
   py::module_ torch = import_torch();
   if (count == 0)
-    return torch.attr("empty")(0, py::arg("dtype") = torch.attr(dtype_name(dtype).c_str()),
-                               py::arg("device") = "cuda");
+    return torch.attr("empty")(0, py::arg("dtype") = torch.attr(dtype_name(dtype).c_str()), py::arg("device") = "cuda");
   cudaPointerAttributes attr{};
   cudaError_t rc = cudaPointerGetAttributes(&attr, ptr);
   if (rc != cudaSuccess || (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)) {
@@ -207,8 +223,8 @@ py::object device_tensor(void* ptr, size_t count, DType dtype, TensorBridge brid
   py::object t;
   try {
     if (bridge == TensorBridge::CudaArrayInterface) {
-      py::object arr = kprof_helpers().attr("DeviceArray")(
-          py::int_(reinterpret_cast<uintptr_t>(ptr)), py::int_(count), dtype_typestr(carrier));
+      py::object arr = kprof_helpers().attr("DeviceArray")(py::int_(reinterpret_cast<uintptr_t>(ptr)), py::int_(count),
+                                                           dtype_typestr(carrier));
       t = torch.attr("as_tensor")(arr);
     } else {
       py::object from_dlpack = py::module_::import("torch.utils.dlpack").attr("from_dlpack");
@@ -216,17 +232,16 @@ py::object device_tensor(void* ptr, size_t count, DType dtype, TensorBridge brid
     }
     if (carrier != dtype) t = t.attr("view")(torch.attr(dtype_name(dtype).c_str()));
   } catch (const py::error_already_set& e) {
-    throw check_failed("cannot hand a " + dtype_name(dtype) + " device buffer to PyTorch: " +
-                           describe_python_error(e, ""),
-                       bridge == TensorBridge::CudaArrayInterface
-                           ? "PyTorch reads __cuda_array_interface__ through numpy; check numpy"
-                           : "check that this torch supports DLPack");
+    throw check_failed(
+        "cannot hand a " + dtype_name(dtype) + " device buffer to PyTorch: " + describe_python_error(e, ""),
+        bridge == TensorBridge::CudaArrayInterface ? "PyTorch reads __cuda_array_interface__ through numpy; check numpy"
+                                                   : "check that this torch supports DLPack");
   }
   auto data = t.attr("data_ptr")().cast<uintptr_t>();
   int device = t.attr("device").attr("index").cast<int>();
   if (data != reinterpret_cast<uintptr_t>(ptr) || device != attr.device)
     throw check_failed("internal: PyTorch copied kprof's buffer (tensor on cuda:" + std::to_string(device) +
-                       ", memory on GPU " + std::to_string(attr.device) + ")",
+                           ", memory on GPU " + std::to_string(attr.device) + ")",
                        "torch's current device must be kprof's GPU (python_select_gpu)");
   return t;
 }
@@ -234,10 +249,10 @@ py::object device_tensor(void* ptr, size_t count, DType dtype, TensorBridge brid
 HostArray tensor_to_host(const std::string& name, py::handle t, const std::string& what) {
   std::optional<DType> dt = tensor_dtype(t);
   if (!dt)
-    throw usage_error(what + " has dtype " + py::str(t.attr("dtype")).cast<std::string>() +
-                          ", which kprof does not compare",
-                      "convert it (for example .float()); supported: float64, float32, float16, "
-                      "bfloat16, int8..int64, uint8..uint64");
+    throw usage_error(
+        what + " has dtype " + py::str(t.attr("dtype")).cast<std::string>() + ", which kprof does not compare",
+        "convert it (for example .float()); supported: float64, float32, float16, "
+        "bfloat16, int8..int64, uint8..uint64");
   HostArray a;
   a.name = name;
   a.dtype = *dt;

@@ -16,7 +16,8 @@ void flatten(const CompareResult& r, std::vector<VersionRow>& rows, std::vector<
   for (const auto& v : r.versions)
     for (size_t i = 0; i < v.rows.size(); ++i) {
       VersionRow row;
-      if (v.rows[i]) row = *v.rows[i];
+      if (v.rows[i])
+        row = *v.rows[i];
       else {
         row.name = v.name;
         row.status = VersionStatus::NotRun;
@@ -81,9 +82,10 @@ std::vector<std::vector<std::string>> delta_rows(const CompareResult& r) {
 std::string gate_text(const CompareResult& r) {
   if (!r.fail_if_slower_pct) return "";
   if (r.failures.empty())
-    return fmt::format("Gate (--fail-if-slower {:g}%): passed: no version slower beyond noise and the threshold, "
-                       "none missing, none no longer correct.\n",
-                       *r.fail_if_slower_pct);
+    return fmt::format(
+        "Gate (--fail-if-slower {:g}%): passed: no version slower beyond noise and the threshold, "
+        "none missing, none no longer correct.\n",
+        *r.fail_if_slower_pct);
   std::string s = fmt::format("Gate (--fail-if-slower {:g}%): FAILED:\n", *r.fail_if_slower_pct);
   for (const auto& f : r.failures) s += fmt::format("- {} in {}: {}\n", f.version, f.input, f.reason);
   return s;
@@ -127,8 +129,8 @@ nlohmann::json compare_json(const CompareResult& r) {
   j["noise_floor_pct"] = kCrossRunNoiseFloor * 100;
   j["inputs"] = nlohmann::json::array();
   for (const auto& in : r.inputs)
-    j["inputs"].push_back({{"label", in.label}, {"path", in.path}, {"schema_version", in.schema_version},
-                           {"header", in.header}});
+    j["inputs"].push_back(
+        {{"label", in.label}, {"path", in.path}, {"schema_version", in.schema_version}, {"header", in.header}});
   j["warnings"] = r.warnings;
   j["versions"] = nlohmann::json::array();
   for (const auto& v : r.versions) {

@@ -50,39 +50,57 @@ std::optional<Bottleneck> parse_bottleneck(const std::string& name) {
 
 std::string correctness_text(const VersionRow& r) {
   switch (r.status) {
-    case VersionStatus::Pass: return "PASS";
-    case VersionStatus::Fail: return "FAIL: " + r.status_reason;
-    case VersionStatus::LoadError: return "ERROR (load): " + r.status_reason;
-    case VersionStatus::CheckError: return "ERROR (check): " + r.status_reason;
-    case VersionStatus::NotRun: return "not run: " + r.status_reason;
-    case VersionStatus::Unchecked: return "not checked";
+    case VersionStatus::Pass:
+      return "PASS";
+    case VersionStatus::Fail:
+      return "FAIL: " + r.status_reason;
+    case VersionStatus::LoadError:
+      return "ERROR (load): " + r.status_reason;
+    case VersionStatus::CheckError:
+      return "ERROR (check): " + r.status_reason;
+    case VersionStatus::NotRun:
+      return "not run: " + r.status_reason;
+    case VersionStatus::Unchecked:
+      return "not checked";
   }
   return "not checked";
 }
 
 std::string correctness_word(const VersionRow& r) {
   switch (r.status) {
-    case VersionStatus::Pass: return "PASS";
-    case VersionStatus::Fail: return "FAIL";
+    case VersionStatus::Pass:
+      return "PASS";
+    case VersionStatus::Fail:
+      return "FAIL";
     case VersionStatus::LoadError:
-    case VersionStatus::CheckError: return "ERROR";
-    case VersionStatus::NotRun: return "not run";
-    case VersionStatus::Unchecked: return "not checked";
+    case VersionStatus::CheckError:
+      return "ERROR";
+    case VersionStatus::NotRun:
+      return "not run";
+    case VersionStatus::Unchecked:
+      return "not checked";
   }
   return "not checked";
 }
 
 std::string class_text(const VersionRow& r) {
   switch (r.profile) {
-    case ProfileStatus::Classified: return bottleneck_name(r.cls);
-    case ProfileStatus::NotClassified: return "not classified: " + r.profile_reason;
-    case ProfileStatus::NotProfiled: break;
+    case ProfileStatus::Classified:
+      return bottleneck_name(r.cls);
+    case ProfileStatus::NotClassified:
+      return "not classified: " + r.profile_reason;
+    case ProfileStatus::NotProfiled:
+      break;
   }
   switch (r.status) {
-    case VersionStatus::Fail: return "not profiled (correctness failed)";
-    case VersionStatus::LoadError: return "not profiled (load failed)";
-    case VersionStatus::CheckError: return "not profiled (check failed)";
-    default: return "not profiled";
+    case VersionStatus::Fail:
+      return "not profiled (correctness failed)";
+    case VersionStatus::LoadError:
+      return "not profiled (load failed)";
+    case VersionStatus::CheckError:
+      return "not profiled (check failed)";
+    default:
+      return "not profiled";
   }
 }
 
@@ -93,8 +111,7 @@ std::string leading_stall_text(const VersionRow& r) {
 
 std::string top_finding_text(const VersionRow& r) {
   if (r.top_finding.empty()) return "";
-  return r.top_finding_gain_pct ? fmt::format("{} ({:.1f}%)", r.top_finding, *r.top_finding_gain_pct)
-                                : r.top_finding;
+  return r.top_finding_gain_pct ? fmt::format("{} ({:.1f}%)", r.top_finding, *r.top_finding_gain_pct) : r.top_finding;
 }
 
 void to_json(nlohmann::json& j, const VersionRow& r) {
@@ -115,22 +132,23 @@ void to_json(nlohmann::json& j, const VersionRow& r) {
        {"kernel_std_ms", opt(r.kernel_std_ms)},
        {"kernel_samples_ms", r.kernel_samples_ms},
        {"profile_status", profile_status_id(r.profile)},
-       {"class", r.profile == ProfileStatus::Classified ? nlohmann::json(bottleneck_name(r.cls)) : nlohmann::json(nullptr)},
+       {"class",
+        r.profile == ProfileStatus::Classified ? nlohmann::json(bottleneck_name(r.cls)) : nlohmann::json(nullptr)},
        {"profile_reason", r.profile_reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.profile_reason)},
        {"sm_sol_pct", opt(r.sm_sol)},
        {"memory_sol_pct", opt(r.mem_sol)},
        {"achieved_occupancy_pct", opt(r.achieved_occupancy)},
        {"dram_bytes", opt(r.dram_bytes)},
-       {"leading_stall", r.leading_stall.empty() ? nlohmann::json(nullptr)
-                                                 : nlohmann::json{{"reason", r.leading_stall},
-                                                                  {"pct", opt(r.leading_stall_pct)}}},
+       {"leading_stall", r.leading_stall.empty()
+                             ? nlohmann::json(nullptr)
+                             : nlohmann::json{{"reason", r.leading_stall}, {"pct", opt(r.leading_stall_pct)}}},
        {"pct_of_bound", opt(r.pct_of_bound)},
        {"bound_ms", opt(r.bound_ms)},
        {"max_speedup", opt(r.max_speedup)},
        {"bound_basis", r.bound_basis},
-       {"top_finding", r.top_finding.empty() ? nlohmann::json(nullptr)
-                                             : nlohmann::json{{"title", r.top_finding},
-                                                              {"gain_pct", opt(r.top_finding_gain_pct)}}},
+       {"top_finding", r.top_finding.empty()
+                           ? nlohmann::json(nullptr)
+                           : nlohmann::json{{"title", r.top_finding}, {"gain_pct", opt(r.top_finding_gain_pct)}}},
        {"note", r.note.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.note)},
        {"fault", r.fault ? nlohmann::json(fault_kind_id(*r.fault)) : nlohmann::json(nullptr)}};
 }
@@ -140,8 +158,9 @@ void from_json(const nlohmann::json& j, VersionRow& r) {
   r.kernel = str_or(j, "kernel");
   r.folder = str_or(j, "folder");
   auto st = parse_version_status(str_or(j, "status"));
-  if (!st) throw usage_error("unknown version status \"" + str_or(j, "status") + "\" in version " + r.name,
-                             "the file is not a kprof schema_version 2 result");
+  if (!st)
+    throw usage_error("unknown version status \"" + str_or(j, "status") + "\" in version " + r.name,
+                      "the file is not a kprof schema_version 2 result");
   r.status = *st;
   r.status_reason = str_or(j, "status_reason");
   r.profiled = j.value("profiled", false);
@@ -191,8 +210,10 @@ std::string versions_table_markdown(const std::vector<VersionRow>& rows, const s
     const auto& r = rows[i];
     const auto& c = cmp[i];
     std::string label = r.name;
-    if (c.fastest) label = "**" + r.name + "** (fastest)";
-    else if (c.tied_with_fastest) label = "**" + r.name + "** (as fast, within noise)";
+    if (c.fastest)
+      label = "**" + r.name + "** (fastest)";
+    else if (c.tied_with_fastest)
+      label = "**" + r.name + "** (as fast, within noise)";
     std::string stall = leading_stall_text(r), finding = top_finding_text(r);
     t.push_back({label, correctness_text(r),
                  r.time_ms ? fmt::format("{} ± {}", fmt_duration_ms(*r.time_ms), opt_ms(r.spread_ms)) : "n/a",
@@ -232,13 +253,14 @@ std::string comparison_markdown(const std::vector<VersionRow>& rows, const std::
                         fmt::join(tied, ", "), tied.size() == 1 ? "is" : "are", tied.size() == 1 ? "it" : "them");
     md += ".\n";
   }
-  md += "\n\"same (within noise)\": the difference of medians is at most the larger of the two versions' "
-        "standard deviations over their timed calls. \"% of bound\": the version's time bound (the least bytes at "
-        "the achievable DRAM bandwidth, the declared FLOPs at the peak of the precision used) over its measured time; "
-        "near 100% there is little left to gain (docs/CLASSIFICATION.md); roofline.svg shows every version's leading "
-        "kernel against the GPU's ceilings. Versions that fail correctness are not profiled. "
-        "Each version's folder holds its correctness.md, ncu_summary.md, ncu_details.md, profile.json and "
-        "profile.ncu-rep.\n";
+  md +=
+      "\n\"same (within noise)\": the difference of medians is at most the larger of the two versions' "
+      "standard deviations over their timed calls. \"% of bound\": the version's time bound (the least bytes at "
+      "the achievable DRAM bandwidth, the declared FLOPs at the peak of the precision used) over its measured time; "
+      "near 100% there is little left to gain (docs/CLASSIFICATION.md); roofline.svg shows every version's leading "
+      "kernel against the GPU's ceilings. Versions that fail correctness are not profiled. "
+      "Each version's folder holds its correctness.md, ncu_summary.md, ncu_details.md, profile.json and "
+      "profile.ncu-rep.\n";
   return md;
 }
 
@@ -263,8 +285,10 @@ std::string versions_summary_text(const std::vector<VersionRow>& rows, const std
   for (size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
     const auto& c = cmp[i];
-    t.push_back({r.name + (c.fastest ? " *" : c.tied_with_fastest ? " =" : ""), correctness_word(r),
-                 r.time_ms ? fmt_duration_ms(*r.time_ms) : "n/a",
+    t.push_back({r.name + (c.fastest             ? " *"
+                           : c.tied_with_fastest ? " ="
+                                                 : ""),
+                 correctness_word(r), r.time_ms ? fmt_duration_ms(*r.time_ms) : "n/a",
                  c.speedup ? fmt::format("{:.2f}x", *c.speedup) : "n/a", change_name(c.change), class_text(r)});
   }
   return markdown_table({"version", "correct", "median", "speedup", "vs first", "class"}, t);

@@ -14,7 +14,6 @@
 
 namespace kprof {
 
-
 /// The correctness cell: "PASS", "FAIL: <reason>", "ERROR (load): <error>", "ERROR (check): <error>",
 /// "not run: <why>", "not checked".
 std::string correctness_text(const VersionRow& r);

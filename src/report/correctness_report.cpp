@@ -28,9 +28,12 @@ std::string output_status(const OutputComparison& c) {
 
 const char* role_name(BufferRole r) {
   switch (r) {
-    case BufferRole::Output: return "output";
-    case BufferRole::UnchangedInput: return "unchanged_input";
-    case BufferRole::WrittenInput: return "written_input";
+    case BufferRole::Output:
+      return "output";
+    case BufferRole::UnchangedInput:
+      return "unchanged_input";
+    case BufferRole::WrittenInput:
+      return "written_input";
   }
   return "output";
 }
@@ -49,10 +52,11 @@ std::string reference_section(const CheckResult& r) {
   }
   const ReferencePrecision& p = r.reference_precision;
   if (p.known)
-    md += fmt::format("- PyTorch float32 matmul precision during the reference: allow_tf32={}, "
-                      "float32_matmul_precision='{}' ({}); cudnn.allow_tf32={} (convolutions only)\n",
-                      p.matmul_tf32 ? "True" : "False", p.float32_matmul_precision,
-                      p.reduced_matmul() ? "REDUCED: TF32 rounding" : "full float32", p.cudnn_tf32 ? "True" : "False");
+    md += fmt::format(
+        "- PyTorch float32 matmul precision during the reference: allow_tf32={}, "
+        "float32_matmul_precision='{}' ({}); cudnn.allow_tf32={} (convolutions only)\n",
+        p.matmul_tf32 ? "True" : "False", p.float32_matmul_precision,
+        p.reduced_matmul() ? "REDUCED: TF32 rounding" : "full float32", p.cudnn_tf32 ? "True" : "False");
   for (const auto& d : r.precision) md += "- " + precision_line(d) + "\n";
   return md.empty() ? "" : "\n## Reference\n\n" + md;
 }
@@ -60,8 +64,8 @@ std::string reference_section(const CheckResult& r) {
 void output_details(std::string& md, const OutputComparison& c) {
   md += fmt::format("\n#### Output `{}` ({}, {} elements): {}\n\n", c.name, dtype_name(c.dtype), c.count,
                     output_status(c));
-  md += fmt::format("- tolerance: atol={:g}, rtol={:g} ({}); rule |kernel - ref| <= atol + rtol*|ref|\n",
-                    c.tol.atol, c.tol.rtol, c.tol.source);
+  md += fmt::format("- tolerance: atol={:g}, rtol={:g} ({}); rule |kernel - ref| <= atol + rtol*|ref|\n", c.tol.atol,
+                    c.tol.rtol, c.tol.source);
   if (!c.reason.empty()) md += "- why: " + c.reason + "\n";
   md += "- kernel preview: " + preview(c.kernel_preview) + "\n";
   md += "- reference preview: " + preview(c.reference_preview) + "\n";
@@ -75,15 +79,17 @@ void output_details(std::string& md, const OutputComparison& c) {
   if (!c.first_never_written.empty()) {
     std::string idx;
     for (size_t i : c.first_never_written) idx += (idx.empty() ? "" : ", ") + std::to_string(i);
-    md += fmt::format("\nNever written ({} elements; first: {}): the kernel left these elements as they were, "
-                      "both in the random-filled run and in a run with outputs pre-filled with a sentinel.\n",
-                      c.never_written, idx);
+    md += fmt::format(
+        "\nNever written ({} elements; first: {}): the kernel left these elements as they were, "
+        "both in the random-filled run and in a run with outputs pre-filled with a sentinel.\n",
+        c.never_written, idx);
   }
 }
 
 nlohmann::json output_json(const OutputComparison& c) {
   nlohmann::json mism = nlohmann::json::array();
-  for (const auto& m : c.first_mismatches) mism.push_back({{"index", m.index}, {"kernel", m.kernel}, {"reference", m.reference}});
+  for (const auto& m : c.first_mismatches)
+    mism.push_back({{"index", m.index}, {"kernel", m.kernel}, {"reference", m.reference}});
   return {{"name", c.name},
           {"dtype", dtype_name(c.dtype)},
           {"elements", c.count},
@@ -129,18 +135,18 @@ std::string correctness_markdown(const CheckResult& r, const HeaderRows& header)
     md += fmt::format("\n## Trial {} (seed {}): {}\n\n", t + 1, tr.seed, status_word(tr.pass));
     std::vector<std::vector<std::string>> rows;
     for (const auto& c : tr.outputs)
-      rows.push_back({c.name, dtype_name(c.dtype), std::to_string(c.count), fmt_sig(c.max_abs, 4), fmt_sig(c.mean_abs, 4),
-                      fmt_sig(c.mean_rel, 4), std::to_string(c.mismatches), std::to_string(c.never_written),
-                      output_status(c)});
-    md += markdown_table({"Output", "dtype", "Elements", "Max |delta|", "Mean |delta|", "Mean rel. error",
-                          "Mismatches", "Never written", "Status"},
+      rows.push_back({c.name, dtype_name(c.dtype), std::to_string(c.count), fmt_sig(c.max_abs, 4),
+                      fmt_sig(c.mean_abs, 4), fmt_sig(c.mean_rel, 4), std::to_string(c.mismatches),
+                      std::to_string(c.never_written), output_status(c)});
+    md += markdown_table({"Output", "dtype", "Elements", "Max |delta|", "Mean |delta|", "Mean rel. error", "Mismatches",
+                          "Never written", "Status"},
                          rows);
     for (const auto& c : tr.outputs) output_details(md, c);
     for (const auto& g : tr.guards)
-      md += fmt::format("\n**Write outside buffer `{}`**: {} guard byte(s) {} the buffer were overwritten (first at "
-                        "byte offset {}). The kernel writes past its buffer's {}.\n",
-                        g.buffer, g.bytes_changed, g.before ? "before" : "after", g.first_offset,
-                        g.before ? "start" : "end");
+      md += fmt::format(
+          "\n**Write outside buffer `{}`**: {} guard byte(s) {} the buffer were overwritten (first at "
+          "byte offset {}). The kernel writes past its buffer's {}.\n",
+          g.buffer, g.bytes_changed, g.before ? "before" : "after", g.first_offset, g.before ? "start" : "end");
     for (const auto& m : tr.modified_inputs) {
       std::string idx;
       for (size_t i : m.first) idx += (idx.empty() ? "" : ", ") + std::to_string(i);
@@ -164,19 +170,28 @@ nlohmann::json correctness_json(const CheckResult& r, const HeaderRows& header) 
   for (const auto& [k, v] : header) j["header"][k] = v;
   j["trials"] = nlohmann::json::array();
   for (const auto& tr : r.trials) {
-    nlohmann::json t{{"seed", tr.seed}, {"pass", tr.pass}, {"outputs", nlohmann::json::array()},
-                     {"guard_violations", nlohmann::json::array()}, {"modified_inputs", nlohmann::json::array()}};
+    nlohmann::json t{{"seed", tr.seed},
+                     {"pass", tr.pass},
+                     {"outputs", nlohmann::json::array()},
+                     {"guard_violations", nlohmann::json::array()},
+                     {"modified_inputs", nlohmann::json::array()}};
     for (const auto& c : tr.outputs) t["outputs"].push_back(output_json(c));
     for (const auto& g : tr.guards)
-      t["guard_violations"].push_back({{"buffer", g.buffer}, {"before", g.before}, {"first_offset", g.first_offset},
+      t["guard_violations"].push_back({{"buffer", g.buffer},
+                                       {"before", g.before},
+                                       {"first_offset", g.first_offset},
                                        {"bytes_changed", g.bytes_changed}});
     for (const auto& m : tr.modified_inputs)
-      t["modified_inputs"].push_back({{"name", m.name}, {"elements", m.elements}, {"first", m.first}, {"fails", m.fails}});
+      t["modified_inputs"].push_back(
+          {{"name", m.name}, {"elements", m.elements}, {"first", m.first}, {"fails", m.fails}});
     j["trials"].push_back(t);
   }
   if (r.fault)
-    j["fault"] = {{"kind", fault_kind_name(r.fault->kind)}, {"cuda_error", r.fault->cuda_error},
-                  {"message", r.fault->message}, {"hint", r.fault->hint}, {"context_lost", r.fault->context_lost}};
+    j["fault"] = {{"kind", fault_kind_name(r.fault->kind)},
+                  {"cuda_error", r.fault->cuda_error},
+                  {"message", r.fault->message},
+                  {"hint", r.fault->hint},
+                  {"context_lost", r.fault->context_lost}};
   else
     j["fault"] = nullptr;
   j["warnings"] = r.warnings;
@@ -190,9 +205,15 @@ nlohmann::json correctness_json(const CheckResult& r, const HeaderRows& header) 
                                      : nlohmann::json(nullptr);
   j["precision_diagnosis"] = nlohmann::json::array();
   for (const auto& d : r.precision) {
-    nlohmann::json e{{"output", d.output}, {"consistent", d.consistent}, {"relative_rms_error", d.relative_rms},
-                     {"spread", d.spread}, {"nonzero_fraction", d.nonzero_fraction}, {"peak_to_rms", d.peak_to_rms},
-                     {"why", d.why}, {"trials", d.trials}, {"rtol", d.rtol}};
+    nlohmann::json e{{"output", d.output},
+                     {"consistent", d.consistent},
+                     {"relative_rms_error", d.relative_rms},
+                     {"spread", d.spread},
+                     {"nonzero_fraction", d.nonzero_fraction},
+                     {"peak_to_rms", d.peak_to_rms},
+                     {"why", d.why},
+                     {"trials", d.trials},
+                     {"rtol", d.rtol}};
     e["format"] = d.consistent ? nlohmann::json(d.format) : nlohmann::json(nullptr);
     e["unit_roundoff"] = d.consistent ? nlohmann::json(d.unit_roundoff) : nlohmann::json(nullptr);
     e["suggested_atol"] = d.suggested_atol ? nlohmann::json(*d.suggested_atol) : nlohmann::json(nullptr);
@@ -211,21 +232,22 @@ std::string correctness_console(const CheckResult& r) {
   for (size_t t = 0; t < r.trials.size(); ++t) {
     for (const auto& c : r.trials[t].outputs) {
       s += fmt::format("  {} {:<12} trial {} max|delta| {:<10} mismatches {:<8} never-written {}{}\n",
-                       styled(output_status(c), c.pass ? Style::Ok : Style::Fail), c.name, t + 1,
-                       fmt_sig(c.max_abs, 3), c.mismatches, c.never_written, c.pass ? "" : "  (" + c.reason + ")");
+                       styled(output_status(c), c.pass ? Style::Ok : Style::Fail), c.name, t + 1, fmt_sig(c.max_abs, 3),
+                       c.mismatches, c.never_written, c.pass ? "" : "  (" + c.reason + ")");
     }
     for (const auto& g : r.trials[t].guards)
       s += fmt::format("  {} write {} buffer '{}' ({} guard bytes changed)\n", styled("FAIL", Style::Fail),
                        g.before ? "before the start of" : "past the end of", g.buffer, g.bytes_changed);
     for (const auto& m : r.trials[t].modified_inputs)
-      s += fmt::format("  {} input '{}' modified ({} elements)\n", styled(m.fails ? "FAIL" : "WARN", m.fails ? Style::Fail : Style::Warn),
-                       m.name, m.elements);
+      s += fmt::format("  {} input '{}' modified ({} elements)\n",
+                       styled(m.fails ? "FAIL" : "WARN", m.fails ? Style::Fail : Style::Warn), m.name, m.elements);
   }
   if (r.fault)
     s += fmt::format("  {} {}: {}\n    hint: {}\n", styled("FAIL", Style::Fail), fault_kind_name(r.fault->kind),
                      r.fault->message, r.fault->hint);
   for (const auto& n : r.treated_as_inputs)
-    s += "  note: '" + n + "' was changed by neither the kernel nor the reference: treated as an input (declare it const)\n";
+    s += "  note: '" + n +
+         "' was changed by neither the kernel nor the reference: treated as an input (declare it const)\n";
   for (const auto& n : r.reference_notes) s += "  note: " + n + "\n";
   for (const auto& d : r.precision) s += "  " + styled("precision:", Style::Warn) + " " + precision_line(d) + "\n";
   for (const auto& w : r.warnings) s += "  " + styled("warning:", Style::Warn) + " " + w + "\n";

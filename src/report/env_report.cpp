@@ -17,9 +17,15 @@ std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
 std::string reasons_text(uint64_t mask) {
   // nvmlClocksEventReasons bits (NVML API reference, "NvmlClocksEventReasons").
   static const std::pair<uint64_t, const char*> bits[] = {
-      {0x1, "GpuIdle"}, {0x2, "ApplicationsClocksSetting (user-defined clocks / lock)"}, {0x4, "SwPowerCap"},
-      {0x8, "HwSlowdown"}, {0x10, "SyncBoost"}, {0x20, "SwThermalSlowdown"}, {0x40, "HwThermalSlowdown"},
-      {0x80, "HwPowerBrakeSlowdown"}, {0x100, "DisplayClockSetting"}};
+      {0x1, "GpuIdle"},
+      {0x2, "ApplicationsClocksSetting (user-defined clocks / lock)"},
+      {0x4, "SwPowerCap"},
+      {0x8, "HwSlowdown"},
+      {0x10, "SyncBoost"},
+      {0x20, "SwThermalSlowdown"},
+      {0x40, "HwThermalSlowdown"},
+      {0x80, "HwPowerBrakeSlowdown"},
+      {0x100, "DisplayClockSetting"}};
   if (mask == 0) return "none";
   std::string s;
   for (const auto& [bit, name] : bits)
@@ -70,7 +76,8 @@ std::string env_markdown(const EnvReport& r) {
   rows.clear();
   if (g.available) {
     rows.push_back({"Name", g.name});
-    rows.push_back({"Compute capability", std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor) + " (" + g.arch + ")"});
+    rows.push_back(
+        {"Compute capability", std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor) + " (" + g.arch + ")"});
     rows.push_back({"SMs", std::to_string(g.sm_count)});
     rows.push_back({"Memory", fmt_bytes(static_cast<double>(g.memory_bytes))});
     rows.push_back({"L2 cache", fmt_bytes(static_cast<double>(g.l2_bytes))});
@@ -84,7 +91,8 @@ std::string env_markdown(const EnvReport& r) {
   rows.push_back({"Driver version (NVML)", or_dash(g.driver_version)});
   if (g.clocks) {
     rows.push_back({"SM clock (current / max)", fmt::format("{} / {} MHz", g.clocks->sm_mhz, g.clocks->sm_max_mhz)});
-    rows.push_back({"Memory clock (current / max)", fmt::format("{} / {} MHz", g.clocks->mem_mhz, g.clocks->mem_max_mhz)});
+    rows.push_back(
+        {"Memory clock (current / max)", fmt::format("{} / {} MHz", g.clocks->mem_mhz, g.clocks->mem_max_mhz)});
   } else {
     rows.push_back({"Clocks", "unknown: " + or_dash(g.nvml_error)});
   }
@@ -97,8 +105,11 @@ std::string env_markdown(const EnvReport& r) {
     rows.push_back({t->name, or_dash(t->path), or_dash(t->version), or_dash(t->error)});
   md += markdown_table({"Tool", "Path", "Version", "Problem"}, rows);
   md += "\nncu counter probe: ";
-  if (!f.counters.checked) md += f.counters_skipped + "\n";
-  else md += (f.counters.readable ? "counters readable" : "FAILED: " + f.counters.error) + "  \nCommand: `" + f.counters.command + "`\n";
+  if (!f.counters.checked)
+    md += f.counters_skipped + "\n";
+  else
+    md += (f.counters.readable ? "counters readable" : "FAILED: " + f.counters.error) + "  \nCommand: `" +
+          f.counters.command + "`\n";
 
   md += "\n## Python\n\nInterpreter: `" + f.python.path + "` " + or_dash(f.python.version) +
         (f.python.error.empty() ? "" : "  \nProbe problem: " + f.python.error) + "\n\n";
@@ -110,9 +121,11 @@ std::string env_markdown(const EnvReport& r) {
                         : or_dash(t.error)},
           {"triton", f.python.triton.probed ? yes_no(f.python.triton.importable) : "not probed",
            or_dash(f.python.triton.version), or_dash(pkg_note(f.python.triton))},
-          {"cutlass.cute (nvidia-cutlass-dsl)", f.python.cute_dsl.probed ? yes_no(f.python.cute_dsl.importable) : "not probed",
+          {"cutlass.cute (nvidia-cutlass-dsl)",
+           f.python.cute_dsl.probed ? yes_no(f.python.cute_dsl.importable) : "not probed",
            or_dash(f.python.cute_dsl.version), or_dash(pkg_note(f.python.cute_dsl))},
-          {"nsight (nsight-python, optional)", f.python.nsight_python.probed ? yes_no(f.python.nsight_python.importable) : "not probed",
+          {"nsight (nsight-python, optional)",
+           f.python.nsight_python.probed ? yes_no(f.python.nsight_python.importable) : "not probed",
            or_dash(f.python.nsight_python.version), or_dash(pkg_note(f.python.nsight_python))},
           {"nvidia-cutlass (C++ headers)", f.python.cutlass_pip_source.empty() ? "no" : "yes",
            or_dash(f.python.cutlass_pip_version), or_dash(f.python.cutlass_pip_source)}};
@@ -121,8 +134,10 @@ std::string env_markdown(const EnvReport& r) {
   md += "\n## CUTLASS C++ headers\n\n";
   if (f.cutlass.found) {
     const CutlassInstall& c = *f.cutlass.found;
-    md += markdown_table({"", ""}, {{"Version", c.version}, {"include", c.include_dir},
-                                    {"tools/util/include", or_dash(c.util_include_dir)}, {"Found through", c.source}});
+    md += markdown_table({"", ""}, {{"Version", c.version},
+                                    {"include", c.include_dir},
+                                    {"tools/util/include", or_dash(c.util_include_dir)},
+                                    {"Found through", c.source}});
   } else {
     md += "Not found: " + f.cutlass.error + ".  \nWhat to do: " + f.cutlass.fix + ".\n";
   }
@@ -144,22 +159,39 @@ nlohmann::json env_json(const EnvReport& r) {
   const GpuInfo& g = f.gpu;
   json items = json::array();
   for (const auto& it : r.items)
-    items.push_back({{"name", it.name}, {"required", it.required}, {"status", to_lower(item_status_name(it.status))},
-                     {"value", it.value}, {"why", it.why}, {"fix", it.fix}});
+    items.push_back({{"name", it.name},
+                     {"required", it.required},
+                     {"status", to_lower(item_status_name(it.status))},
+                     {"value", it.value},
+                     {"why", it.why},
+                     {"fix", it.fix}});
   json impls = json::array();
   for (const auto& i : r.implementations)
-    impls.push_back({{"name", implementation_name(i.impl)}, {"ready", i.ready}, {"requirement", i.requirement},
+    impls.push_back({{"name", implementation_name(i.impl)},
+                     {"ready", i.ready},
+                     {"requirement", i.requirement},
                      {"detail", i.detail}});
-  json gpu = {{"index", f.gpu_index}, {"available", g.available}, {"error", g.error}, {"name", g.name},
+  json gpu = {{"index", f.gpu_index},
+              {"available", g.available},
+              {"error", g.error},
+              {"name", g.name},
               {"compute_capability", std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor)},
-              {"arch", g.arch}, {"sm_count", g.sm_count}, {"memory_bytes", g.memory_bytes}, {"l2_bytes", g.l2_bytes},
-              {"pci_bus_id", g.pci_bus_id}, {"cuda_runtime", format_cuda_version(g.versions.runtime)},
+              {"arch", g.arch},
+              {"sm_count", g.sm_count},
+              {"memory_bytes", g.memory_bytes},
+              {"l2_bytes", g.l2_bytes},
+              {"pci_bus_id", g.pci_bus_id},
+              {"cuda_runtime", format_cuda_version(g.versions.runtime)},
               {"cuda_driver_api", format_cuda_version(g.versions.driver_api)},
-              {"device_count", g.versions.device_count}, {"driver_version", g.driver_version},
-              {"nvml_index", g.nvml_index}, {"nvml_error", g.nvml_error}};
+              {"device_count", g.versions.device_count},
+              {"driver_version", g.driver_version},
+              {"nvml_index", g.nvml_index},
+              {"nvml_error", g.nvml_error}};
   if (g.clocks)
-    gpu["clocks_mhz"] = {{"sm", g.clocks->sm_mhz}, {"sm_max", g.clocks->sm_max_mhz},
-                         {"mem", g.clocks->mem_mhz}, {"mem_max", g.clocks->mem_max_mhz}};
+    gpu["clocks_mhz"] = {{"sm", g.clocks->sm_mhz},
+                         {"sm_max", g.clocks->sm_max_mhz},
+                         {"mem", g.clocks->mem_mhz},
+                         {"mem_max", g.clocks->mem_max_mhz}};
   else
     gpu["clocks_mhz"] = nullptr;
   gpu["clock_event_reasons"] = g.clock_reasons ? json(*g.clock_reasons) : json(nullptr);
@@ -167,11 +199,15 @@ nlohmann::json env_json(const EnvReport& r) {
     return json{{"path", t.path}, {"version", t.version}, {"ok", t.ok()}, {"error", t.error}};
   };
   json ncu = tool(f.ncu);
-  ncu["counters"] = {{"checked", f.counters.checked}, {"readable", f.counters.readable},
-                     {"sm_cycles_elapsed_avg", f.counters.checked && f.counters.readable ? json(f.counters.cycles) : json(nullptr)},
-                     {"permission_denied", f.counters.permission_denied}, {"no_kernels", f.counters.no_kernels},
-                     {"error", f.counters.checked ? f.counters.error : f.counters_skipped}, {"fix", f.counters.fix},
-                     {"command", f.counters.command}};
+  ncu["counters"] = {
+      {"checked", f.counters.checked},
+      {"readable", f.counters.readable},
+      {"sm_cycles_elapsed_avg", f.counters.checked && f.counters.readable ? json(f.counters.cycles) : json(nullptr)},
+      {"permission_denied", f.counters.permission_denied},
+      {"no_kernels", f.counters.no_kernels},
+      {"error", f.counters.checked ? f.counters.error : f.counters_skipped},
+      {"fix", f.counters.fix},
+      {"command", f.counters.command}};
   auto pkg = [](const PyPackage& p) {
     return json{{"probed", p.probed}, {"importable", p.importable}, {"version", p.version}, {"error", p.error}};
   };
@@ -179,27 +215,44 @@ nlohmann::json env_json(const EnvReport& r) {
   torch["cuda_build"] = f.python.torch.cuda_build;
   torch["cuda_available"] = f.python.torch.cuda_available;
   torch["device"] = f.python.torch.device;
-  json python = {{"path", f.python.path}, {"ran", f.python.ran}, {"version", f.python.version},
-                 {"error", f.python.error}, {"torch", torch}, {"triton", pkg(f.python.triton)},
-                 {"cute_dsl", pkg(f.python.cute_dsl)}, {"nsight_python", pkg(f.python.nsight_python)},
-                 {"nvidia_cutlass", {{"source", f.python.cutlass_pip_source}, {"version", f.python.cutlass_pip_version}}}};
+  json python = {
+      {"path", f.python.path},
+      {"ran", f.python.ran},
+      {"version", f.python.version},
+      {"error", f.python.error},
+      {"torch", torch},
+      {"triton", pkg(f.python.triton)},
+      {"cute_dsl", pkg(f.python.cute_dsl)},
+      {"nsight_python", pkg(f.python.nsight_python)},
+      {"nvidia_cutlass", {{"source", f.python.cutlass_pip_source}, {"version", f.python.cutlass_pip_version}}}};
   json cutlass = {{"found", f.cutlass.found.has_value()}, {"error", f.cutlass.error}, {"fix", f.cutlass.fix}};
   if (f.cutlass.found)
-    cutlass.update({{"version", f.cutlass.found->version}, {"include_dir", f.cutlass.found->include_dir},
-                    {"util_include_dir", f.cutlass.found->util_include_dir}, {"source", f.cutlass.found->source}});
+    cutlass.update({{"version", f.cutlass.found->version},
+                    {"include_dir", f.cutlass.found->include_dir},
+                    {"util_include_dir", f.cutlass.found->util_include_dir},
+                    {"source", f.cutlass.found->source}});
   json env = json::object();
   for (const auto& [k, v] : f.env_vars) env[k] = v;
-  return {{"schema_version", kReportSchemaVersion}, {"schema", "kprof.env/1"}, {"date", f.date}, {"host", f.host}, {"kprof_version", f.kprof_version},
-          {"ready", r.ready}, {"blockers", r.blockers}, {"items", items}, {"implementations", impls},
-          {"gpu", gpu}, {"tools", {{"nvcc", tool(f.nvcc)}, {"ncu", ncu}, {"compute_sanitizer", tool(f.sanitizer)}}},
-          {"python", python}, {"cutlass", cutlass}, {"env", env}};
+  return {{"schema_version", kReportSchemaVersion},
+          {"schema", "kprof.env/1"},
+          {"date", f.date},
+          {"host", f.host},
+          {"kprof_version", f.kprof_version},
+          {"ready", r.ready},
+          {"blockers", r.blockers},
+          {"items", items},
+          {"implementations", impls},
+          {"gpu", gpu},
+          {"tools", {{"nvcc", tool(f.nvcc)}, {"ncu", ncu}, {"compute_sanitizer", tool(f.sanitizer)}}},
+          {"python", python},
+          {"cutlass", cutlass},
+          {"env", env}};
 }
 
 std::string env_summary(const EnvReport& r, bool color) {
-  auto st = [&](const std::string& s, Style style) {
-    return color ? styled(s, style, stdout) : s;
-  };
-  std::string out = st("kprof env", Style::Bold) + " (GPU " + std::to_string(r.facts.gpu_index) + ", " + r.facts.host + ")\n";
+  auto st = [&](const std::string& s, Style style) { return color ? styled(s, style, stdout) : s; };
+  std::string out =
+      st("kprof env", Style::Bold) + " (GPU " + std::to_string(r.facts.gpu_index) + ", " + r.facts.host + ")\n";
   for (const auto& it : r.items) {
     Style style = it.status == ItemStatus::Ok     ? Style::Ok
                   : it.status == ItemStatus::Fail ? Style::Fail
@@ -215,14 +268,17 @@ std::string env_summary(const EnvReport& r, bool color) {
   }
   out += "  (* required)\nImplementations:";
   for (const auto& i : r.implementations)
-    out += " " + implementation_name(i.impl) + " " + (i.ready ? st("ready", Style::Ok) : st("not ready", Style::Dim)) + ";";
+    out += " " + implementation_name(i.impl) + " " + (i.ready ? st("ready", Style::Ok) : st("not ready", Style::Dim)) +
+           ";";
   out.pop_back();
   out += "\n";
   if (r.ready) {
     out += st("READY", Style::Ok) + "\n";
   } else {
     out += st("NOT READY", Style::Fail);
-    if (!r.blockers.empty()) out += ": " + r.blockers.front() + (r.blockers.size() > 1 ? fmt::format(" (+{} more)", r.blockers.size() - 1) : "");
+    if (!r.blockers.empty())
+      out +=
+          ": " + r.blockers.front() + (r.blockers.size() > 1 ? fmt::format(" (+{} more)", r.blockers.size() - 1) : "");
     out += "\n";
   }
   return out;

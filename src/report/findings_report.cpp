@@ -47,39 +47,45 @@ std::string ncu_cell(const Finding& f) {
 std::string bound_markdown(const CallVerdict& call, int level) {
   std::string out = heading(level, "Time bound and headroom");
   if (!call.bound) {
-    return out + "Not known: an ncu report alone does not record the kernel's buffers, so the least work of the "
-                 "call is unknown (`kprof profile` and `kprof run` compute it from the buffers and ref.py's "
-                 "`flops` / `bytes_moved`).\n\n";
+    return out +
+           "Not known: an ncu report alone does not record the kernel's buffers, so the least work of the "
+           "call is unknown (`kprof profile` and `kprof run` compute it from the buffers and ref.py's "
+           "`flops` / `bytes_moved`).\n\n";
   }
   const TimeBound& b = *call.bound;
   out += fmt::format("Measured: **{}** ({}).\n\n", ns(b.measured_s), b.measured_how);
   std::vector<std::vector<std::string>> rows;
   for (const auto& t : b.terms)
     rows.push_back({t.kind, t.ceiling, t.arithmetic, format_value(100.0 * t.time_s / b.measured_s, "%")});
-  if (!rows.empty()) out += markdown_table({"Term", "Ceiling", "Work / rate = time", "Share of the measured time"}, rows) + "\n";
+  if (!rows.empty())
+    out += markdown_table({"Term", "Ceiling", "Work / rate = time", "Share of the measured time"}, rows) + "\n";
   out += "**" + bound_sentence(b) + "**";
   out += b.bound_s ? fmt::format(" (binding: {}).\n\n", b.binding) : ".\n\n";
   if (call.ceilings) {
     const Ceilings& c = *call.ceilings;
     if (c.dram) out += "- DRAM theoretical: " + format_si(c.dram->per_s, "B/s") + " = " + c.dram->how + ".\n";
     if (c.dram_achievable)
-      out += "- DRAM achievable: " + format_si(c.dram_achievable->per_s, "B/s") + " (" + c.dram_achievable->how + ").\n";
+      out +=
+          "- DRAM achievable: " + format_si(c.dram_achievable->per_s, "B/s") + " (" + c.dram_achievable->how + ").\n";
     if (c.flop_peak)
-      out += "- " + c.precision + " peak (the precision the kernel's FLOPs ran in): " +
-             format_si(c.flop_peak->per_s, "FLOP/s") + " = " + c.flop_peak->how + ".\n";
+      out += "- " + c.precision +
+             " peak (the precision the kernel's FLOPs ran in): " + format_si(c.flop_peak->per_s, "FLOP/s") + " = " +
+             c.flop_peak->how + ".\n";
   }
   for (const auto& n : b.notes) out += "- Note: " + n + ".\n";
-  out += "\n\"% of bound\" = bound / measured time; \"at most Y x faster\" = measured / bound, with the memory term "
-         "at the achievable bandwidth (docs/CLASSIFICATION.md, \"Time bound and headroom\").\n\n";
+  out +=
+      "\n\"% of bound\" = bound / measured time; \"at most Y x faster\" = measured / bound, with the memory term "
+      "at the achievable bandwidth (docs/CLASSIFICATION.md, \"Time bound and headroom\").\n\n";
   return out;
 }
 
 std::string findings_markdown(const Verdict& v, int level) {
   std::string out = heading(level, "Findings, ranked by estimated gain");
   if (v.efficiency)
-    out += fmt::format("Implementation efficiency (how busy the busiest unit is on the work this kernel executed, "
-                       "wasted work included): **{} at {}** ({}).\n\n",
-                       v.efficiency->unit, format_value(v.efficiency->pct, "%"), v.efficiency->all);
+    out += fmt::format(
+        "Implementation efficiency (how busy the busiest unit is on the work this kernel executed, "
+        "wasted work included): **{} at {}** ({}).\n\n",
+        v.efficiency->unit, format_value(v.efficiency->pct, "%"), v.efficiency->all);
   if (v.findings.empty()) {
     out += "No secondary signal fires, so there is no finding to rank.\n\n";
   } else {
@@ -88,7 +94,8 @@ std::string findings_markdown(const Verdict& v, int level) {
       const Finding& f = v.findings[i];
       rows.push_back({std::to_string(i + 1), f.title, gain_cell(f), f.formula, ncu_cell(f), f.section, f.next_step});
     }
-    out += markdown_table({"#", "Finding", "Est. gain", "Formula", "ncu's own estimate", "ncu section", "Next step"}, rows);
+    out += markdown_table({"#", "Finding", "Est. gain", "Formula", "ncu's own estimate", "ncu section", "Next step"},
+                          rows);
     out += "\n" + v.findings_note + " Formulas and their ncu anchors: docs/CLASSIFICATION.md, \"Findings\".\n\n";
   }
   out += heading(level + 1, "Nsight Compute's own rule results");
@@ -104,8 +111,9 @@ std::string findings_markdown(const Verdict& v, int level) {
   }
   out += rows.empty() ? std::string("The report holds rule messages but no speedup estimate.\n")
                       : markdown_table({"Rule", "Title", "Est. speedup", "Type", "Section", "kprof"}, rows);
-  return out + "\n\"global\": a share of the kernel's time; \"local\": a share of one unit's time (ncu's "
-               "SpeedupType).\n\n";
+  return out +
+         "\n\"global\": a share of the kernel's time; \"local\": a share of one unit's time (ncu's "
+         "SpeedupType).\n\n";
 }
 
 std::string clock_check_markdown(const CallVerdict& call, int level) {
@@ -116,30 +124,48 @@ std::string clock_check_markdown(const CallVerdict& call, int level) {
 json bound_json(const TimeBound& b) {
   json terms = json::array();
   for (const auto& t : b.terms)
-    terms.push_back({{"kind", t.kind}, {"ceiling", t.ceiling}, {"amount", t.amount}, {"rate", t.rate},
-                     {"time_s", t.time_s}, {"arithmetic", t.arithmetic}});
-  return {{"measured_s", b.measured_s},       {"measured_how", b.measured_how},
-          {"terms", terms},                   {"bound_s", opt(b.bound_s)},
-          {"theoretical_s", opt(b.theoretical_s)}, {"binding", b.binding},
-          {"pct_of_bound", opt(b.pct_of_bound)},   {"pct_of_theoretical", opt(b.pct_of_theoretical)},
-          {"max_speedup", opt(b.max_speedup)},     {"notes", b.notes},
+    terms.push_back({{"kind", t.kind},
+                     {"ceiling", t.ceiling},
+                     {"amount", t.amount},
+                     {"rate", t.rate},
+                     {"time_s", t.time_s},
+                     {"arithmetic", t.arithmetic}});
+  return {{"measured_s", b.measured_s},
+          {"measured_how", b.measured_how},
+          {"terms", terms},
+          {"bound_s", opt(b.bound_s)},
+          {"theoretical_s", opt(b.theoretical_s)},
+          {"binding", b.binding},
+          {"pct_of_bound", opt(b.pct_of_bound)},
+          {"pct_of_theoretical", opt(b.pct_of_theoretical)},
+          {"max_speedup", opt(b.max_speedup)},
+          {"notes", b.notes},
           {"sentence", bound_sentence(b)}};
 }
 
 json ceilings_json(const Ceilings& c) {
   json compute = json::array();
   for (const auto& [name, r] : c.compute) compute.push_back({{"name", name}, {"per_s", r.per_s}, {"how", r.how}});
-  return {{"dram", rate_json(c.dram)},          {"dram_achievable", rate_json(c.dram_achievable)},
-          {"l2", rate_json(c.l2)},              {"l1", rate_json(c.l1)},
-          {"compute", compute},                 {"precision", c.precision},
-          {"flop_peak", rate_json(c.flop_peak)}, {"sm_clock_how", c.sm_clock_how}};
+  return {{"dram", rate_json(c.dram)},
+          {"dram_achievable", rate_json(c.dram_achievable)},
+          {"l2", rate_json(c.l2)},
+          {"l1", rate_json(c.l1)},
+          {"compute", compute},
+          {"precision", c.precision},
+          {"flop_peak", rate_json(c.flop_peak)},
+          {"sm_clock_how", c.sm_clock_how}};
 }
 
 json rules_json(const std::vector<NcuRuleResult>& rules) {
   json out = json::array();
   for (const auto& r : rules)
-    out.push_back({{"rule", r.rule}, {"name", r.name}, {"section", r.section}, {"title", r.title},
-                   {"message", r.message}, {"speedup_pct", opt(r.speedup_pct)}, {"speedup_type", r.speedup_type}});
+    out.push_back({{"rule", r.rule},
+                   {"name", r.name},
+                   {"section", r.section},
+                   {"title", r.title},
+                   {"message", r.message},
+                   {"speedup_pct", opt(r.speedup_pct)},
+                   {"speedup_type", r.speedup_type}});
   return out;
 }
 
@@ -147,12 +173,18 @@ json findings_json(const Verdict& v) {
   json out = json::array();
   for (size_t i = 0; i < v.findings.size(); ++i) {
     const Finding& f = v.findings[i];
-    out.push_back({{"rank", i + 1},           {"id", f.id},
-                   {"title", f.title},        {"evidence", f.evidence},
-                   {"gain_pct", f.gain_pct},  {"capped_pct", opt(f.capped_pct)},
-                   {"formula", f.formula},    {"scope", f.scope},
-                   {"anchor", f.anchor},      {"section", f.section},
-                   {"next_step", f.next_step}, {"ncu", rules_json(f.ncu)},
+    out.push_back({{"rank", i + 1},
+                   {"id", f.id},
+                   {"title", f.title},
+                   {"evidence", f.evidence},
+                   {"gain_pct", f.gain_pct},
+                   {"capped_pct", opt(f.capped_pct)},
+                   {"formula", f.formula},
+                   {"scope", f.scope},
+                   {"anchor", f.anchor},
+                   {"section", f.section},
+                   {"next_step", f.next_step},
+                   {"ncu", rules_json(f.ncu)},
                    {"agreement", f.agreement}});
   }
   return out;

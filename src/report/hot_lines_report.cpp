@@ -59,13 +59,15 @@ std::string source_cell(const HotLine& l) {
 }
 
 std::string samples_sentence(const KernelHotLines& h) {
-  std::string out = fmt::format("{} warp samples (ncu PC sampling, SourceCounters section)", format_value(h.total_samples, ""));
+  std::string out =
+      fmt::format("{} warp samples (ncu PC sampling, SourceCounters section)", format_value(h.total_samples, ""));
   if (h.has_line_info) out += fmt::format(" over {} source lines", h.lines_sampled);
   out += ".";
   if (h.too_few_samples)
-    out += fmt::format(" **Too few samples to rank lines reliably** (fewer than {}: a line at 10% carries "
-                       "about +-{:.1f} points); profile a larger problem or several calls for a firmer ranking.",
-                       fmt_sig(kMinReliableSamples, 3), 100.0 * std::sqrt(0.09 / std::max(h.total_samples, 1.0)));
+    out += fmt::format(
+        " **Too few samples to rank lines reliably** (fewer than {}: a line at 10% carries "
+        "about +-{:.1f} points); profile a larger problem or several calls for a firmer ranking.",
+        fmt_sig(kMinReliableSamples, 3), 100.0 * std::sqrt(0.09 / std::max(h.total_samples, 1.0)));
   return out + "\n\n";
 }
 
@@ -78,8 +80,8 @@ std::string instruction_rows(const std::vector<HotInstruction>& ins) {
 }
 
 json instruction_json(const HotInstruction& i) {
-  return {{"pc", i.pc}, {"sass", i.sass}, {"opcode", i.opcode}, {"samples", i.samples},
-          {"share_pct", i.share_pct}, {"top_stall", i.top_stall}};
+  return {{"pc", i.pc},           {"sass", i.sass},           {"opcode", i.opcode},
+          {"samples", i.samples}, {"share_pct", i.share_pct}, {"top_stall", i.top_stall}};
 }
 
 json ref_json(const SourceRef& s) { return {{"file", s.file}, {"line", s.line}, {"text", s.text}}; }
@@ -110,8 +112,9 @@ std::string hot_lines_markdown(const KernelHotLines& h, int level, bool with_sas
     out += "No line info: " + h.note + ". Top SASS instructions by share of warp samples:\n\n";
     return out + instruction_rows(h.top_instructions) + "\n";
   }
-  out += "Lines by share of warp samples (± binomial standard error). Waste columns: excess = beyond the ideal "
-         "for the bytes requested (ncu derived__memory_*_excessive); local = local-memory sectors of 32 bytes.\n\n";
+  out +=
+      "Lines by share of warp samples (± binomial standard error). Waste columns: excess = beyond the ideal "
+      "for the bytes requested (ncu derived__memory_*_excessive); local = local-memory sectors of 32 bytes.\n\n";
   std::vector<std::vector<std::string>> rows;
   for (size_t i = 0; i < h.lines.size(); ++i) {
     const HotLine& l = h.lines[i];
@@ -123,12 +126,14 @@ std::string hot_lines_markdown(const KernelHotLines& h, int level, bool with_sas
   }
   out += markdown_table({"#", "Line", "Source", "Samples", "Leading stalls", "Warp instructions", "Threads/inst",
                          "Excess global sectors", "Excess shared wavefronts (bank conflicts)", "Local sectors"},
-                        rows) + "\n";
+                        rows) +
+         "\n";
   bool any_library = false;
   for (const auto& l : h.lines) any_library = any_library || l.library;
   if (any_library)
-    out += "\\* the user's line that led into the library: the nearest earlier instruction from a non-library "
-           "file, in address order (the report's line table carries no inlining call sites).\n\n";
+    out +=
+        "\\* the user's line that led into the library: the nearest earlier instruction from a non-library "
+        "file, in address order (the report's line table carries no inlining call sites).\n\n";
   if (with_sass) {
     for (size_t i = 0; i < h.lines.size(); ++i)
       out += fmt::format("SASS of line {} ({}):\n\n", i + 1, loc(h.lines[i].where)) +
@@ -146,8 +151,10 @@ std::string where_in_source_markdown(const KernelHotLines& h, const Verdict& v, 
       if (kind_of_signal(s) == w.kind)
         explains += (explains.empty() ? "" : "; ") + s.symptom + " (" + signal_state_name(s.state) + ")";
     std::string site;
-    if (w.where) site = fmt::format("[{}](#{}) {}", loc(*w.where), hot_lines_anchor(h.kernel_id), code(w.where->text));
-    else if (w.instruction) site = fmt::format("[0x{:x}](#{}) `{}`", w.instruction->pc, hot_lines_anchor(h.kernel_id), w.instruction->sass);
+    if (w.where)
+      site = fmt::format("[{}](#{}) {}", loc(*w.where), hot_lines_anchor(h.kernel_id), code(w.where->text));
+    else if (w.instruction)
+      site = fmt::format("[0x{:x}](#{}) `{}`", w.instruction->pc, hot_lines_anchor(h.kernel_id), w.instruction->sass);
     rows.push_back({w.kind, explains.empty() ? "-" : explains, site,
                     fmt::format("{} {} ({:.0f}% of the kernel's)", si(w.value), w.what, w.share_pct),
                     w.rank > 0 ? std::to_string(w.rank) : "-"});
@@ -160,31 +167,53 @@ json hot_lines_json(const KernelHotLines& h) {
   json lines = json::array();
   for (const auto& l : h.lines) {
     json stalls = json::array(), ins = json::array();
-    for (const auto& s : l.stalls) stalls.push_back({{"reason", s.reason}, {"samples", s.samples}, {"share_pct", s.share_pct}});
+    for (const auto& s : l.stalls)
+      stalls.push_back({{"reason", s.reason}, {"samples", s.samples}, {"share_pct", s.share_pct}});
     for (const auto& i : l.instructions) ins.push_back(instruction_json(i));
-    lines.push_back({{"file", l.where.file}, {"line", l.where.line}, {"text", l.where.text},
-                     {"samples", l.samples}, {"share_pct", l.share_pct}, {"share_stderr_pct", l.share_stderr_pct},
-                     {"stalls", stalls}, {"inst_executed", l.inst_executed},
+    lines.push_back({{"file", l.where.file},
+                     {"line", l.where.line},
+                     {"text", l.where.text},
+                     {"samples", l.samples},
+                     {"share_pct", l.share_pct},
+                     {"share_stderr_pct", l.share_stderr_pct},
+                     {"stalls", stalls},
+                     {"inst_executed", l.inst_executed},
                      {"threads_per_inst", l.threads_per_inst ? json(*l.threads_per_inst) : json(nullptr)},
-                     {"global_sectors", l.global_sectors}, {"global_sectors_ideal", l.global_sectors_ideal},
-                     {"global_sectors_excess", l.global_sectors_excess}, {"shared_wavefronts", l.shared_wavefronts},
+                     {"global_sectors", l.global_sectors},
+                     {"global_sectors_ideal", l.global_sectors_ideal},
+                     {"global_sectors_excess", l.global_sectors_excess},
+                     {"shared_wavefronts", l.shared_wavefronts},
                      {"shared_wavefronts_ideal", l.shared_wavefronts_ideal},
-                     {"shared_wavefronts_excess", l.shared_wavefronts_excess}, {"local_sectors", l.local_sectors},
-                     {"divergent_branch_targets", l.divergent_branch_targets}, {"library", l.library},
-                     {"via", l.via ? ref_json(*l.via) : json(nullptr)}, {"instructions", ins}});
+                     {"shared_wavefronts_excess", l.shared_wavefronts_excess},
+                     {"local_sectors", l.local_sectors},
+                     {"divergent_branch_targets", l.divergent_branch_targets},
+                     {"library", l.library},
+                     {"via", l.via ? ref_json(*l.via) : json(nullptr)},
+                     {"instructions", ins}});
   }
   json top = json::array(), waste = json::array();
   for (const auto& i : h.top_instructions) top.push_back(instruction_json(i));
   for (const auto& w : h.waste)
-    waste.push_back({{"kind", w.kind}, {"what", w.what}, {"where", w.where ? ref_json(*w.where) : json(nullptr)},
+    waste.push_back({{"kind", w.kind},
+                     {"what", w.what},
+                     {"where", w.where ? ref_json(*w.where) : json(nullptr)},
                      {"instruction", w.instruction ? instruction_json(*w.instruction) : json(nullptr)},
-                     {"value", w.value}, {"kernel_total", w.kernel_total}, {"share_pct", w.share_pct},
+                     {"value", w.value},
+                     {"kernel_total", w.kernel_total},
+                     {"share_pct", w.share_pct},
                      {"rank", w.rank}});
-  return {{"kernel_id", h.kernel_id}, {"kernel", h.kernel}, {"has_source_counters", h.has_source_counters},
-          {"has_line_info", h.has_line_info}, {"total_samples", h.total_samples},
-          {"min_reliable_samples", kMinReliableSamples}, {"too_few_samples", h.too_few_samples},
-          {"lines_sampled", h.lines_sampled}, {"note", h.note}, {"lines", lines},
-          {"top_instructions", top}, {"waste", waste}};
+  return {{"kernel_id", h.kernel_id},
+          {"kernel", h.kernel},
+          {"has_source_counters", h.has_source_counters},
+          {"has_line_info", h.has_line_info},
+          {"total_samples", h.total_samples},
+          {"min_reliable_samples", kMinReliableSamples},
+          {"too_few_samples", h.too_few_samples},
+          {"lines_sampled", h.lines_sampled},
+          {"note", h.note},
+          {"lines", lines},
+          {"top_instructions", top},
+          {"waste", waste}};
 }
 
 std::string hot_lines_text(const KernelHotLines& h, size_t n) {
@@ -197,7 +226,8 @@ std::string hot_lines_text(const KernelHotLines& h, size_t n) {
   }
   std::string out;
   if (h.too_few_samples)
-    out += fmt::format("  hot lines: only {} warp samples, too few to rank lines reliably\n", format_value(h.total_samples, ""));
+    out += fmt::format("  hot lines: only {} warp samples, too few to rank lines reliably\n",
+                       format_value(h.total_samples, ""));
   for (size_t i = 0; i < h.lines.size() && i < n; ++i) {
     const HotLine& l = h.lines[i];
     out += fmt::format("  hot: {} {:.1f}% {}{}\n", loc(l.where), l.share_pct, stalls_cell(l.stalls),

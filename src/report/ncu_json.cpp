@@ -57,25 +57,42 @@ json metrics_json(const KernelMetrics& k) {
 json verdict_json(const Verdict& v) {
   json evidence = json::array();
   for (const auto& e : v.evidence)
-    evidence.push_back({{"check", e.check}, {"metric", e.metric},
-                        {"value", e.number ? json(*e.number) : json(nullptr)}, {"unit", e.unit},
-                        {"text", e.value}, {"threshold", e.threshold}, {"holds", e.holds}});
+    evidence.push_back({{"check", e.check},
+                        {"metric", e.metric},
+                        {"value", e.number ? json(*e.number) : json(nullptr)},
+                        {"unit", e.unit},
+                        {"text", e.value},
+                        {"threshold", e.threshold},
+                        {"holds", e.holds}});
   json signals = json::array();
   for (const auto& s : v.signals)
-    signals.push_back({{"symptom", s.symptom}, {"metric", s.metric}, {"value", s.value},
-                       {"threshold", s.threshold}, {"ideal", s.ideal},
-                       {"fires", signal_state_name(s.state)}, {"likely_issue", s.likely_issue},
+    signals.push_back({{"symptom", s.symptom},
+                       {"metric", s.metric},
+                       {"value", s.value},
+                       {"threshold", s.threshold},
+                       {"ideal", s.ideal},
+                       {"fires", signal_state_name(s.state)},
+                       {"likely_issue", s.likely_issue},
                        {"missing", s.missing}});
-  json efficiency = v.efficiency ? json{{"unit", v.efficiency->unit}, {"metric", v.efficiency->metric},
-                                        {"pct", v.efficiency->pct}, {"all", v.efficiency->all}}
-                                  : json(nullptr);
-  return {{"class", bottleneck_name(v.cls)},   {"limiter", v.limiter},
-          {"summary", v.summary},              {"evidence", evidence},
-          {"signals", signals},                {"next_sections", v.next_sections},
-          {"missing_metrics", v.missing_metrics}, {"not_concluded", v.not_concluded},
-          {"leading_stalls", v.leading_stalls}, {"implementation_efficiency", efficiency},
-          {"findings", findings_json(v)},      {"findings_note", v.findings_note},
-          {"ncu_rules", rules_json(v.ncu_rules)}, {"ncu_rules_note", v.ncu_rules_note}};
+  json efficiency = v.efficiency ? json{{"unit", v.efficiency->unit},
+                                        {"metric", v.efficiency->metric},
+                                        {"pct", v.efficiency->pct},
+                                        {"all", v.efficiency->all}}
+                                 : json(nullptr);
+  return {{"class", bottleneck_name(v.cls)},
+          {"limiter", v.limiter},
+          {"summary", v.summary},
+          {"evidence", evidence},
+          {"signals", signals},
+          {"next_sections", v.next_sections},
+          {"missing_metrics", v.missing_metrics},
+          {"not_concluded", v.not_concluded},
+          {"leading_stalls", v.leading_stalls},
+          {"implementation_efficiency", efficiency},
+          {"findings", findings_json(v)},
+          {"findings_note", v.findings_note},
+          {"ncu_rules", rules_json(v.ncu_rules)},
+          {"ncu_rules_note", v.ncu_rules_note}};
 }
 
 json ncu_json(const MetricTable& table, const CallVerdict& call, const NcuReportHeader& header) {
@@ -95,21 +112,21 @@ json ncu_json(const MetricTable& table, const CallVerdict& call, const NcuReport
     auto hl = header.hot_lines.find(k.id);
     kernels.back()["hot_lines"] = hl != header.hot_lines.end() ? hot_lines_json(hl->second) : json(nullptr);
   }
-  json call_json = {{"class", bottleneck_name(call.cls())},
-                    {"leading_kernel", call.leading_name},
-                    {"leading_id", call.leading >= 0 ? json(call.kernels[static_cast<size_t>(call.leading)].id)
-                                                     : json(nullptr)},
-                    {"leading_share_pct", call.total_gpu_time_ns > 0 ? json(call.leading_share_pct) : json(nullptr)},
-                    {"total_gpu_time_ns", call.total_gpu_time_ns > 0 ? json(call.total_gpu_time_ns) : json(nullptr)},
-                    {"bound", call.bound ? bound_json(*call.bound) : json(nullptr)},
-                    {"ceilings", call.ceilings ? ceilings_json(*call.ceilings) : json(nullptr)},
-                    {"timing_vs_ncu", call.clocks ? json{{"gap_pct", call.clocks->gap_pct},
-                                                         {"beyond_noise", call.clocks->beyond_noise},
-                                                         {"tolerance_ms", call.clocks->tolerance_ms},
-                                                         {"cycle_gap_pct", optional_json(call.clocks->cycle_gap_pct)},
-                                                         {"clocks_explain", call.clocks->clocks_explain},
-                                                         {"text", call.clocks->text}}
-                                                  : json(nullptr)}};
+  json call_json = {
+      {"class", bottleneck_name(call.cls())},
+      {"leading_kernel", call.leading_name},
+      {"leading_id", call.leading >= 0 ? json(call.kernels[static_cast<size_t>(call.leading)].id) : json(nullptr)},
+      {"leading_share_pct", call.total_gpu_time_ns > 0 ? json(call.leading_share_pct) : json(nullptr)},
+      {"total_gpu_time_ns", call.total_gpu_time_ns > 0 ? json(call.total_gpu_time_ns) : json(nullptr)},
+      {"bound", call.bound ? bound_json(*call.bound) : json(nullptr)},
+      {"ceilings", call.ceilings ? ceilings_json(*call.ceilings) : json(nullptr)},
+      {"timing_vs_ncu", call.clocks ? json{{"gap_pct", call.clocks->gap_pct},
+                                           {"beyond_noise", call.clocks->beyond_noise},
+                                           {"tolerance_ms", call.clocks->tolerance_ms},
+                                           {"cycle_gap_pct", optional_json(call.clocks->cycle_gap_pct)},
+                                           {"clocks_explain", call.clocks->clocks_explain},
+                                           {"text", call.clocks->text}}
+                                    : json(nullptr)}};
   json out = {{"schema_version", kReportSchemaVersion}, {"kernels", kernels}, {"call", call_json}};
   if (!header.timing_json.is_null()) out["timing"] = header.timing_json;
   if (!header.hot_lines_note.empty()) out["hot_lines_note"] = header.hot_lines_note;
@@ -125,11 +142,10 @@ std::string verdict_text(const CallVerdict& call) {
                        bottleneck_name(v.cls), v.limiter.empty() ? "" : " (" + v.limiter + ")");
     out += "  " + v.summary + "\n";
     for (const auto& e : v.evidence)
-      out += fmt::format("  - [{}] {}: {}; threshold {}; from {}\n", e.holds ? "yes" : "no", e.check,
-                         e.value, e.threshold, e.metric);
+      out += fmt::format("  - [{}] {}: {}; threshold {}; from {}\n", e.holds ? "yes" : "no", e.check, e.value,
+                         e.threshold, e.metric);
     for (const auto& s : v.signals)
-      if (s.state == SignalState::Fires)
-        out += fmt::format("  ! {}: {} -> {}\n", s.symptom, s.value, s.likely_issue);
+      if (s.state == SignalState::Fires) out += fmt::format("  ! {}: {} -> {}\n", s.symptom, s.value, s.likely_issue);
     out += findings_text(call, v);
     for (const auto& s : v.not_concluded) out += "  not concluded: " + s + "\n";
     if (!v.missing_metrics.empty())

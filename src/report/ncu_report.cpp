@@ -61,10 +61,11 @@ std::string stall_table(const KernelMetrics& k) {
   if (stalls.empty()) return "Warp stall reasons: not collected.\n\n";
   std::vector<std::vector<std::string>> rows;
   for (size_t i = 0; i < stalls.size() && i < 5; ++i)
-    rows.push_back({stalls[i].reason, fmt_sig(stalls[i].cycles, 4), format_value(stalls[i].share_pct, "%"),
-                    stalls[i].metric});
-  std::string out = "Leading warp stall reasons (cycles per issued instruction; share of all warp "
-                    "cycles between two issued instructions):\n\n";
+    rows.push_back(
+        {stalls[i].reason, fmt_sig(stalls[i].cycles, 4), format_value(stalls[i].share_pct, "%"), stalls[i].metric});
+  std::string out =
+      "Leading warp stall reasons (cycles per issued instruction; share of all warp "
+      "cycles between two issued instructions):\n\n";
   out += markdown_table({"Stall reason", "Cycles", "Share", "ncu metric"}, rows);
   if (stalls.size() > 5)
     out += fmt::format("\n{} other reasons, each at most {}.\n", stalls.size() - 5,
@@ -95,16 +96,14 @@ std::string roofline_table(const KernelMetrics& k) {
 
 std::string evidence_table(const Verdict& v) {
   std::vector<std::vector<std::string>> rows;
-  for (const auto& e : v.evidence)
-    rows.push_back({e.check, e.metric, e.value, e.threshold, e.holds ? "yes" : "no"});
+  for (const auto& e : v.evidence) rows.push_back({e.check, e.metric, e.value, e.threshold, e.holds ? "yes" : "no"});
   return markdown_table({"Check", "ncu metric", "Value", "Threshold", "Holds"}, rows);
 }
 
 std::string signal_table(const Verdict& v) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& s : v.signals)
-    rows.push_back({s.symptom, s.metric, s.value, s.threshold, s.ideal, signal_state_name(s.state),
-                    s.likely_issue});
+    rows.push_back({s.symptom, s.metric, s.value, s.threshold, s.ideal, signal_state_name(s.state), s.likely_issue});
   return markdown_table({"Symptom", "ncu metric", "Value", "Threshold", "Ideal", "Fires", "Likely issue"}, rows);
 }
 
@@ -115,8 +114,7 @@ std::string bottleneck_body(const Verdict& v, int level) {
   out += heading(level + 1, "Secondary signals") + signal_table(v) + "\n";
   out += findings_markdown(v, level + 1);
   out += heading(level + 1, "Next sections of the ncu report to read");
-  for (size_t i = 0; i < v.next_sections.size(); ++i)
-    out += fmt::format("{}. {}\n", i + 1, v.next_sections[i]);
+  for (size_t i = 0; i < v.next_sections.size(); ++i) out += fmt::format("{}. {}\n", i + 1, v.next_sections[i]);
   out += "\n";
   if (!v.not_concluded.empty()) {
     out += heading(level + 1, "Not concluded (metrics missing from this report)");
@@ -185,15 +183,13 @@ std::vector<size_t> kernels_to_detail(const CallVerdict& call, size_t max) {
   return order;
 }
 
-NcuReportHeader header_from_report(const MetricTable& table, const CallVerdict& call,
-                                   const std::string& source) {
+NcuReportHeader header_from_report(const MetricTable& table, const CallVerdict& call, const std::string& source) {
   NcuReportHeader h;
-  const KernelMetrics* lead =
-      call.leading >= 0 && static_cast<size_t>(call.leading) < table.kernels.size()
-          ? &table.kernels[static_cast<size_t>(call.leading)] : nullptr;
+  const KernelMetrics* lead = call.leading >= 0 && static_cast<size_t>(call.leading) < table.kernels.size()
+                                  ? &table.kernels[static_cast<size_t>(call.leading)]
+                                  : nullptr;
   std::string kernel = lead ? lead->name : "no kernel";
-  if (table.kernels.size() > 1)
-    kernel += fmt::format(" (leads; {} launches in the report)", table.kernels.size());
+  if (table.kernels.size() > 1) kernel += fmt::format(" (leads; {} launches in the report)", table.kernels.size());
   h.rows.emplace_back("Kernel", kernel);
   std::string gpu = lead ? lead->text("device__attribute_display_name") : "";
   h.rows.emplace_back("GPU", gpu.empty() ? "not recorded" : gpu);
@@ -212,8 +208,7 @@ NcuReportHeader header_from_report(const MetricTable& table, const CallVerdict& 
   return h;
 }
 
-std::string render_ncu_summary(const MetricTable& table, const CallVerdict& call,
-                               const NcuReportHeader& header) {
+std::string render_ncu_summary(const MetricTable& table, const CallVerdict& call, const NcuReportHeader& header) {
   std::string out = header_block(header, "ncu summary: " + leading_name(call));
   if (table.kernels.empty()) return out + "No kernel was profiled.\n";
   if (table.kernels.size() == 1)
@@ -223,35 +218,40 @@ std::string render_ncu_summary(const MetricTable& table, const CallVerdict& call
   std::vector<std::vector<std::string>> rows;
   for (const auto& v : call.kernels) {
     double share = call.total_gpu_time_ns > 0 && !std::isnan(v.gpu_time_ns)
-                       ? 100.0 * v.gpu_time_ns / call.total_gpu_time_ns : std::nan("");
-    rows.push_back({std::to_string(v.id), v.kernel, format_value(v.gpu_time_ns, "ns"),
-                    format_value(share, "%"), bottleneck_name(v.cls)});
+                       ? 100.0 * v.gpu_time_ns / call.total_gpu_time_ns
+                       : std::nan("");
+    rows.push_back({std::to_string(v.id), v.kernel, format_value(v.gpu_time_ns, "ns"), format_value(share, "%"),
+                    bottleneck_name(v.cls)});
   }
   out += heading(2, "Kernels") + markdown_table({"ID", "Kernel", "GPU time", "Share", "Class"}, rows) + "\n";
   std::vector<size_t> shown = kernels_to_detail(call);
   if (shown.size() < table.kernels.size())
-    out += fmt::format("Sections follow for the {} launches with the most GPU time; ncu_details.md "
-                       "and the JSON cover all {}.\n\n", shown.size(), table.kernels.size());
+    out += fmt::format(
+        "Sections follow for the {} launches with the most GPU time; ncu_details.md "
+        "and the JSON cover all {}.\n\n",
+        shown.size(), table.kernels.size());
   for (size_t i : shown)
-    out += heading(2, fmt::format("Kernel ID {}: {}", table.kernels[i].id, display_kernel_name(table.kernels[i].name))) +
-           kernel_sections(table.kernels[i], call.kernels[i], 3, header);
+    out +=
+        heading(2, fmt::format("Kernel ID {}: {}", table.kernels[i].id, display_kernel_name(table.kernels[i].name))) +
+        kernel_sections(table.kernels[i], call.kernels[i], 3, header);
   out += heading(2, "Bottleneck");
   if (call.leading >= 0) {
     const Verdict& lead = call.kernels[static_cast<size_t>(call.leading)];
-    out += fmt::format("The call is led by **{}** (ID {}, {} of the GPU time): **{}**{}. {}\n\n",
-                       lead.kernel, lead.id, format_value(call.leading_share_pct, "%"),
-                       bottleneck_name(lead.cls), lead.limiter.empty() ? "" : " (" + lead.limiter + ")",
-                       lead.summary);
-    out += evidence_table(lead) + "\nSee its section above for the secondary signals, the ranked findings and the "
-                                  "next sections of the ncu report to read.\n\n";
+    out += fmt::format("The call is led by **{}** (ID {}, {} of the GPU time): **{}**{}. {}\n\n", lead.kernel, lead.id,
+                       format_value(call.leading_share_pct, "%"), bottleneck_name(lead.cls),
+                       lead.limiter.empty() ? "" : " (" + lead.limiter + ")", lead.summary);
+    out += evidence_table(lead) +
+           "\nSee its section above for the secondary signals, the ranked findings and the "
+           "next sections of the ncu report to read.\n\n";
   }
   return out + bound_markdown(call, 2) + clock_check_markdown(call, 2);
 }
 
 std::string render_ncu_details(const MetricTable& table, const NcuReportHeader& header) {
   std::string out = header_block(header, "ncu details");
-  out += "Every metric of the export: ncu's value and unit as written, and kprof's value in base "
-         "units (the one the summary and the classifier use).\n\n";
+  out +=
+      "Every metric of the export: ncu's value and unit as written, and kprof's value in base "
+      "units (the one the summary and the classifier use).\n\n";
   for (const auto& k : table.kernels) {
     out += heading(2, fmt::format("Kernel ID {}: {}", k.id, k.name));
     out += fmt::format("Block {}, grid {}, device {}, CC {}.\n\n", k.block, k.grid, k.device, k.cc);
@@ -269,8 +269,8 @@ std::string render_ncu_details(const MetricTable& table, const NcuReportHeader& 
   return out;
 }
 
-NcuReportFiles write_ncu_reports(const std::string& dir, const MetricTable& table,
-                                 const CallVerdict& call, const NcuReportHeader& header) {
+NcuReportFiles write_ncu_reports(const std::string& dir, const MetricTable& table, const CallVerdict& call,
+                                 const NcuReportHeader& header) {
   make_dirs(dir);
   NcuReportFiles files{join_path(dir, "ncu_summary.md"), join_path(dir, "ncu_details.md")};
   write_file_atomic(files.summary, render_ncu_summary(table, call, header));

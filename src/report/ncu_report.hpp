@@ -28,16 +28,15 @@ struct NcuReportHeader {
   /// Hot lines by kernel ID (stages/analysis/hot_lines.hpp): each detailed kernel gets a "Hot lines"
   /// section and a "Where in the source" table under its secondary signals; "hot_lines" in the JSON.
   std::map<int, KernelHotLines> hot_lines;
-  std::string hot_lines_note;   ///< why there are no hot lines ("" when there are or they were not asked for)
-  bool show_sass = false;       ///< list each hot line's SASS instructions in the Markdown
+  std::string hot_lines_note;  ///< why there are no hot lines ("" when there are or they were not asked for)
+  bool show_sass = false;      ///< list each hot line's SASS instructions in the Markdown
 };
 
 /// Header rows for a report known only from its ncu export (`kprof analyze`): Kernel (the
 /// leading one, and how many launches), GPU (device__attribute_display_name), Arch (from "CC"),
 /// Dims ("not recorded in an ncu report"), Execution time (gpu__time_duration.sum, marked as
 /// measured under ncu), Source (`source`, e.g. the report path).
-NcuReportHeader header_from_report(const MetricTable& table, const CallVerdict& call,
-                                   const std::string& source);
+NcuReportHeader header_from_report(const MetricTable& table, const CallVerdict& call, const std::string& source);
 
 /// ncu_summary.md: header table, optional timing section, then per kernel the catalog metrics by
 /// category (Speed of Light, Memory, Compute, Occupancy, Launch, Scheduler and warp stalls,
@@ -45,8 +44,7 @@ NcuReportHeader header_from_report(const MetricTable& table, const CallVerdict& 
 /// report sections to read next, and what could not be concluded. Several kernels: a kernel
 /// table first, one section per launch, and the call's verdict led by the kernel with the most
 /// GPU time.
-std::string render_ncu_summary(const MetricTable& table, const CallVerdict& call,
-                               const NcuReportHeader& header);
+std::string render_ncu_summary(const MetricTable& table, const CallVerdict& call, const NcuReportHeader& header);
 
 /// ncu_details.md: for each launch, every column of the export with ncu's value and unit and
 /// kprof's normalised value (empty or "n/a" cells shown as "n/a").
@@ -60,8 +58,7 @@ nlohmann::json verdict_json(const Verdict& v);
 /// {ncu name: {label, category, value, unit}}, roofline: {...}, verdict: {...}}], "call": {class,
 /// leading_kernel, leading_id, leading_share_pct, total_gpu_time_ns}}, plus "timing" when the
 /// header carries one. Catalog metrics that are missing appear with value null.
-nlohmann::json ncu_json(const MetricTable& table, const CallVerdict& call,
-                        const NcuReportHeader& header = {});
+nlohmann::json ncu_json(const MetricTable& table, const CallVerdict& call, const NcuReportHeader& header = {});
 
 /// The verdict for a terminal: per kernel its class, summary, evidence rows and firing signals;
 /// then the call's leading kernel when there are several.
@@ -84,7 +81,7 @@ struct NcuReportFiles {
 
 /// Writes DIR/ncu_summary.md and DIR/ncu_details.md atomically (write_file_atomic), creating DIR.
 /// Throws Error (exit 2) naming the path when a file cannot be written.
-NcuReportFiles write_ncu_reports(const std::string& dir, const MetricTable& table,
-                                 const CallVerdict& call, const NcuReportHeader& header);
+NcuReportFiles write_ncu_reports(const std::string& dir, const MetricTable& table, const CallVerdict& call,
+                                 const NcuReportHeader& header);
 
 }  // namespace kprof

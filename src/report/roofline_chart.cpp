@@ -41,7 +41,8 @@ void add_entry(json& spec, const RooflineEntry& e) {
     for (const auto& [name, bytes] : levels)
       if (bytes && *bytes > 0) p["levels"].push_back({{"level", name}, {"intensity", *r.total_flop / *bytes}});
     if (e.work && e.work->flops && e.work->min_bytes && e.bound && e.bound->bound_s && *e.bound->bound_s > 0)
-      p["bound"] = {{"intensity", *e.work->flops / *e.work->min_bytes}, {"flop_per_s", *e.work->flops / *e.bound->bound_s}};
+      p["bound"] = {{"intensity", *e.work->flops / *e.work->min_bytes},
+                    {"flop_per_s", *e.work->flops / *e.bound->bound_s}};
     spec["points"].push_back(p);
     return;
   }
@@ -57,10 +58,14 @@ void add_entry(json& spec, const RooflineEntry& e) {
 }  // namespace
 
 json roofline_spec(const std::vector<RooflineEntry>& entries, const Ceilings& c, const std::string& title) {
-  json spec = {{"title", title}, {"bandwidth_ceilings", json::array()}, {"compute_ceilings", json::array()},
-               {"points", json::array()}, {"bandwidth_kernels", json::array()}};
+  json spec = {{"title", title},
+               {"bandwidth_ceilings", json::array()},
+               {"compute_ceilings", json::array()},
+               {"points", json::array()},
+               {"bandwidth_kernels", json::array()}};
   auto bw = [&](const std::optional<Rate>& r, const char* name, const char* color, const char* ls) {
-    if (r && r->per_s > 0) spec["bandwidth_ceilings"].push_back({{"name", name}, {"bytes_per_s", r->per_s}, {"color", color}, {"ls", ls}});
+    if (r && r->per_s > 0)
+      spec["bandwidth_ceilings"].push_back({{"name", name}, {"bytes_per_s", r->per_s}, {"color", color}, {"ls", ls}});
   };
   bw(c.dram, "DRAM (theoretical)", "#1f77b4", "-");
   bw(c.dram_achievable, "DRAM (achievable: kprof's copy)", "#1f77b4", "--");

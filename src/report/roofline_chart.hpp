@@ -16,10 +16,10 @@ namespace kprof {
 
 /// One kernel (or version) on the chart.
 struct RooflineEntry {
-  std::string label;                ///< version name or kernel name
+  std::string label;                       ///< version name or kernel name
   const KernelMetrics* metrics = nullptr;  ///< its ncu metrics (the version's leading kernel)
-  std::optional<WorkModel> work;    ///< the version's least work, when known
-  std::optional<TimeBound> bound;   ///< its time bound, when known
+  std::optional<WorkModel> work;           ///< the version's least work, when known
+  std::optional<TimeBound> bound;          ///< its time bound, when known
 };
 
 /// The chart's data: {"title", "bandwidth_ceilings": [{name, bytes_per_s, color, ls}],

@@ -22,22 +22,21 @@ std::string dur(double ms) { return std::isnan(ms) ? "n/a" : fmt_duration_ms(ms)
 nlohmann::json num(double v) { return std::isnan(v) ? nlohmann::json() : nlohmann::json(v); }
 
 nlohmann::json stats_json(const SampleStats& s) {
-  return {{"n", s.n},           {"median", num(s.median)}, {"mean", num(s.mean)},
-          {"stddev", num(s.stddev)}, {"min", num(s.min)},       {"max", num(s.max)},
-          {"cv", num(s.cv)}};
+  return {{"n", s.n},          {"median", num(s.median)}, {"mean", num(s.mean)}, {"stddev", num(s.stddev)},
+          {"min", num(s.min)}, {"max", num(s.max)},       {"cv", num(s.cv)}};
 }
 
-nlohmann::json opt_json(const std::optional<unsigned>& v) {
-  return v ? nlohmann::json(*v) : nlohmann::json();
-}
+nlohmann::json opt_json(const std::optional<unsigned>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
 
 std::string mhz(const std::optional<unsigned>& v) { return v ? fmt::format("{} MHz", *v) : "n/a"; }
 
 std::string stream_label(const KernelNameStats& k, const std::optional<uint32_t>& def) {
   std::vector<std::string> parts;
   for (uint32_t s : k.streams) {
-    if (!def) parts.push_back(fmt::format("CUPTI id {}", s));  // default stream unknown
-    else parts.push_back(s == *def ? "default" : fmt::format("other (CUPTI id {})", s));
+    if (!def)
+      parts.push_back(fmt::format("CUPTI id {}", s));  // default stream unknown
+    else
+      parts.push_back(s == *def ? "default" : fmt::format("other (CUPTI id {})", s));
   }
   return fmt::format("{}", fmt::join(parts, ", "));
 }
@@ -54,10 +53,9 @@ nlohmann::json range_json(const SampledRange& r) {
 
 std::string warmup_text(const TimingResult& r) {
   const TimingOptions& o = r.options;
-  std::string how = o.warmup_calls
-                        ? fmt::format("by count: --warmup {}", *o.warmup_calls)
-                        : fmt::format("by time: >= {} after the first call and >= {} calls",
-                                      fmt_duration_ms(o.warmup_ms), o.min_warmup_calls);
+  std::string how = o.warmup_calls ? fmt::format("by count: --warmup {}", *o.warmup_calls)
+                                   : fmt::format("by time: >= {} after the first call and >= {} calls",
+                                                 fmt_duration_ms(o.warmup_ms), o.min_warmup_calls);
   return fmt::format("{} calls in {} ({})", r.warmup_calls, fmt_duration_ms(r.warmup_ms), how);
 }
 
@@ -65,10 +63,11 @@ std::string warmup_text(const TimingResult& r) {
 
 std::string during_text(const ClockSummary& d) {
   if (d.samples == 0) return "During the timed calls: not sampled (" + d.note + ").";
-  std::string s = fmt::format("During the timed calls (NVML sampled every {} ms by a thread, {} samples over {}): "
-                              "SM clock {}, memory clock {}, power {}",
-                              fmt_sig(d.period_ms, 3), d.samples, fmt_duration_ms(d.span_ms),
-                              range_text(d.sm_mhz, "MHz"), range_text(d.mem_mhz, "MHz"), range_text(d.power_w, "W", 0));
+  std::string s = fmt::format(
+      "During the timed calls (NVML sampled every {} ms by a thread, {} samples over {}): "
+      "SM clock {}, memory clock {}, power {}",
+      fmt_sig(d.period_ms, 3), d.samples, fmt_duration_ms(d.span_ms), range_text(d.sm_mhz, "MHz"),
+      range_text(d.mem_mhz, "MHz"), range_text(d.power_w, "W", 0));
   if (d.power_limit_w) s += fmt::format(" against a {:.0f} W limit", *d.power_limit_w);
   if (d.power_w.n) s += " (NVML's power reading is averaged over a window and lags the kernel)";
   s += fmt::format(", temperature {}; clock event reasons: {}.", range_text(d.temp_c, "C"), reason_text(d));
@@ -97,13 +96,13 @@ std::vector<std::string> timing_findings(const TimingResult& r) {
   const auto& k = r.kernel;
   const auto& s = k.summary;
   if (r.call_unstable)
-    out.push_back(fmt::format(
-        "Call time is unstable: CV {} > {} (spread from {} to {}). Lock the SM clock (`kprof clocks`), "
-        "stop other work on the GPU, or raise --iters.",
-        pct(r.call.cv), pct(kUnstableCv), dur(r.call.min), dur(r.call.max)));
+    out.push_back(
+        fmt::format("Call time is unstable: CV {} > {} (spread from {} to {}). Lock the SM clock (`kprof clocks`), "
+                    "stop other work on the GPU, or raise --iters.",
+                    pct(r.call.cv), pct(kUnstableCv), dur(r.call.min), dur(r.call.max)));
   if (r.kernel_unstable)
-    out.push_back(fmt::format("Kernel time is unstable: CV {} > {} (spread from {} to {}).",
-                              pct(s.sum.cv), pct(kUnstableCv), dur(s.sum.min), dur(s.sum.max)));
+    out.push_back(fmt::format("Kernel time is unstable: CV {} > {} (spread from {} to {}).", pct(s.sum.cv),
+                              pct(kUnstableCv), dur(s.sum.min), dur(s.sum.max)));
   if (r.overhead_dominates)
     out.push_back(fmt::format(
         "Launch or host overhead dominates: the kernels take {} of a {} call ({}; rule: kernel time "
@@ -111,25 +110,25 @@ std::vector<std::string> timing_findings(const TimingResult& r) {
         "synchronisations, Python) before the kernel.",
         dur(s.sum.median), dur(r.call.median), pct(s.sum.median / r.call.median), pct(kOverheadKernelShare)));
   if (r.kernels_exceed_call)
-    out.push_back(fmt::format(
-        "GPU busy time ({}) exceeds the call time ({}) by more than {}: kernels ran outside the "
-        "window of the events on the legacy default stream (a non-blocking stream). The kernel "
-        "time counts them; the call time does not.",
-        dur(s.busy.median), dur(r.call.median), pct(kEscapeMargin)));
+    out.push_back(
+        fmt::format("GPU busy time ({}) exceeds the call time ({}) by more than {}: kernels ran outside the "
+                    "window of the events on the legacy default stream (a non-blocking stream). The kernel "
+                    "time counts them; the call time does not.",
+                    dur(s.busy.median), dur(r.call.median), pct(kEscapeMargin)));
   if (k.available && !s.other_streams.empty())
-    out.push_back(fmt::format(
-        "CUPTI saw kernels on streams other than the legacy default stream (CUPTI ids {}): the "
-        "events wait for blocking streams but not for non-blocking ones, which only the kernel "
-        "time includes. The kernel-time pass also runs kernels one after another (CUPTI's "
-        "serialized KERNEL records), so kernels that overlap across streams in a real call are "
-        "summed there: the call time keeps their overlap.",
-        fmt::join(s.other_streams, ", ")));
+    out.push_back(
+        fmt::format("CUPTI saw kernels on streams other than the legacy default stream (CUPTI ids {}): the "
+                    "events wait for blocking streams but not for non-blocking ones, which only the kernel "
+                    "time includes. The kernel-time pass also runs kernels one after another (CUPTI's "
+                    "serialized KERNEL records), so kernels that overlap across streams in a real call are "
+                    "summed there: the call time keeps their overlap.",
+                    fmt::join(s.other_streams, ", ")));
   if (out.empty()) {
     std::string share = k.available && r.call.median > 0
                             ? fmt::format(", kernels take {} of the call time", pct(s.sum.median / r.call.median))
                             : "";
-    out.push_back(fmt::format("No timing issue: call time stable (CV {} <= {}){}.", pct(r.call.cv),
-                              pct(kUnstableCv), share));
+    out.push_back(
+        fmt::format("No timing issue: call time stable (CV {} <= {}){}.", pct(r.call.cv), pct(kUnstableCv), share));
   }
   return out;
 }
@@ -149,11 +148,12 @@ std::string timing_markdown(const TimingResult& r) {
       {"Calls", std::to_string(r.call.n), kcol(std::to_string(s.n))}};
   std::string md = "## Execution time\n\n";
   md += markdown_table({"", "Call time (CUDA events)", "Kernel time (CUPTI, sum per call)"}, rows);
-  md += "\nCall time: CUDA events on the legacy default stream around one call (host launch code "
-        "included). Kernel time: the GPU duration of every kernel the call launched, on any "
-        "stream, summed per call (CUPTI KERNEL activity records: kernels serialized and timed "
-        "by the GPU front end, as ncu times them; measured in a second pass because CUPTI adds "
-        "launch overhead).\n";
+  md +=
+      "\nCall time: CUDA events on the legacy default stream around one call (host launch code "
+      "included). Kernel time: the GPU duration of every kernel the call launched, on any "
+      "stream, summed per call (CUPTI KERNEL activity records: kernels serialized and timed "
+      "by the GPU front end, as ncu times them; measured in a second pass because CUPTI adds "
+      "launch overhead).\n";
   if (!k.available) md += "\nKernel time not available: " + k.note + "\n";
 
   if (k.available && !k.summary.kernels.empty()) {
@@ -161,12 +161,13 @@ std::string timing_markdown(const TimingResult& r) {
     double total = 0;
     for (const auto& kn : k.summary.kernels) total += kn.total_ms;
     for (const auto& kn : k.summary.kernels)
-      krows.push_back({"`" + display_kernel_name(kn.name) + "`", fmt_sig(kn.launches_per_call, 4), dur(kn.launch_ms.median),
-                       dur(kn.launch_ms.min), dur(kn.launch_ms.max), dur(kn.per_call_ms_median),
-                       pct(total > 0 ? kn.total_ms / total : NAN), stream_label(kn, k.default_stream)});
+      krows.push_back({"`" + display_kernel_name(kn.name) + "`", fmt_sig(kn.launches_per_call, 4),
+                       dur(kn.launch_ms.median), dur(kn.launch_ms.min), dur(kn.launch_ms.max),
+                       dur(kn.per_call_ms_median), pct(total > 0 ? kn.total_ms / total : NAN),
+                       stream_label(kn, k.default_stream)});
     md += "\n### Kernels per call (CUPTI)\n\n";
-    md += markdown_table({"Kernel", "Launches per call", "Median per launch", "Min", "Max",
-                          "Median per call", "Share of kernel time", "Stream"},
+    md += markdown_table({"Kernel", "Launches per call", "Median per launch", "Min", "Max", "Median per call",
+                          "Share of kernel time", "Stream"},
                          krows);
   }
 
@@ -179,16 +180,18 @@ std::string timing_markdown(const TimingResult& r) {
   md += fmt::format("- Timed calls: {} per pass ({} requested{}; time budget {}).\n", r.iters, o.iters,
                     r.budget_hit ? ", stopped by the time budget" : "", fmt_duration_ms(o.budget_ms));
   md += r.l2_flush_bytes
-            ? fmt::format("- L2: flushed before every call (a read of {} = 2 x {} L2, which leaves only clean lines; persisting lines reset).\n",
-                          fmt_bytes(static_cast<double>(r.l2_flush_bytes)), fmt_bytes(static_cast<double>(r.l2_bytes)))
+            ? fmt::format(
+                  "- L2: flushed before every call (a read of {} = 2 x {} L2, which leaves only clean lines; "
+                  "persisting lines reset).\n",
+                  fmt_bytes(static_cast<double>(r.l2_flush_bytes)), fmt_bytes(static_cast<double>(r.l2_bytes)))
             : std::string("- L2: not flushed between calls (warm-L2 timings).\n");
   md += r.restored.empty() ? std::string("- Outputs: not restored between calls.\n")
                            : fmt::format("- Outputs restored before every call: {}.\n", fmt::join(r.restored, ", "));
   md += fmt::format("- Per-call limit: {} for the GPU to finish after the host call returns.\n",
                     fmt_duration_ms(o.call_timeout_ms));
   const auto& c = r.sm_clock;
-  md += fmt::format("- SM clock (NVML): {} before, {} after, {} to {} between calls; maximum {}.\n",
-                    mhz(c.before), mhz(c.after), mhz(c.min_seen), mhz(c.max_seen), mhz(c.max_mhz));
+  md += fmt::format("- SM clock (NVML): {} before, {} after, {} to {} between calls; maximum {}.\n", mhz(c.before),
+                    mhz(c.after), mhz(c.min_seen), mhz(c.max_seen), mhz(c.max_mhz));
   md += "- " + during_text(r.during) + "\n";
   if (!r.notes.empty()) {
     md += "\n### Notes\n\n";
@@ -251,8 +254,10 @@ nlohmann::json timing_json(const TimingResult& r) {
                    {"restored_outputs", r.restored},
                    {"call_timeout_ms", o.call_timeout_ms}};
   const auto& c = r.sm_clock;
-  j["sm_clock_mhz"] = {{"before", opt_json(c.before)},     {"after", opt_json(c.after)},
-                       {"min_seen", opt_json(c.min_seen)}, {"max_seen", opt_json(c.max_seen)},
+  j["sm_clock_mhz"] = {{"before", opt_json(c.before)},
+                       {"after", opt_json(c.after)},
+                       {"min_seen", opt_json(c.min_seen)},
+                       {"max_seen", opt_json(c.max_seen)},
                        {"max", opt_json(c.max_mhz)}};
   j["during_timed_calls"] = during_json(r.during);
   j["notes"] = r.notes;

@@ -39,8 +39,10 @@ std::string point_table(const MergedPoint& mp) {
     const RowComparison& c = mp.comparison[i];
     const VersionRow& r = u.row;
     std::string label = u.unit.version;
-    if (c.fastest) label = "**" + label + "** (fastest)";
-    else if (c.tied_with_fastest) label = "**" + label + "** (as fast, within noise)";
+    if (c.fastest)
+      label = "**" + label + "** (fastest)";
+    else if (c.tied_with_fastest)
+      label = "**" + label + "** (as fast, within noise)";
     std::string finding = top_finding_text(r);
     std::string status = unit_status_text(u);
     if (status.size() > 160) status = status.substr(0, 157) + "...";  // the whole reason is in the unit's file
@@ -64,16 +66,19 @@ std::string by_size_tables(const MergedUnits& m) {
     for (const auto& u : mp.point.units) {
       if (!rows.count(u.unit.version)) versions.push_back(u.unit.version);
       const VersionRow& r = u.row;
-      rows[u.unit.version].push_back(
-          {dims_text(u.unit.dims), u.status == UnitStatus::Ok ? "ok" : unit_status_id(u.status),
-           r.time_ms ? fmt_duration_ms(*r.time_ms) : "n/a", r.profile == ProfileStatus::Classified ? bottleneck_name(r.cls) : "n/a",
-           r.pct_of_bound ? fmt::format("{:.1f}%", *r.pct_of_bound) : "n/a",
-           r.mem_sol ? fmt::format("{:.1f}%", *r.mem_sol) : "n/a", r.sm_sol ? fmt::format("{:.1f}%", *r.sm_sol) : "n/a"});
+      rows[u.unit.version].push_back({dims_text(u.unit.dims),
+                                      u.status == UnitStatus::Ok ? "ok" : unit_status_id(u.status),
+                                      r.time_ms ? fmt_duration_ms(*r.time_ms) : "n/a",
+                                      r.profile == ProfileStatus::Classified ? bottleneck_name(r.cls) : "n/a",
+                                      r.pct_of_bound ? fmt::format("{:.1f}%", *r.pct_of_bound) : "n/a",
+                                      r.mem_sol ? fmt::format("{:.1f}%", *r.mem_sol) : "n/a",
+                                      r.sm_sol ? fmt::format("{:.1f}%", *r.sm_sol) : "n/a"});
     }
   std::string md;
   for (const auto& v : versions)
-    md += "\n### " + v + ": class and % of bound by size\n\n" +
-          markdown_table({"Dimensions", "Status", "Median time", "Class", "% of bound", "Memory SOL", "SM SOL"}, rows[v]);
+    md +=
+        "\n### " + v + ": class and % of bound by size\n\n" +
+        markdown_table({"Dimensions", "Status", "Median time", "Class", "% of bound", "Memory SOL", "SM SOL"}, rows[v]);
   return md;
 }
 
@@ -86,8 +91,9 @@ void to_json(nlohmann::json& j, const Unit& u) {
     dims[k] = v;
     order.push_back(k);
   }
-  j = {{"version", u.version}, {"version_index", u.version_index}, {"kernel", u.kernel},
-       {"dims", dims},         {"dims_order", order},               {"key", u.key}};
+  j = {{"version", u.version}, {"version_index", u.version_index},
+       {"kernel", u.kernel},   {"dims", dims},
+       {"dims_order", order},  {"key", u.key}};
 }
 
 void from_json(const nlohmann::json& j, Unit& u) {
@@ -127,7 +133,8 @@ void from_json(const nlohmann::json& j, UnitResult& r) {
     throw usage_error("not a kprof unit result (schema_version 2)", "delete the file: the unit runs again");
   r.unit = j.at("unit").get<Unit>();
   auto st = parse_unit_status(j.value("status", ""));
-  if (!st) throw usage_error("unknown unit status \"" + j.value("status", "") + "\"", "delete the file: the unit runs again");
+  if (!st)
+    throw usage_error("unknown unit status \"" + j.value("status", "") + "\"", "delete the file: the unit runs again");
   r.status = *st;
   r.reason = j.value("reason", nlohmann::json("")).is_string() ? j.at("reason").get<std::string>() : "";
   const auto& p = j.at("place");
@@ -215,7 +222,9 @@ nlohmann::json sweep_chart_spec(const MergedUnits& m, const std::vector<std::str
       for (size_t a = 1; a < axes.size(); ++a) label += " " + axes[a] + "=" + dim_value(mp.point, axes[a]);
       if (!series.count(label)) {
         labels.push_back(label);
-        series[label] = {{"label", label}, {"x", nlohmann::json::array()}, {"time_ms", nlohmann::json::array()},
+        series[label] = {{"label", label},
+                         {"x", nlohmann::json::array()},
+                         {"time_ms", nlohmann::json::array()},
                          {"pct_of_bound", nlohmann::json::array()}};
       }
       auto x = parse_number(axes.empty() ? "" : dim_value(mp.point, axes[0]));

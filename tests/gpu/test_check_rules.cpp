@@ -50,7 +50,8 @@ CheckResult check(const std::string& kernel, size_t n, HostReference& ref) {
   auto inst = load_so_kernel(o);
   CheckOptions co;
   co.trials = 2;
-  return run_check(*inst, [&]() -> ReferenceRunner& { return ref; }, co);
+  return run_check(
+      *inst, [&]() -> ReferenceRunner& { return ref; }, co);
 }
 
 /// C = A + B; A and B left as they were.

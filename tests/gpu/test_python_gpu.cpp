@@ -22,13 +22,13 @@
 using namespace kprof;
 using namespace kprof_test;
 
-#define KPROF_REQUIRE_TORCH()                                                           \
-  do {                                                                                  \
-    KPROF_REQUIRE_GPU();                                                                \
-    std::string kprof_torch_why_ = kprof::torch_unavailable_reason();                   \
+#define KPROF_REQUIRE_TORCH()                                                                       \
+  do {                                                                                              \
+    KPROF_REQUIRE_GPU();                                                                            \
+    std::string kprof_torch_why_ = kprof::torch_unavailable_reason();                               \
     if (!kprof_torch_why_.empty()) GTEST_SKIP() << "needs PyTorch with CUDA: " << kprof_torch_why_; \
-    kprof::select_gpu(0);                                                               \
-    kprof::python_select_gpu(0);                                                        \
+    kprof::select_gpu(0);                                                                           \
+    kprof::python_select_gpu(0);                                                                    \
   } while (0)
 
 namespace {
@@ -69,8 +69,8 @@ TEST(PythonGpu, ReferenceSeesKprofMemoryWithoutACopy) {
   cuda_check(cudaMemset(dout.ptr, 0, n * 4), "memset");
   std::vector<BufferView> bufs = {{"x", DType::F32, n, dx.ptr, false}, {"out", DType::F32, n, dout.ptr, true}};
   // ref_gpu_inspect.py asserts data_ptr() == these pointers (no copy) and fills `out` in place.
-  std::vector<ScalarArg> sc = {{"N", double(n), true}, {"x_ptr", as_scalar(dx.ptr), true},
-                               {"out_ptr", as_scalar(dout.ptr), true}};
+  std::vector<ScalarArg> sc = {
+      {"N", double(n), true}, {"x_ptr", as_scalar(dx.ptr), true}, {"out_ptr", as_scalar(dout.ptr), true}};
   ReferenceModule ref = ReferenceModule::load(py_data("ref_gpu_inspect.py"));
   std::vector<HostArray> host = ref.call(bufs, sc).outputs;
   ASSERT_EQ(host.size(), 1u);
@@ -87,8 +87,8 @@ TEST(PythonGpu, ReferenceSeesKprofMemoryWithoutACopy) {
 TEST(PythonGpu, DeviceTensorAliasesEveryDtypeThroughBothBridges) {
   KPROF_REQUIRE_TORCH();
   const size_t n = 257;
-  for (DType dt : {DType::F32, DType::F64, DType::F16, DType::BF16, DType::I8, DType::I16, DType::I32,
-                   DType::I64, DType::U8, DType::U16, DType::U32, DType::U64}) {
+  for (DType dt : {DType::F32, DType::F64, DType::F16, DType::BF16, DType::I8, DType::I16, DType::I32, DType::I64,
+                   DType::U8, DType::U16, DType::U32, DType::U64}) {
     for (TensorBridge bridge : {TensorBridge::CudaArrayInterface, TensorBridge::DLPack}) {
       SCOPED_TRACE(dtype_name(dt) + (bridge == TensorBridge::DLPack ? " via DLPack" : " via CAI"));
       DeviceBuffer buf(n * dtype_size(dt));
@@ -138,8 +138,8 @@ TEST(PythonGpu, Bfloat16RoundTrip) {
   EXPECT_EQ(host[0].dtype, DType::BF16);
   ASSERT_EQ(host[0].count, n);
   for (size_t i = 0; i < n; ++i) EXPECT_EQ(host[0].at(i), 2.0 * bf16_bits_to_float(x[i])) << i;
-  EXPECT_EQ(dx.download(), std::vector<uint8_t>(reinterpret_cast<uint8_t*>(x.data()),
-                                                reinterpret_cast<uint8_t*>(x.data()) + n * 2));
+  EXPECT_EQ(dx.download(),
+            std::vector<uint8_t>(reinterpret_cast<uint8_t*>(x.data()), reinterpret_cast<uint8_t*>(x.data()) + n * 2));
 }
 
 TEST(PythonGpu, ReferenceReturnForms) {
@@ -169,11 +169,13 @@ TEST(PythonGpu, ReferenceReturnForms) {
   DeviceBuffer da(n * 4), db(n * 4);
   ReferenceModule two = ReferenceModule::load(py_data("ref_gpu_two_outputs.py"));
   Error e = error_of([&] {
-    two.call({{"x", DType::F32, n, dx.ptr, false}, {"a", DType::F32, n, da.ptr, true},
-              {"b", DType::F32, n, db.ptr, true}}, {});
+    two.call(
+        {{"x", DType::F32, n, dx.ptr, false}, {"a", DType::F32, n, da.ptr, true}, {"b", DType::F32, n, db.ptr, true}},
+        {});
   });
-  EXPECT_HAS(e.what(), "reference returned one new tensor (64 elements) but the kernel has 2 output buffers (a, b), "
-                       "0 of them changed by the kernel");
+  EXPECT_HAS(e.what(),
+             "reference returned one new tensor (64 elements) but the kernel has 2 output buffers (a, b), "
+             "0 of them changed by the kernel");
   EXPECT_HAS(e.hint(), "return a dict naming it");
 }
 
@@ -325,8 +327,8 @@ TEST(PythonGpu, ANewTensorForSeveralBuffersGoesToTheOneTheKernelChanged) {
   DeviceBuffer dx(n * 4), da(n * 4), db(n * 4);
   dx.upload(x.data());
   da.upload(a0.data());
-  std::vector<BufferView> bufs = {{"x", DType::F32, n, dx.ptr, false}, {"a", DType::F32, n, da.ptr, true},
-                                  {"b", DType::F32, n, db.ptr, true}};
+  std::vector<BufferView> bufs = {
+      {"x", DType::F32, n, dx.ptr, false}, {"a", DType::F32, n, da.ptr, true}, {"b", DType::F32, n, db.ptr, true}};
   ReferenceModule ref = ReferenceModule::load(py_data("ref_two_buffers.py"));
   for (int form : {0, 1}) {
     SCOPED_TRACE("form " + std::to_string(form));

@@ -25,11 +25,11 @@ constexpr const char* kSpinName = "kprof::test_kernels::spin_kernel(unsigned lon
 
 /// What one call() of the test instance launches.
 enum class Mode {
-  Spin,            ///< spin `ns` on the legacy default stream
-  SpinNonBlocking, ///< 1 us spin on the default stream + spin `ns` on a non-blocking stream
-  AddOne,          ///< x += 1 on the default stream (in place)
-  Read,            ///< reads x once, writes nothing (its time depends on L2 residency)
-  BadLaunch,       ///< spin with 2048 threads per block: invalid configuration
+  Spin,             ///< spin `ns` on the legacy default stream
+  SpinNonBlocking,  ///< 1 us spin on the default stream + spin `ns` on a non-blocking stream
+  AddOne,           ///< x += 1 on the default stream (in place)
+  Read,             ///< reads x once, writes nothing (its time depends on L2 residency)
+  BadLaunch,        ///< spin with 2048 threads per block: invalid configuration
 };
 
 /// A KernelInstance over kprof's test kernels: one float buffer "x" (an output), seeded values.
@@ -53,14 +53,22 @@ class TestInstance : public KernelInstance {
   std::vector<ScalarArg> scalars() const override { return {{"n", static_cast<double>(n_), true}}; }
   void call() override {
     switch (mode_) {
-      case Mode::Spin: test_kernels::launch_spin(ns_, cudaStreamLegacy); break;
+      case Mode::Spin:
+        test_kernels::launch_spin(ns_, cudaStreamLegacy);
+        break;
       case Mode::SpinNonBlocking:
         test_kernels::launch_spin(1000, cudaStreamLegacy);
         test_kernels::launch_spin(ns_, side_);
         break;
-      case Mode::AddOne: test_kernels::launch_add_one(x_, n_, cudaStreamLegacy); break;
-      case Mode::Read: test_kernels::launch_read(x_, n_, cudaStreamLegacy); break;
-      case Mode::BadLaunch: test_kernels::launch_spin(ns_, cudaStreamLegacy, 2048); break;
+      case Mode::AddOne:
+        test_kernels::launch_add_one(x_, n_, cudaStreamLegacy);
+        break;
+      case Mode::Read:
+        test_kernels::launch_read(x_, n_, cudaStreamLegacy);
+        break;
+      case Mode::BadLaunch:
+        test_kernels::launch_spin(ns_, cudaStreamLegacy, 2048);
+        break;
     }
   }
   /// The values prepare(seed) writes.
@@ -143,8 +151,8 @@ TEST(GpuTiming, KernelTimeOfAManyBlockKernelStaysInsideItsCallTime) {
   const auto& s = r.kernel.summary;
   ASSERT_EQ(s.kernels.size(), 1u);
   EXPECT_EQ(r.kernel.outside_kernels, 0u);  // kprof's flush kernel is not counted anywhere
-  EXPECT_LT(s.sum.median, r.call.median)
-      << "kernel time " << s.sum.median * 1e3 << " us, call time " << r.call.median * 1e3 << " us";
+  EXPECT_LT(s.sum.median, r.call.median) << "kernel time " << s.sum.median * 1e3 << " us, call time "
+                                         << r.call.median * 1e3 << " us";
   EXPECT_GT(s.sum.median, 0.5 * r.call.median);  // and it is the bulk of the call
 }
 
@@ -206,8 +214,8 @@ TEST(GpuTiming, L2FlushMakesAnL2SizedKernelSlower) {
   ASSERT_TRUE(flushed.kernel.available && warm.kernel.available);
   EXPECT_EQ(warm.l2_flush_bytes, 0u);
   EXPECT_GT(flushed.kernel.summary.sum.median, 1.1 * warm.kernel.summary.sum.median)
-      << "flushed " << flushed.kernel.summary.sum.median << " ms vs warm L2 "
-      << warm.kernel.summary.sum.median << " ms";
+      << "flushed " << flushed.kernel.summary.sum.median << " ms vs warm L2 " << warm.kernel.summary.sum.median
+      << " ms";
   EXPECT_GT(flushed.call.median, warm.call.median);  // the call time (no CUPTI) sees it too
 }
 
@@ -267,8 +275,8 @@ TEST(GpuTiming, HungKernelHitsThePerCallLimit) {
     FAIL() << "a call past the per-call limit must fail";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::Failed);
-    EXPECT_NE(std::string(e.what()).find("did not finish within the per-call limit of 100 ms"),
-              std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("did not finish within the per-call limit of 100 ms"), std::string::npos)
+        << e.what();
   }
   const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_LT(waited, 1.5) << "gave up after " << waited << " s, not after the 100 ms limit";

@@ -66,11 +66,10 @@ void write_script(const std::string& path, const std::string& body) {
 }  // namespace
 
 TEST(AnalyzeCmd, EachRealExportGivesTheReadmeClass) {
-  const std::pair<const char*, const char*> cases[] = {
-      {"copy.raw.csv", "Memory-Bound (DRAM)"},
-      {"fma.raw.csv", "Compute-Bound (FMA pipe)"},
-      {"tiny.raw.csv", "Latency-Bound (too few blocks"},
-      {"strided.raw.csv", "Memory-Bound (DRAM)"}};
+  const std::pair<const char*, const char*> cases[] = {{"copy.raw.csv", "Memory-Bound (DRAM)"},
+                                                       {"fma.raw.csv", "Compute-Bound (FMA pipe)"},
+                                                       {"tiny.raw.csv", "Latency-Bound (too few blocks"},
+                                                       {"strided.raw.csv", "Memory-Bound (DRAM)"}};
   for (const auto& [file, expect] : cases) {
     std::string dir = scratch(std::string("out_") + file);
     ProcessResult r = analyze({data(file), "--output-dir", dir});
@@ -83,8 +82,8 @@ TEST(AnalyzeCmd, EachRealExportGivesTheReadmeClass) {
 }
 
 TEST(AnalyzeCmd, JsonVerdictEqualsTheLibraryPathProfileUses) {
-  for (const char* file : {"copy.raw.csv", "fma.raw.csv", "tiny.raw.csv", "strided.raw.csv",
-                           "copy.basic-like.raw.csv"}) {
+  for (const char* file :
+       {"copy.raw.csv", "fma.raw.csv", "tiny.raw.csv", "strided.raw.csv", "copy.basic-like.raw.csv"}) {
     std::string dir = scratch(std::string("json_") + file);
     ProcessResult r = analyze({data(file), "--json", "-o", dir, "--no-roofline"});
     ASSERT_EQ(r.exit_code, 0) << r.combined();
@@ -106,7 +105,8 @@ TEST(AnalyzeCmd, BasicSetExportNamesTheMissingMetrics) {
   EXPECT_NE(r.out.find("Memory-Bound (DRAM)"), std::string::npos);
   EXPECT_NE(r.out.find("not concluded: secondary signal \"Stall Long Scoreboard high\": needs "
                        "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio"),
-            std::string::npos) << r.out;
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("catalog metrics missing from this report"), std::string::npos);
 }
 
@@ -121,7 +121,8 @@ TEST(AnalyzeCmd, BaseUnitExportGivesTheSameVerdictAndValues) {
   EXPECT_EQ(verdict_json(a.verdict.kernels[0]), verdict_json(b.verdict.kernels[0]));
   for (const char* m : {"gpu__time_duration.sum", "dram__bytes_read.sum", "dram__cycles_elapsed.avg.per_second",
                         "dram__bytes.sum.per_second"})
-    EXPECT_NEAR(*b.table.kernels[0].number(m), *a.table.kernels[0].number(m), 1e-6 * *a.table.kernels[0].number(m)) << m;
+    EXPECT_NEAR(*b.table.kernels[0].number(m), *a.table.kernels[0].number(m), 1e-6 * *a.table.kernels[0].number(m))
+        << m;
   std::string path = scratch("copy.base.csv");
   write_file_atomic(path, base);
   ProcessResult r = analyze({path, "-o", scratch("base_out")});
@@ -155,8 +156,9 @@ TEST(AnalyzeCmd, NoKernelsOrNoUsableMetricsIsExitOne) {
   EXPECT_NE(r.err.find("holds no profiled kernel"), std::string::npos) << r.err;
 
   std::string no_sol = scratch("nosol.csv");
-  write_file_atomic(no_sol, "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"launch__grid_size\"\n"
-                            "\"\",\"\",\"nsecond\",\"\"\n\"0\",\"k(int)\",\"1,000\",\"8\"\n");
+  write_file_atomic(no_sol,
+                    "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"launch__grid_size\"\n"
+                    "\"\",\"\",\"nsecond\",\"\"\n\"0\",\"k(int)\",\"1,000\",\"8\"\n");
   ProcessResult u = analyze({no_sol, "-o", scratch("nosol_out")});
   EXPECT_EQ(u.exit_code, 1) << u.combined();
   EXPECT_NE(u.err.find("no kernel has the Speed of Light metrics"), std::string::npos) << u.err;
@@ -181,17 +183,20 @@ TEST(AnalyzeCmd, NcuRepIsExportedThroughNcu) {
   write_script(bin + "/ncu",
                "[ \"$1 $3 $4 $5 $6 $7\" = \"--import --csv --page raw --print-units base\" ] || "
                "{ echo \"unexpected args: $*\" >&2; exit 3; }\n"
-               "echo '==PROF== message line'\ncat '" + data("fma.raw.csv") + "'\n");
+               "echo '==PROF== message line'\ncat '" +
+                   data("fma.raw.csv") + "'\n");
   std::string rep = scratch("fma.ncu-rep");
   write_file_atomic(rep, "binary");
-  ProcessResult r = analyze({rep, "-o", scratch("rep_ok_out")}, {{"PATH", bin + ":/usr/bin:/bin"}, {"KPROF_NCU_REPORT", "off"}});
+  ProcessResult r =
+      analyze({rep, "-o", scratch("rep_ok_out")}, {{"PATH", bin + ":/usr/bin:/bin"}, {"KPROF_NCU_REPORT", "off"}});
   EXPECT_EQ(r.exit_code, 0) << r.combined();
   EXPECT_NE(r.out.find("Compute-Bound (FMA pipe)"), std::string::npos) << r.out;
 
   std::string bad = scratch("fake_ncu_bad");
   make_dirs(bad);
   write_script(bad + "/ncu", "echo '==ERROR== Failed to open report file' >&2\nexit 1\n");
-  ProcessResult f = analyze({rep, "-o", scratch("rep_bad_out")}, {{"PATH", bad + ":/usr/bin:/bin"}, {"KPROF_NCU_REPORT", "off"}});
+  ProcessResult f =
+      analyze({rep, "-o", scratch("rep_bad_out")}, {{"PATH", bad + ":/usr/bin:/bin"}, {"KPROF_NCU_REPORT", "off"}});
   EXPECT_EQ(f.exit_code, 2) << f.combined();
   EXPECT_NE(f.err.find("ncu could not read"), std::string::npos) << f.err;
   EXPECT_NE(f.err.find("Failed to open report file"), std::string::npos) << f.err;

@@ -40,15 +40,16 @@ TEST(AnalyzeIssue16, ConsoleVerdictListsTheTopFindingsWithGains) {
   TempDir dir;
   ProcessResult r = run_kprof({"analyze", rep("divergent.raw.csv"), "-o", dir.path(), "--no-roofline"});
   ASSERT_EQ(r.exit_code, 0) << r.combined();
-  EXPECT_NE(r.out.find("1. Warp divergence (threads idle in executed instructions): est. gain 77.7%"), std::string::npos)
+  EXPECT_NE(r.out.find("1. Warp divergence (threads idle in executed instructions): est. gain 77.7%"),
+            std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("Threads per instruction low"), std::string::npos) << r.out;
 }
 
 TEST(AnalyzeIssue16, WithoutRulesBesideTheReportSaysWhy) {
   TempDir dir;
-  ProcessResult r = run_kprof({"analyze", std::string(KPROF_TEST_DATA) + "/ncu/strided.raw.csv", "-o", dir.path(),
-                               "--no-roofline"});
+  ProcessResult r =
+      run_kprof({"analyze", std::string(KPROF_TEST_DATA) + "/ncu/strided.raw.csv", "-o", dir.path(), "--no-roofline"});
   ASSERT_EQ(r.exit_code, 0) << r.combined();
   std::string md = read_file_or_empty(dir / "ncu_summary.md");
   EXPECT_NE(md.find("Not shown: a CSV export holds no rule results"), std::string::npos) << md;

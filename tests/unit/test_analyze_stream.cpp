@@ -98,7 +98,7 @@ TEST(ValueRange, ImpossibleValuesAreRemovedAndPossibleOnesKept) {
   put("derived__pct_occupancy_per_block_size", "5706", "%");
   put("gpu__time_duration.sum", "inf", "us");
   put("dram__bytes_read.sum", "-3", "Mbyte");
-  put("some__ratio", "-1.5", "");  // unitless: no sign rule
+  put("some__ratio", "-1.5", "");                                                          // unitless: no sign rule
   put("sm__pipe_tensor_cycles_active.min.pct_of_peak_sustained_elapsed", "-0.0055", "%");  // ncu's own noise
   auto bad = drop_invalid_values(k);
   std::vector<std::string> names;
@@ -157,7 +157,8 @@ TEST(AnalyzeStream, ALeadingKernelOfManyShortLaunchesIsReadAgainWhenNotKept) {
   // Rename so one name holds all the short launches.
   std::string t = text;
   for (int k = 1; k < 10; ++k)
-    for (size_t at; (at = t.find("\"name_" + std::to_string(k) + "\"")) != std::string::npos;) t.replace(at, 8, "\"short\"");
+    for (size_t at; (at = t.find("\"name_" + std::to_string(k) + "\"")) != std::string::npos;)
+      t.replace(at, 8, "\"short\"");
   const std::string path = scratch("lead.raw.csv");
   write_file_atomic(path, t);
   StreamedAnalysis s = analyze_ncu_file(path, 3);
@@ -170,8 +171,8 @@ TEST(AnalyzeStream, ALeadingKernelOfManyShortLaunchesIsReadAgainWhenNotKept) {
 TEST(AnalyzeStream, ImpossibleValuesAreCountedAndNoted) {
   auto copy = parse_csv(read_file(std::string(KPROF_TEST_DATA) + "/ncu/copy.raw.csv"));
   CsvRecord row = copy[2];
-  size_t sm = static_cast<size_t>(std::find(copy[0].begin(), copy[0].end(),
-                                            "sm__throughput.avg.pct_of_peak_sustained_elapsed") - copy[0].begin());
+  size_t sm = static_cast<size_t>(
+      std::find(copy[0].begin(), copy[0].end(), "sm__throughput.avg.pct_of_peak_sustained_elapsed") - copy[0].begin());
   row[sm] = "-50";
   const std::string path = scratch("neg.raw.csv");
   write_file_atomic(path, quoted_line(copy[0]) + quoted_line(copy[1]) + quoted_line(row));
@@ -181,8 +182,9 @@ TEST(AnalyzeStream, ImpossibleValuesAreCountedAndNoted) {
   EXPECT_NE(s.invalid_examples[0].find("= -50 %: negative"), std::string::npos) << s.invalid_examples[0];
   const Verdict& v = s.kept.verdict.kernels.at(0);
   EXPECT_EQ(v.cls, Bottleneck::NotClassified);  // never classified on an impossible SOL
-  EXPECT_TRUE(std::any_of(v.not_concluded.begin(), v.not_concluded.end(),
-                          [](const std::string& n) { return n.find("impossible value ignored") != std::string::npos; }));
+  EXPECT_TRUE(std::any_of(v.not_concluded.begin(), v.not_concluded.end(), [](const std::string& n) {
+    return n.find("impossible value ignored") != std::string::npos;
+  }));
 }
 
 TEST(AnalyzeStream, ClassifyingOnTheCatalogColumnsGivesTheVerdictOfTheWholeRow) {
@@ -218,7 +220,8 @@ TEST(AnalyzeStream, TheCommandShowsTheLongestLaunchesAndSumsUpTheOthers) {
   for (const char* file : {"/ncu_summary.md", "/ncu_details.md"}) {
     std::string md = read_file(out + file);
     EXPECT_NE(md.find("## Launches not shown in full"), std::string::npos) << file;
-    EXPECT_NE(md.find("30 launches in the report, the 10 with the most GPU time shown in full"), std::string::npos) << file;
+    EXPECT_NE(md.find("30 launches in the report, the 10 with the most GPU time shown in full"), std::string::npos)
+        << file;
   }
   EXPECT_EQ(read_file(out + "/ncu_details.md").find("## Kernel ID 19:"), std::string::npos);  // not in full
 }

@@ -22,7 +22,8 @@ class CopyKernel final : public KernelInstance {
   std::string signature() const override { return "solve(const float* x, float* y, int N)"; }
   void prepare(uint64_t) override {}
   std::vector<BufferView> buffers() const override {
-    return {{"x", DType::F32, 67108864, nullptr, false, {}, rule_}, {"y", DType::F32, 67108864, nullptr, true, {}, rule_}};
+    return {{"x", DType::F32, 67108864, nullptr, false, {}, rule_},
+            {"y", DType::F32, 67108864, nullptr, true, {}, rule_}};
   }
   std::vector<ScalarArg> scalars() const override { return {{"N", 67108864, true}}; }
   void call() override {}
@@ -76,8 +77,9 @@ TEST(AssessContext, WorkModelFromBuffersAndRefPy) {
   EXPECT_DOUBLE_EQ(*w.min_bytes, 536870912.0);
   EXPECT_TRUE(w.bytes_rest_on_seed_rule);
   TempDir dir;
-  write(dir / "ref.py", "def reference(**kw):\n    pass\ndef bytes_moved(N, **kw):\n    return 8 * N\n"
-                        "def flops(N, **kw):\n    return 0\n");
+  write(dir / "ref.py",
+        "def reference(**kw):\n    pass\ndef bytes_moved(N, **kw):\n    return 8 * N\n"
+        "def flops(N, **kw):\n    return 0\n");
   WorkModel d = call_work(ruled, copy_spec(), dir / "ref.py", notes);
   EXPECT_DOUBLE_EQ(*d.min_bytes, 8.0 * 67108864);
   EXPECT_FALSE(d.bytes_rest_on_seed_rule);  // ref.py's count replaces the rule-sized buffers'

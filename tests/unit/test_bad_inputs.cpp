@@ -68,8 +68,10 @@ void make_exports(const std::string& dir) {
   data_as_units[0] = "";
   write_file_atomic(dir + "/no_units.raw.csv", csv_line(header) + csv_line(row));
   write_file_atomic(dir + "/units_not_ncu.raw.csv", csv_line(header) + csv_line(data_as_units) + csv_line(row));
-  write_file_atomic(dir + "/negative_sol.raw.csv", csv_line(header) + csv_line(units) + with({{sm, "-50"}, {mem, "-12.5"}}));
-  write_file_atomic(dir + "/sol_above_100.raw.csv", csv_line(header) + csv_line(units) + with({{sm, "250"}, {mem, "180"}}));
+  write_file_atomic(dir + "/negative_sol.raw.csv",
+                    csv_line(header) + csv_line(units) + with({{sm, "-50"}, {mem, "-12.5"}}));
+  write_file_atomic(dir + "/sol_above_100.raw.csv",
+                    csv_line(header) + csv_line(units) + with({{sm, "250"}, {mem, "180"}}));
   write_file_atomic(dir + "/infinite_duration.raw.csv",
                     csv_line(header) + csv_line(units) + with({{"gpu__time_duration.sum", "inf"}}));
   write_file_atomic(dir + "/sol_within_margin.raw.csv", csv_line(header) + csv_line(units) + with({{mem, "101.5"}}));
@@ -127,11 +129,17 @@ std::string repeat(const std::string& s, size_t n) {
 /// `word` with the corpus placeholders expanded (tests/bad_inputs/README.md).
 std::string expand(std::string w, const std::string& out) {
   const std::map<std::string, std::string> vars = {
-      {"{k}", kCorpus + "/kernels"}, {"{py}", kCorpus + "/py"}, {"{libs}", kCorpus + "/libs"},
-      {"{csv}", kCorpus + "/csv"}, {"{gen}", generated()}, {"{data}", KPROF_TEST_DATA},
-      {"{ex}", KPROF_EXAMPLES_DIR}, {"{vadd}", std::string(KPROF_EXAMPLES_DIR) + "/cuda/vector_add/vector_add.cu"},
+      {"{k}", kCorpus + "/kernels"},
+      {"{py}", kCorpus + "/py"},
+      {"{libs}", kCorpus + "/libs"},
+      {"{csv}", kCorpus + "/csv"},
+      {"{gen}", generated()},
+      {"{data}", KPROF_TEST_DATA},
+      {"{ex}", KPROF_EXAMPLES_DIR},
+      {"{vadd}", std::string(KPROF_EXAMPLES_DIR) + "/cuda/vector_add/vector_add.cu"},
       {"{ref}", std::string(KPROF_EXAMPLES_DIR) + "/cuda/vector_add/ref.py"},
-      {"{readme}", std::string(KPROF_SOURCE_DIR) + "/README.md"}, {"{out}", out}};
+      {"{readme}", std::string(KPROF_SOURCE_DIR) + "/README.md"},
+      {"{out}", out}};
   for (const auto& [key, value] : vars)
     for (size_t at; (at = w.find(key)) != std::string::npos;) w.replace(at, key.size(), value);
   for (const char* gen : {"{nest:", "{minus:", "{sum:"}) {
@@ -139,7 +147,7 @@ std::string expand(std::string w, const std::string& out) {
     if (at == std::string::npos) continue;
     size_t end = w.find('}', at);
     size_t n = std::stoul(w.substr(at + std::string(gen).size(), end - at - std::string(gen).size()));
-    std::string text = std::string(gen) == "{nest:" ? repeat("(", n) + "1" + repeat(")", n)
+    std::string text = std::string(gen) == "{nest:"    ? repeat("(", n) + "1" + repeat(")", n)
                        : std::string(gen) == "{minus:" ? repeat("-", n)
                                                        : "1" + repeat("+1", n / 2);
     w.replace(at, end + 1 - at, text);
@@ -167,8 +175,10 @@ TEST_P(Corpus, Case) {
   EXPECT_EQ(r.term_signal, 0) << "kprof crashed: " << shell_join(argv) << "\n" << r.combined();
   EXPECT_EQ(r.exit_code, c.exit_code) << shell_join(argv) << "\n" << r.combined();
   EXPECT_NE(r.combined().find(c.fragment), std::string::npos)
-      << "expected \"" << c.fragment << "\" in the output of " << shell_join(argv) << "\n" << r.combined();
-  if (c.exit_code == 2) EXPECT_NE(r.err.find("hint:"), std::string::npos) << r.err;  // every input error says what to do
+      << "expected \"" << c.fragment << "\" in the output of " << shell_join(argv) << "\n"
+      << r.combined();
+  if (c.exit_code == 2)
+    EXPECT_NE(r.err.find("hint:"), std::string::npos) << r.err;  // every input error says what to do
 }
 
 INSTANTIATE_TEST_SUITE_P(BadInputs, Corpus, ::testing::ValuesIn(load_cases()),

@@ -84,7 +84,8 @@ TEST(TimeBound, DeclaredFlopsOfATensorGemmBindOnCompute) {
   WorkModel w;
   w.min_bytes = 3.0 * 4096 * 4096 * 2;
   w.flops = 2.0 * 4096 * 4096 * 4096;
-  TimeBound b = compute_bound(w, ceilings_from_ncu(k, std::nullopt), *catalog_value(k, metric::kDuration) * 1e-9, "ncu");
+  TimeBound b =
+      compute_bound(w, ceilings_from_ncu(k, std::nullopt), *catalog_value(k, metric::kDuration) * 1e-9, "ncu");
   ASSERT_TRUE(b.pct_of_bound);
   EXPECT_NE(b.binding.find("compute at the FP16 tensor peak"), std::string::npos) << b.binding;
   EXPECT_NEAR(*b.pct_of_bound, 90.6, 0.5);

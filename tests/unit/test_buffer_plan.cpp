@@ -14,7 +14,6 @@ using kprof_test::usage_error_of;
 
 namespace {
 
-
 Dims dims_of(const std::vector<std::pair<std::string, std::string>>& kv) {
   Dims d;
   for (const auto& [k, v] : kv) d.set(k, v);
@@ -82,8 +81,8 @@ TEST(BufferPlan, RolesTypesAndRuleCounts) {
 }
 
 TEST(BufferPlan, SizeExpressionsOverridePerBuffer) {
-  auto plan = make_buffer_plan(kMatmul, dims_of({{"M", "64"}, {"N", "32"}, {"K", "128"}}),
-                               {"A=M*K", " B = K*N ", "C=M*N"}, {});
+  auto plan =
+      make_buffer_plan(kMatmul, dims_of({{"M", "64"}, {"N", "32"}, {"K", "128"}}), {"A=M*K", " B = K*N ", "C=M*N"}, {});
   EXPECT_EQ(plan.buffers[0].count, 64u * 128u);
   EXPECT_EQ(plan.buffers[1].count, 128u * 32u);
   EXPECT_EQ(plan.buffers[2].count, 64u * 32u);

@@ -179,7 +179,8 @@ TEST(Build, CutlassHeadersAreOnTheNvccLine) {
   TempDir d;
   // A minimal CUTLASS tree: enough to check that its include folders reach nvcc.
   write(d / "cutlass/include/cutlass/cutlass.h", "#pragma once\n#define KPROF_TEST_CUTLASS 1\n");
-  write(d / "cutlass/include/cutlass/version.h", "#define CUTLASS_MAJOR 4\n#define CUTLASS_MINOR 2\n#define CUTLASS_PATCH 0\n");
+  write(d / "cutlass/include/cutlass/version.h",
+        "#define CUTLASS_MAJOR 4\n#define CUTLASS_MINOR 2\n#define CUTLASS_PATCH 0\n");
   write(d / "cutlass/tools/util/include/cutlass/util/helper.h", "#pragma once\n#define KPROF_TEST_UTIL 1\n");
   write(d / "k.cu",
         "#include <cutlass/cutlass.h>\n#include <cutlass/util/helper.h>\n"
@@ -230,7 +231,8 @@ TEST(BuildCli, BuildsAndPrintsTheNvccLine) {
   if (nvcc_path().empty()) GTEST_SKIP() << "no nvcc";
   TempDir d;
   write(d / "add.cu", kAddKernel);
-  ProcessResult r = run_kprof({"build", d / "add.cu", "--arch", "sm_90", "-o", d / "lib/add.so", "--", "-Xptxas", "-v"});
+  ProcessResult r =
+      run_kprof({"build", d / "add.cu", "--arch", "sm_90", "-o", d / "lib/add.so", "--", "-Xptxas", "-v"});
   EXPECT_EQ(r.exit_code, 0) << r.combined();
   EXPECT_TRUE(contains(r.out, "-arch=sm_90 -Xptxas -v -o " + d / "lib/add.so")) << r.out;
   EXPECT_TRUE(contains(r.err, "registers")) << r.err;  // ptxas -v output passed through

@@ -185,13 +185,13 @@ TEST(ClassifyFixtures, RealBasicSetExportFromTheH200NamesWhatItLacks) {
 }
 
 TEST(ClassifySynthetic, ThresholdsAreStrictAsTheSeedStates) {
-  EXPECT_EQ(classify_kernel(synthetic(10, 60)).cls, Bottleneck::Mixed);          // 60 is not > 60
-  EXPECT_EQ(classify_kernel(synthetic(41, 61)).cls, Bottleneck::MemoryBound);    // 20 points: much higher
-  EXPECT_EQ(classify_kernel(synthetic(42, 61)).cls, Bottleneck::Mixed);          // 19 points: not
+  EXPECT_EQ(classify_kernel(synthetic(10, 60)).cls, Bottleneck::Mixed);        // 60 is not > 60
+  EXPECT_EQ(classify_kernel(synthetic(41, 61)).cls, Bottleneck::MemoryBound);  // 20 points: much higher
+  EXPECT_EQ(classify_kernel(synthetic(42, 61)).cls, Bottleneck::Mixed);        // 19 points: not
   EXPECT_EQ(classify_kernel(synthetic(61, 41)).cls, Bottleneck::ComputeBound);
-  EXPECT_EQ(classify_kernel(synthetic(85, 80)).cls, Bottleneck::Mixed);          // both high, close
+  EXPECT_EQ(classify_kernel(synthetic(85, 80)).cls, Bottleneck::Mixed);  // both high, close
   EXPECT_EQ(classify_kernel(synthetic(39, 39.9)).cls, Bottleneck::LatencyBound);
-  EXPECT_EQ(classify_kernel(synthetic(40, 10)).cls, Bottleneck::Mixed);          // 40 is not < 40
+  EXPECT_EQ(classify_kernel(synthetic(40, 10)).cls, Bottleneck::Mixed);  // 40 is not < 40
 }
 
 TEST(ClassifySynthetic, SaturatedPipeMakesComputeBoundWithoutTheLead) {
@@ -330,7 +330,8 @@ TEST(ClassifySynthetic, SignalWithoutEfficiencyNamesOnlyTheMissingMetric) {
   EXPECT_EQ(signal(v, "Global load efficiency").state, SignalState::NotCollected);
   ASSERT_EQ(v.not_concluded.size(), 1u);
   EXPECT_EQ(v.not_concluded[0], std::string("secondary signal \"Global load efficiency < 95% (sectors/request "
-                                            "above the ideal)\": needs ") + m::kLdBytesPerSector);
+                                            "above the ideal)\": needs ") +
+                                    m::kLdBytesPerSector);
   EXPECT_EQ(v.cls, Bottleneck::MemoryBound);  // the class does not depend on it
 }
 

@@ -57,8 +57,8 @@ TEST(CliUsage, NegativeSeedIsRejected) {
 }
 
 TEST(CliUsage, RunValidatesEveryVersionBeforeTheEnvironment) {
-  auto r = run_kprof_cli({"run", kVadd, std::string(KPROF_SOURCE_DIR) + "/README.md", "--ref", kRef, "--N=8", "--build", "-o",
-                  "/tmp/kprof_cli_usage_run"});
+  auto r = run_kprof_cli({"run", kVadd, std::string(KPROF_SOURCE_DIR) + "/README.md", "--ref", kRef, "--N=8", "--build",
+                          "-o", "/tmp/kprof_cli_usage_run"});
   expect_usage(r, "is not a CUDA source file");
 }
 

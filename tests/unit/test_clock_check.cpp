@@ -96,10 +96,10 @@ TEST(BackgroundSampler, SamplesOnItsOwnThreadUntilStopped) {
 
 TEST(ClockCheck, TheGemmCaseIsBeyondNoiseAndNotExplainedByTheClock) {
   ClockCheckInput in;
-  in.kprof_ms = 1.670;     // median of 100 back-to-back calls
+  in.kprof_ms = 1.670;  // median of 100 back-to-back calls
   in.kprof_std_ms = 0.01;
-  in.ncu_ms = 1.428576;    // ncu's one call
-  in.ncu_cycles = 2233861; // gpc__cycles_elapsed.max
+  in.ncu_ms = 1.428576;     // ncu's one call
+  in.ncu_cycles = 2233861;  // gpc__cycles_elapsed.max
   in.ncu_hz = 1.545e9;
   in.during = summarize_clock_samples(gemm_samples(), 2.0, 700.0);
   ClockCheck c = check_clocks(in);

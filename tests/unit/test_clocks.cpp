@@ -11,7 +11,7 @@ namespace {
 
 class FakeClocks : public ClockControl {
  public:
-  std::string why;                 // unavailable_reason()
+  std::string why;  // unavailable_reason()
   std::optional<GpuClocks> now = GpuClocks{1500, 2619, 1980, 3201};
   std::optional<uint64_t> reasons = 0x1;
   std::string lock_result, reset_result;
@@ -23,7 +23,10 @@ class FakeClocks : public ClockControl {
   std::optional<uint64_t> clock_event_reasons() const override { return reasons; }
   std::string lock_sm_clock(unsigned lo, unsigned hi) override {
     calls.push_back("lock " + std::to_string(lo) + " " + std::to_string(hi));
-    if (lock_result.empty() && now) { now->sm_mhz = hi; reasons = 0x2; }
+    if (lock_result.empty() && now) {
+      now->sm_mhz = hi;
+      reasons = 0x2;
+    }
     return lock_result;
   }
   std::string reset_sm_clock() override {

@@ -107,7 +107,8 @@ TEST_F(ClocksCli, EnvReportsTheNvmlClocks) {
 
 TEST(ClocksCliNoDriver, DryRunSaysWhatItCannotReadAndWhatItWouldDo) {
   // No NVML (as on a machine without a driver): forced by pointing the loader at nothing.
-  ProcessResult r = run_kprof({"clocks", "--lock", "--dry-run"}, {{"KPROF_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1"}});
+  ProcessResult r =
+      run_kprof({"clocks", "--lock", "--dry-run"}, {{"KPROF_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1"}});
   EXPECT_EQ(r.exit_code, 1) << r.combined();
   EXPECT_TRUE(contains(r.err, "cannot read the clocks of GPU 0")) << r.err;
   EXPECT_FALSE(contains(r.out, "cannot read the clocks")) << r.out;  // once, on stderr

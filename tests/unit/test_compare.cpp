@@ -71,7 +71,7 @@ TEST(Compare, WarnsWhenAtolDwarfsTheReference) {
   auto k = f32("C", {0.0f, 0.0f});
   auto r = f32("C", {1e-6f, -2e-6f});
   auto c = compare_output(k, r, {1e-4, 1e-3, "test"});
-  EXPECT_TRUE(c.pass);  // the trap: a zero output passes...
+  EXPECT_TRUE(c.pass);                   // the trap: a zero output passes...
   EXPECT_TRUE(c.atol_dwarfs_reference);  // ...so kprof warns
   auto c2 = compare_output(f32("C", {1.0f}), f32("C", {1.0f}), {1e-4, 1e-3, "t"});
   EXPECT_FALSE(c2.atol_dwarfs_reference);

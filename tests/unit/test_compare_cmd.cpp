@@ -43,7 +43,8 @@ TimingResult timing_around(double ms, double sd_frac, int n = 50) {
 
 /// Writes DIR/profile.json the way `kprof profile` does (profile_json), from the real H200 `copy`
 /// export analysed with kprof's measured time; returns the outcome.
-ProfileOutcome write_profile(const std::string& dir, double ms, double sd_frac, const std::string& gpu = "NVIDIA H200") {
+ProfileOutcome write_profile(const std::string& dir, double ms, double sd_frac,
+                             const std::string& gpu = "NVIDIA H200") {
   ProfileOutcome out;
   out.timing = timing_around(ms, sd_frac);
   AnalysisContext ctx;
@@ -129,7 +130,7 @@ TEST(CompareCmd, SlowerBeyondNoiseAndThresholdFailsTheGate) {
   ASSERT_EQ(r.failures.size(), 1u);
   EXPECT_NE(r.failures[0].reason.find("slower by 20.0%"), std::string::npos) << r.failures[0].reason;
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(compare_inputs(inputs, 25.0).exit_code, 0);         // slower, but within the threshold
+  EXPECT_EQ(compare_inputs(inputs, 25.0).exit_code, 0);          // slower, but within the threshold
   EXPECT_EQ(compare_inputs(inputs, std::nullopt).exit_code, 0);  // no gate
   std::string md = compare_markdown(r);
   EXPECT_NE(md.find("| copy | A -> B | time |"), std::string::npos) << md;
@@ -168,8 +169,8 @@ TEST(CompareCmd, AnotherGpuSeedOrSchemaIsComparedWithAWarning) {
                     R"({"header": {"GPU": "NVIDIA A100", "Dimensions": "N=1024", "Seed": "0"},
                         "versions": [{"name": "v0", "correct": true, "correctness": "PASS", "profiled": true,
                                       "time_ms": 1.0, "spread_ms": 0.01, "class": "Memory-Bound"}]})");
-  CompareResult r = compare_inputs({read_compare_input(a, "A"), read_compare_input(b, "B"), read_compare_input(c, "C")},
-                                   5.0);
+  CompareResult r =
+      compare_inputs({read_compare_input(a, "A"), read_compare_input(b, "B"), read_compare_input(c, "C")}, 5.0);
   ASSERT_EQ(r.warnings.size(), 3u);
   EXPECT_NE(r.warnings[0].find("another Seed"), std::string::npos) << r.warnings[0];
   EXPECT_NE(r.warnings[1].find("another GPU"), std::string::npos) << r.warnings[1];
@@ -182,7 +183,8 @@ TEST(CompareCmd, UnreadableInputsAreUsageErrors) {
   std::string d = fresh_dir("bad");
   write_file_atomic(join_path(d, "broken.json"), "{\"versions\": [");
   write_file_atomic(join_path(d, "other.json"), R"({"hello": 1})");
-  write_file_atomic(join_path(d, "status.json"), R"({"schema_version": 2, "versions": [{"name": "v0", "status": "PASS"}]})");
+  write_file_atomic(join_path(d, "status.json"),
+                    R"({"schema_version": 2, "versions": [{"name": "v0", "status": "PASS"}]})");
   for (const char* f : {"broken.json", "other.json", "status.json", "missing.json"}) {
     try {
       read_compare_input(join_path(d, f), "A");

@@ -50,7 +50,8 @@ TEST(CorrectnessReport, MarkdownNamesEveryProblem) {
 
 TEST(CorrectnessReport, JsonCarriesTheFaultAndStatus) {
   CheckResult r;
-  r.fault = KernelFault{FaultKind::LaunchError, "cudaErrorInvalidConfiguration", "launching solve() failed", "check", false};
+  r.fault =
+      KernelFault{FaultKind::LaunchError, "cudaErrorInvalidConfiguration", "launching solve() failed", "check", false};
   r.fault_trial = 0;
   r.trials.push_back({});
   auto j = correctness_json(r, {{"Kernel", "bad.cu"}});

@@ -13,17 +13,19 @@ using namespace kprof;
 using namespace kprof::testutil;
 
 TEST(EnvCli, WithoutGpuExitsOneNamingItAndWritesCompleteReports) {
-  if (cuda_unavailable_reason().empty()) GTEST_SKIP() << "this machine has a GPU (tests/gpu/test_env_gpu.cpp covers it)";
+  if (cuda_unavailable_reason().empty())
+    GTEST_SKIP() << "this machine has a GPU (tests/gpu/test_env_gpu.cpp covers it)";
   TempDir d;
   ProcessResult r = run_kprof({"env", "-o", d / "out/env_check.md"});
   EXPECT_EQ(r.exit_code, 1) << r.combined();
   EXPECT_TRUE(contains(r.out, "no CUDA driver/GPU")) << r.out;
   EXPECT_TRUE(contains(r.out, "NOT READY")) << r.out;
   std::string md = read_file_or_empty(d / "out/env_check.md");
-  for (const char* s : {"# kprof environment check", "**NOT READY**", "no CUDA driver/GPU", "## Checks",
-                        "| CUDA runtime | yes | FAIL |", "| ncu |", "| PyTorch |", "## Implementations", "| cuda-cpp |",
-                        "| cutlass |", "| triton |", "| cute-dsl |", "## GPU 0", "## Tools", "| nvcc |",
-                        "| compute-sanitizer |", "## Python", "## CUTLASS C++ headers", "## CUDA environment variables"})
+  for (const char* s :
+       {"# kprof environment check", "**NOT READY**", "no CUDA driver/GPU", "## Checks",
+        "| CUDA runtime | yes | FAIL |", "| ncu |", "| PyTorch |", "## Implementations", "| cuda-cpp |", "| cutlass |",
+        "| triton |", "| cute-dsl |", "## GPU 0", "## Tools", "| nvcc |", "| compute-sanitizer |", "## Python",
+        "## CUTLASS C++ headers", "## CUDA environment variables"})
     EXPECT_TRUE(contains(md, s)) << "env_check.md lacks: " << s;
   auto j = nlohmann::json::parse(read_file_or_empty(d / "out/env_check.json"));
   EXPECT_FALSE(j["ready"].get<bool>());

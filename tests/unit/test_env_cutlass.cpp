@@ -12,9 +12,10 @@ namespace {
 // A CUTLASS tree as a checkout has it: include/cutlass/{cutlass.h,version.h}, tools/util/include.
 void make_cutlass_tree(const std::string& root, int major, int minor, int patch) {
   write(root + "/include/cutlass/cutlass.h", "#pragma once\n");
-  write(root + "/include/cutlass/version.h",
-        "#pragma once\n#include <cstdint>\n#define CUTLASS_MAJOR " + std::to_string(major) + "\n#define CUTLASS_MINOR " +
-            std::to_string(minor) + "\n#define CUTLASS_PATCH " + std::to_string(patch) + " \n");
+  write(root + "/include/cutlass/version.h", "#pragma once\n#include <cstdint>\n#define CUTLASS_MAJOR " +
+                                                 std::to_string(major) + "\n#define CUTLASS_MINOR " +
+                                                 std::to_string(minor) + "\n#define CUTLASS_PATCH " +
+                                                 std::to_string(patch) + " \n");
   write(root + "/tools/util/include/cutlass/util/device_memory.h", "#pragma once\n");
 }
 

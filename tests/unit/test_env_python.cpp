@@ -15,10 +15,12 @@ TEST(PythonProbe, ParsesItemLinesAndIgnoresNoise) {
       "KPROF_PROBE {\"version\": \"3.12.3\", \"executable\": \"/venv/bin/python\", \"key\": \"python\"}\n"
       "KPROF_PROBE {\"importable\": true, \"version\": \"2.8.0+cu128\", \"cuda_build\": \"12.8\", "
       "\"cuda_available\": true, \"device\": \"NVIDIA H200\", \"key\": \"torch\"}\n"
-      "KPROF_PROBE {\"importable\": false, \"error\": \"ModuleNotFoundError: No module named 'triton'\", \"key\": \"triton\"}\n"
+      "KPROF_PROBE {\"importable\": false, \"error\": \"ModuleNotFoundError: No module named 'triton'\", \"key\": "
+      "\"triton\"}\n"
       "KPROF_PROBE {not json}\n"
       "KPROF_PROBE {\"importable\": true, \"version\": \"4.2.1\", \"key\": \"cute_dsl\"}\n"
-      "KPROF_PROBE {\"source\": \"/venv/site-packages/cutlass_library/source\", \"version\": \"4.2.0.0\", \"key\": \"cutlass_pip\"}\n";
+      "KPROF_PROBE {\"source\": \"/venv/site-packages/cutlass_library/source\", \"version\": \"4.2.0.0\", \"key\": "
+      "\"cutlass_pip\"}\n";
   PythonInfo p = parse_python_probe(out);
   EXPECT_TRUE(p.ran);
   EXPECT_EQ(p.version, "3.12.3");

@@ -189,10 +189,26 @@ TEST(Readiness, BrokenOptionalPackageWarns) {
 TEST(EnvReportWriters, MarkdownHasEverySection) {
   EnvReport r = assess_env(good_facts());
   std::string md = env_markdown(r);
-  for (const char* s : {"# kprof environment check", "**READY**", "## Checks", "## Implementations", "## GPU 0",
-                        "NVIDIA H200", "sm_90", "132", "60.00 MiB", "1980 / 1980 MHz", "580.159.04", "## Tools",
-                        "2025.3.1.0", "## Python", "2.8.0", "## CUTLASS C++ headers", "## CUDA environment variables",
-                        "CUDA_VISIBLE_DEVICES", "| cuda-cpp | ready |", "| cutlass | not ready |"})
+  for (const char* s : {"# kprof environment check",
+                        "**READY**",
+                        "## Checks",
+                        "## Implementations",
+                        "## GPU 0",
+                        "NVIDIA H200",
+                        "sm_90",
+                        "132",
+                        "60.00 MiB",
+                        "1980 / 1980 MHz",
+                        "580.159.04",
+                        "## Tools",
+                        "2025.3.1.0",
+                        "## Python",
+                        "2.8.0",
+                        "## CUTLASS C++ headers",
+                        "## CUDA environment variables",
+                        "CUDA_VISIBLE_DEVICES",
+                        "| cuda-cpp | ready |",
+                        "| cutlass | not ready |"})
     EXPECT_NE(md.find(s), std::string::npos) << "missing: " << s;
 }
 

@@ -81,8 +81,9 @@ TEST(NcuProbe, ReadsTheMetricFromTextOutput) {
 TEST(NcuProbe, ReadsTheMetricFromCsvOutput) {
   ProcessResult r;
   r.exit_code = 0;
-  r.out = "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
-          "\"0\",\"kprof_probe_kernel\",\"sm__cycles_elapsed.avg\",\"cycle\",\"12,345\"\n";
+  r.out =
+      "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+      "\"0\",\"kprof_probe_kernel\",\"sm__cycles_elapsed.avg\",\"cycle\",\"12,345\"\n";
   NcuCounters c = parse_ncu_probe(r);
   EXPECT_TRUE(c.readable);
   EXPECT_DOUBLE_EQ(c.cycles, 12345);
@@ -91,11 +92,12 @@ TEST(NcuProbe, ReadsTheMetricFromCsvOutput) {
 TEST(NcuProbe, RecognisesCounterPermissionError) {
   ProcessResult r;
   r.exit_code = 1;
-  r.out = "==PROF== Connected to process 77 (/usr/bin/kprof)\n"
-          "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance "
-          "Counters on the target device 0. For instructions on enabling permissions and to get more "
-          "information see https://developer.nvidia.com/ERR_NVGPUCTRPERM\n"
-          "==PROF== Disconnected from process 77\n==WARNING== No kernels were profiled.\n";
+  r.out =
+      "==PROF== Connected to process 77 (/usr/bin/kprof)\n"
+      "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance "
+      "Counters on the target device 0. For instructions on enabling permissions and to get more "
+      "information see https://developer.nvidia.com/ERR_NVGPUCTRPERM\n"
+      "==PROF== Disconnected from process 77\n==WARNING== No kernels were profiled.\n";
   NcuCounters c = parse_ncu_probe(r);
   EXPECT_FALSE(c.readable);
   EXPECT_TRUE(c.permission_denied);
@@ -109,8 +111,9 @@ TEST(NcuProbe, RecognisesCounterPermissionError) {
 TEST(NcuProbe, RecognisesNoKernelsProfiled) {
   ProcessResult r;
   r.exit_code = 0;
-  r.out = "==PROF== Connected to process 9\n==ERROR== The application returned an error code (1).\n"
-          "==WARNING== No kernels were profiled.\n";
+  r.out =
+      "==PROF== Connected to process 9\n==ERROR== The application returned an error code (1).\n"
+      "==WARNING== No kernels were profiled.\n";
   NcuCounters c = parse_ncu_probe(r);
   EXPECT_FALSE(c.readable);
   EXPECT_FALSE(c.permission_denied);

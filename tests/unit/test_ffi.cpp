@@ -87,11 +87,11 @@ TEST_F(FfiTest, EveryArgumentArrivesAtItsExactType) {
   call.set_pointer(0, out);
   call.set_pointer(1, in);
   call.set_int(2, -123456);
-  call.set_int(3, 0x123456789ALL);                            // needs all 64 bits of a long
-  call.set_scalar(4, dim("z", "9223372036854775813"));        // 2^63 + 5: needs an unsigned 64-bit size_t
-  call.set_float(5, 0.1);                                     // must arrive as the float 0.1f, not a double
-  call.set_float(6, 1e300);                                   // does not fit a float
-  call.set_scalar(7, dim("u", "4000000000"));                 // > INT32_MAX: needs unsigned
+  call.set_int(3, 0x123456789ALL);                      // needs all 64 bits of a long
+  call.set_scalar(4, dim("z", "9223372036854775813"));  // 2^63 + 5: needs an unsigned 64-bit size_t
+  call.set_float(5, 0.1);                               // must arrive as the float 0.1f, not a double
+  call.set_float(6, 1e300);                             // does not fit a float
+  call.set_scalar(7, dim("u", "4000000000"));           // > INT32_MAX: needs unsigned
   call.call(lib_->solve());
 
   using Get = void (*)(float**, const double**, int*, long*, size_t*, float*, double*, unsigned*, int*);
@@ -159,8 +159,8 @@ TEST_F(FfiTest, ManyArgumentsSpillToTheStackCorrectly) {
 }
 
 TEST(FfiCall, IntegerRangesAreCheckedPerCType) {
-  FfiCall call(parse_solve_signature(
-      "extern \"C\" void solve(int i, unsigned u, int8_t c, size_t z, short s, float f);"));
+  FfiCall call(
+      parse_solve_signature("extern \"C\" void solve(int i, unsigned u, int8_t c, size_t z, short s, float f);"));
   auto expect_usage = [](auto&& fn, const std::string& needle) {
     try {
       fn();

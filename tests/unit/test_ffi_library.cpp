@@ -16,13 +16,10 @@
 #include "unit/test_ffi_util.hpp"
 
 using namespace kprof;
-using kprof_test::usage_error_of;
 using kprof_test::TempDir;
+using kprof_test::usage_error_of;
 
-namespace {
-
-
-}  // namespace
+namespace {}  // namespace
 
 TEST(KernelLibrary, DefaultSoPathIsTheSibling) {
   EXPECT_EQ(default_so_path("kernels/v1.cu"), "kernels/v1.so");
@@ -70,15 +67,20 @@ TEST(KernelLibrary, CutlassBuildLineAddsIncludes) {
 
 TEST(KernelLibrary, HintArchIsTheGpusOrSm90) {
   std::string arch = build_arch_for_hints();
-  if (!cuda_unavailable_reason().empty()) EXPECT_EQ(arch, "sm_90");
-  else EXPECT_TRUE(std::regex_match(arch, std::regex("sm_[0-9]{2,3}[a-z]?"))) << arch;
+  if (!cuda_unavailable_reason().empty())
+    EXPECT_EQ(arch, "sm_90");
+  else
+    EXPECT_TRUE(std::regex_match(arch, std::regex("sm_[0-9]{2,3}[a-z]?"))) << arch;
 }
 
 TEST(KernelLibrary, MissingFile) {
   TempDir dir;
-  std::string e = usage_error_of([&] { KernelLibrary::open(dir.file("nope.so"), build_hint("nope.cu", "nope.so", "sm_90")); });
+  std::string e =
+      usage_error_of([&] { KernelLibrary::open(dir.file("nope.so"), build_hint("nope.cu", "nope.so", "sm_90")); });
   EXPECT_NE(e.find("nope.so not found"), std::string::npos) << e;
-  EXPECT_NE(e.find("nvcc -O3 -std=c++17 -shared -Xcompiler -fPIC -lineinfo -arch=sm_90 -o nope.so nope.cu"), std::string::npos) << e;
+  EXPECT_NE(e.find("nvcc -O3 -std=c++17 -shared -Xcompiler -fPIC -lineinfo -arch=sm_90 -o nope.so nope.cu"),
+            std::string::npos)
+      << e;
 }
 
 TEST(KernelLibrary, NotAnElfFileIsFoundBeforeLoading) {
@@ -86,8 +88,10 @@ TEST(KernelLibrary, NotAnElfFileIsFoundBeforeLoading) {
   write_file_atomic(dir.file("junk.so"), "this is not a shared library\n");
   std::string e = usage_error_of([&] { KernelLibrary::open(dir.file("junk.so"), "HINT"); });
   if (elf_check_available())  // read as ELF (libelf), never handed to dlopen
-    EXPECT_NE(e.find("junk.so is not a shared library: not an ELF file (it starts with \"this is not a shared library\")"),
-              std::string::npos) << e;
+    EXPECT_NE(
+        e.find("junk.so is not a shared library: not an ELF file (it starts with \"this is not a shared library\")"),
+        std::string::npos)
+        << e;
   else
     EXPECT_NE(e.find("cannot load kernel library"), std::string::npos) << e;
   EXPECT_NE(e.find("HINT"), std::string::npos) << e;
@@ -98,8 +102,8 @@ TEST(KernelLibrary, UndefinedSymbolShowsDlerror) {
   if (cc.empty()) GTEST_SKIP() << "needs a C compiler";
   TempDir dir;
   std::string so = kprof_test::build_shared_library(
-      dir, "undef", "extern void kprof_missing_function(void);\nvoid solve(void) { kprof_missing_function(); }\n",
-      cc, "c");
+      dir, "undef", "extern void kprof_missing_function(void);\nvoid solve(void) { kprof_missing_function(); }\n", cc,
+      "c");
   ASSERT_FALSE(so.empty());
   std::string e = usage_error_of([&] { KernelLibrary::open(so, "HINT"); });
   EXPECT_NE(e.find("undefined symbol: kprof_missing_function"), std::string::npos) << e;
@@ -133,7 +137,8 @@ TEST(KernelLibrary, LoadsByRelativePathAndFindsSymbols) {
   std::string cc = kprof_test::c_compiler();
   if (cc.empty()) GTEST_SKIP() << "needs a C compiler";
   TempDir dir;
-  std::string so = kprof_test::build_shared_library(dir, "ok", "int other = 7;\nvoid solve(int* x) { *x = 3; }\n", cc, "c");
+  std::string so =
+      kprof_test::build_shared_library(dir, "ok", "int other = 7;\nvoid solve(int* x) { *x = 3; }\n", cc, "c");
   ASSERT_FALSE(so.empty());
   char cwd[4096];
   ASSERT_NE(getcwd(cwd, sizeof cwd), nullptr);

@@ -45,8 +45,10 @@ inline std::string build_shared_library(const TempDir& dir, const std::string& n
   std::string src = dir.file(name + "." + ext), so = dir.file(name + ".so");
   kprof::write_file_atomic(src, source);
   std::vector<std::string> argv = {compiler, "-shared"};
-  if (compiler.find("nvcc") != std::string::npos) argv.insert(argv.end(), {"-Xcompiler", "-fPIC"});
-  else argv.push_back("-fPIC");
+  if (compiler.find("nvcc") != std::string::npos)
+    argv.insert(argv.end(), {"-Xcompiler", "-fPIC"});
+  else
+    argv.push_back("-fPIC");
   argv.insert(argv.end(), extra.begin(), extra.end());
   argv.insert(argv.end(), {"-o", so, src});
   kprof::ProcessOptions opts;

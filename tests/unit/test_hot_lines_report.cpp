@@ -49,8 +49,11 @@ TEST(HotLines, FewSamplesAreFlaggedAndLibraryLinesNameTheUserLine) {
   k.instructions = {
       ins(0x10, "/u/gemm.cu", 2, "IMAD R0, R1, R2, R3", {{"smsp__pcsamp_sample_count", 5}, {"inst_executed", 10}}),
       ins(0x20, "/x/cutlass/include/cute/arch/mma.hpp", 77, "HMMA.16816.F32 R0, R4, R8, R0",
-          {{"smsp__pcsamp_sample_count", 40}, {"smsp__pcsamp_warps_issue_stalled_math_pipe_throttle", 30},
-           {"smsp__pcsamp_warps_issue_stalled_selected", 10}, {"inst_executed", 100}, {"thread_inst_executed", 3200}}),
+          {{"smsp__pcsamp_sample_count", 40},
+           {"smsp__pcsamp_warps_issue_stalled_math_pipe_throttle", 30},
+           {"smsp__pcsamp_warps_issue_stalled_selected", 10},
+           {"inst_executed", 100},
+           {"thread_inst_executed", 3200}}),
   };
   KernelHotLines h = hot_lines(k);
   EXPECT_EQ(h.kernel_id, 3);

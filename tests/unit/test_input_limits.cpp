@@ -41,7 +41,8 @@ TEST(InputLimits, OverflowIsReportedNeverWrapped) {
 TEST(InputLimits, LengthAndNestingAreBoundedWithoutACrash) {
   EXPECT_NE(eval_error(std::string(40000, '(') + "1" + std::string(40000, ')')).find("longer than kprof reads"),
             std::string::npos);
-  EXPECT_NE(eval_error(std::string(100, '(') + "1" + std::string(100, ')')).find("nested more than 64"), std::string::npos);
+  EXPECT_NE(eval_error(std::string(100, '(') + "1" + std::string(100, ')')).find("nested more than 64"),
+            std::string::npos);
   EXPECT_NE(eval_error(std::string(100, '-') + "1").find("nested more than 64"), std::string::npos);
   EXPECT_EQ(eval_int_expr(std::string(64, '(') + "7" + std::string(64, ')'), {}), 7);
   std::string sum = "1";

@@ -15,9 +15,7 @@ using namespace kprof;
 
 namespace {
 
-std::string fixture(const std::string& name) {
-  return read_file(std::string(KPROF_TEST_DATA) + "/ncu/" + name);
-}
+std::string fixture(const std::string& name) { return read_file(std::string(KPROF_TEST_DATA) + "/ncu/" + name); }
 
 /// Expects parse_ncu_raw_csv(text) to throw a usage error (exit 2) whose message contains `what`.
 void expect_not_ncu(const std::string& text, const std::string& what) {
@@ -47,17 +45,36 @@ TEST(Csv, UnterminatedQuoteEndsAtEndOfText) {
 }
 
 TEST(NormalizeUnit, BringsNcuUnitsToBaseUnits) {
-  struct Case { const char* in; double factor; const char* unit; };
-  const Case cases[] = {
-      {"us", 1e3, "ns"},          {"ms", 1e6, "ns"},          {"nsecond", 1, "ns"},
-      {"usecond", 1e3, "ns"},     {"second", 1e9, "ns"},      {"Mbyte", 1e6, "byte"},
-      {"Kbyte", 1e3, "byte"},     {"Gbyte", 1e9, "byte"},     {"byte", 1, "byte"},
-      {"Gbyte/s", 1e9, "byte/s"}, {"Tbyte/s", 1e12, "byte/s"}, {"byte/second", 1, "byte/s"},
-      {"Ghz", 1e9, "Hz"},         {"Mhz", 1e6, "Hz"},         {"hz", 1, "Hz"},
-      {"cycle/nsecond", 1e9, "Hz"}, {"cycle/second", 1, "Hz"}, {"sector/ns", 1e9, "sector/s"},
-      {"Kbyte/cycle", 1e3, "byte/cycle"}, {"%/Kbyte", 1e-3, "%/byte"}, {"Kbyte/block", 1e3, "byte/block"},
-      {"%", 1, "%"},              {"inst/cycle", 1, "inst/cycle"}, {"", 1, ""},
-      {"register/thread", 1, "register/thread"}};
+  struct Case {
+    const char* in;
+    double factor;
+    const char* unit;
+  };
+  const Case cases[] = {{"us", 1e3, "ns"},
+                        {"ms", 1e6, "ns"},
+                        {"nsecond", 1, "ns"},
+                        {"usecond", 1e3, "ns"},
+                        {"second", 1e9, "ns"},
+                        {"Mbyte", 1e6, "byte"},
+                        {"Kbyte", 1e3, "byte"},
+                        {"Gbyte", 1e9, "byte"},
+                        {"byte", 1, "byte"},
+                        {"Gbyte/s", 1e9, "byte/s"},
+                        {"Tbyte/s", 1e12, "byte/s"},
+                        {"byte/second", 1, "byte/s"},
+                        {"Ghz", 1e9, "Hz"},
+                        {"Mhz", 1e6, "Hz"},
+                        {"hz", 1, "Hz"},
+                        {"cycle/nsecond", 1e9, "Hz"},
+                        {"cycle/second", 1, "Hz"},
+                        {"sector/ns", 1e9, "sector/s"},
+                        {"Kbyte/cycle", 1e3, "byte/cycle"},
+                        {"%/Kbyte", 1e-3, "%/byte"},
+                        {"Kbyte/block", 1e3, "byte/block"},
+                        {"%", 1, "%"},
+                        {"inst/cycle", 1, "inst/cycle"},
+                        {"", 1, ""},
+                        {"register/thread", 1, "register/thread"}};
   for (const auto& c : cases) {
     NormalizedUnit n = normalize_unit(c.in);
     EXPECT_DOUBLE_EQ(n.factor, c.factor) << c.in;
@@ -112,9 +129,9 @@ TEST(ParseNcuCsv, EdgeCasesQuotedCommasSeparatorsUnitsRowNaAndSeveralKernels) {
       "==WARNING== Found outstanding GPU clock reset\n";
   MetricTable t = parse_ncu_raw_csv(csv);
   ASSERT_EQ(t.kernels.size(), 2u);
-  EXPECT_EQ(t.columns, (std::vector<std::string>{"gpu__time_duration.sum", "launch__grid_size",
-                                                  "sm__throughput.avg.pct_of_peak_sustained_elapsed",
-                                                  "dram__bytes_read.sum"}));
+  EXPECT_EQ(t.columns,
+            (std::vector<std::string>{"gpu__time_duration.sum", "launch__grid_size",
+                                      "sm__throughput.avg.pct_of_peak_sustained_elapsed", "dram__bytes_read.sum"}));
   const KernelMetrics& a = t.kernels[0];
   EXPECT_EQ(a.name, "void k<int, 2>(float *, int)");
   EXPECT_EQ(a.short_name(), "void k<int, 2>");
@@ -131,8 +148,9 @@ TEST(ParseNcuCsv, EdgeCasesQuotedCommasSeparatorsUnitsRowNaAndSeveralKernels) {
 }
 
 TEST(ParseNcuCsv, HeaderWithoutKernelsIsAcceptedButNotWithoutTheUnitsRow) {
-  MetricTable none = parse_ncu_raw_csv("\"ID\",\"Kernel Name\",\"sm__throughput.avg.pct_of_peak_sustained_elapsed\"\n"
-                                       "\"\",\"\",\"%\"\n");
+  MetricTable none = parse_ncu_raw_csv(
+      "\"ID\",\"Kernel Name\",\"sm__throughput.avg.pct_of_peak_sustained_elapsed\"\n"
+      "\"\",\"\",\"%\"\n");
   EXPECT_TRUE(none.kernels.empty());
   // Without ncu's units row every value would be read in the wrong unit (132 us as 132 ns).
   expect_not_ncu("\"ID\",\"Kernel Name\",\"sm__throughput.avg.pct_of_peak_sustained_elapsed\"\n\"3\",\"k\",\"12.5\"\n",
@@ -166,7 +184,10 @@ TEST(ParseNcuCsv, LongDetailsLayoutIsPivotedIntoRows) {
 TEST(ParseNcuCsv, GarbageIsRejectedWithAHint) {
   expect_not_ncu("", "no header row");
   expect_not_ncu("hello world\nthis is not a csv\n", "no header row");
-  expect_not_ncu("\x7f" "ELF\x01\x02\x03 binary junk", "no header row");
+  expect_not_ncu(
+      "\x7f"
+      "ELF\x01\x02\x03 binary junk",
+      "no header row");
   expect_not_ncu("\"ID\",\"Name\",\"Score\"\n\"1\",\"x\",\"3\"\n", "Kernel Name");
   expect_not_ncu("\"ID\",\"Kernel Name\",\"Duration\"\n\"0\",\"k\",\"3\"\n", "no column holds an ncu metric");
 }

@@ -37,18 +37,19 @@ TEST(MetricCatalog, EntriesAreCompleteAndUnique) {
     EXPECT_FALSE(std::string(spec.used_by).empty()) << spec.name;
   }
   // The metrics the task names must be there.
-  for (const char* n : {metric::kSmSol, metric::kMemSol, metric::kDramPct, metric::kL1Pct, metric::kL2Pct,
-                        metric::kAchievedOcc, metric::kTheoreticalOcc, metric::kLimitRegisters,
-                        metric::kLimitShared, metric::kLimitWarps, metric::kLimitBlocks, metric::kWaves,
-                        metric::kIssueActive, metric::kEligibleWarps, metric::kLdSectors, metric::kLdRequests,
-                        metric::kStSectors, metric::kStRequests, metric::kL1Hit, metric::kL2Hit,
-                        metric::kBankConflicts, metric::kSharedWavefronts, metric::kLocalLdSectors,
-                        metric::kBranchUniformPct, metric::kThreadsPerInst, metric::kPipeFma,
-                        metric::kPipeTensor, metric::kPipeLsu, metric::kPipeAlu, metric::kDramRead,
-                        metric::kDramWrite, metric::kDuration, metric::kSmFreq, metric::kDramFreq})
+  for (const char* n :
+       {metric::kSmSol,          metric::kMemSol,           metric::kDramPct,        metric::kL1Pct,
+        metric::kL2Pct,          metric::kAchievedOcc,      metric::kTheoreticalOcc, metric::kLimitRegisters,
+        metric::kLimitShared,    metric::kLimitWarps,       metric::kLimitBlocks,    metric::kWaves,
+        metric::kIssueActive,    metric::kEligibleWarps,    metric::kLdSectors,      metric::kLdRequests,
+        metric::kStSectors,      metric::kStRequests,       metric::kL1Hit,          metric::kL2Hit,
+        metric::kBankConflicts,  metric::kSharedWavefronts, metric::kLocalLdSectors, metric::kBranchUniformPct,
+        metric::kThreadsPerInst, metric::kPipeFma,          metric::kPipeTensor,     metric::kPipeLsu,
+        metric::kPipeAlu,        metric::kDramRead,         metric::kDramWrite,      metric::kDuration,
+        metric::kSmFreq,         metric::kDramFreq})
     EXPECT_NE(find_metric(n), nullptr) << n;
-  for (const char* reason : {"long_scoreboard", "barrier", "mio_throttle", "short_scoreboard",
-                             "math_pipe_throttle", "wait"})
+  for (const char* reason :
+       {"long_scoreboard", "barrier", "mio_throttle", "short_scoreboard", "math_pipe_throttle", "wait"})
     EXPECT_NE(std::find(stall_reasons().begin(), stall_reasons().end(), reason), stall_reasons().end()) << reason;
   EXPECT_GE(tensor_op_metrics().size(), 4u);
 }

@@ -18,9 +18,7 @@ using namespace kprof;
 
 namespace {
 
-std::string fixture_text(const std::string& name) {
-  return read_file(std::string(KPROF_TEST_DATA) + "/ncu/" + name);
-}
+std::string fixture_text(const std::string& name) { return read_file(std::string(KPROF_TEST_DATA) + "/ncu/" + name); }
 
 size_t pos(const std::string& text, const std::string& needle) {
   size_t p = text.find(needle);
@@ -30,7 +28,10 @@ size_t pos(const std::string& text, const std::string& needle) {
 
 NcuReportHeader profile_like_header() {
   NcuReportHeader h;
-  h.rows = {{"Kernel", "k_copy"}, {"GPU", "NVIDIA H200"}, {"Arch", "sm_90"}, {"Dims", "N=67108864"},
+  h.rows = {{"Kernel", "k_copy"},
+            {"GPU", "NVIDIA H200"},
+            {"Arch", "sm_90"},
+            {"Dims", "N=67108864"},
             {"Execution time", "130 us (CUDA events, median of 50)"}};
   h.timing_markdown = "## Timing\n\nmedian 130 us\n";
   h.timing_json = {{"median_ms", 0.13}};
@@ -66,7 +67,8 @@ TEST(NcuSummary, KeepsTheSeedLayoutInOrder) {
   EXPECT_LT(bottleneck, pos(md, "### Secondary signals"));
   EXPECT_LT(bottleneck, pos(md, "### Next sections of the ncu report to read"));
   pos(md, "1. Memory Workload Analysis");
-  pos(md, "| Memory SOL (Memory Throughput) | 80.9% | gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed |");
+  pos(md,
+      "| Memory SOL (Memory Throughput) | 80.9% | gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed |");
   pos(md, "| L2 hit rate | 50.9% | lts__t_sector_hit_rate.pct |");
   pos(md, "| long_scoreboard | 272.9 | 96.7% |");
   pos(md, "| Stall Long Scoreboard high |");
@@ -107,7 +109,9 @@ TEST(NcuSummary, SeveralKernelsGetATableSectionsAndTheCallVerdict) {
   EXPECT_LT(k0, k1);
   EXPECT_LT(k1, last);
   pos(md, "| 1 | k_fma(const float *, float *, int, int) | 2.32 ms | 94.6% | Compute-Bound |");
-  pos(md, "The call is led by **k_fma(const float *, float *, int, int)** (ID 1, 94.6% of the GPU time): **Compute-Bound**");
+  pos(md,
+      "The call is led by **k_fma(const float *, float *, int, int)** (ID 1, 94.6% of the GPU time): "
+      "**Compute-Bound**");
   pos(md, "### Bottleneck");  // per kernel
 }
 

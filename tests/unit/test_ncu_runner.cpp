@@ -26,8 +26,7 @@ TEST(NcuCommand, NeverTouchesClocksAndProfilesOnlyTheRange) {
   EXPECT_TRUE(has_pair(a, "--profile-from-start", "off"));
   EXPECT_TRUE(has_pair(a, "--cache-control", "all"));
   EXPECT_TRUE(has_pair(a, "-o", "out/profile"));
-  EXPECT_TRUE(has_pair(a, "--metrics",
-                       "sm__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum"));
+  EXPECT_TRUE(has_pair(a, "--metrics", "sm__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum"));
   // the target comes last, unchanged
   ASSERT_GE(a.size(), 4u);
   EXPECT_EQ(a[a.size() - 4], "/bin/kprof");
@@ -81,8 +80,8 @@ TEST(NcuOutput, RecognisesNoKernelsProfiled) {
 
 TEST(NcuOutput, RecognisesAFailingTarget) {
   NcuRunResult r;
-  interpret_ncu_output("error: missing dimension --N=VALUE\n==ERROR== The application returned an error code (2).\n",
-                       2, r);
+  interpret_ncu_output("error: missing dimension --N=VALUE\n==ERROR== The application returned an error code (2).\n", 2,
+                       r);
   EXPECT_EQ(r.failure, NcuFailure::RunnerFailed);
   EXPECT_NE(r.message.find("exit code 2"), std::string::npos);
 }

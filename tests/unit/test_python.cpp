@@ -47,7 +47,10 @@ TEST(PythonInterpreter, KprofPythonMustNameAFile) {
   std::string saved = old ? old : "";
   setenv("KPROF_PYTHON", "/nonexistent/kprof/bin/python", 1);
   Error e = error_of([] { python_executable(); });
-  if (saved.empty()) unsetenv("KPROF_PYTHON"); else setenv("KPROF_PYTHON", saved.c_str(), 1);
+  if (saved.empty())
+    unsetenv("KPROF_PYTHON");
+  else
+    setenv("KPROF_PYTHON", saved.c_str(), 1);
   EXPECT_EQ(e.code(), ExitCode::Usage);
   EXPECT_HAS(e.what(), "KPROF_PYTHON=/nonexistent/kprof/bin/python");
   EXPECT_HAS(e.hint(), "bin/python");
@@ -82,7 +85,8 @@ TEST(PythonInterpreter, VirtualEnvironmentIsUsed) {
   ProcessOptions opts;
   opts.timeout_s = 120;
   opts.env = {{"KPROF_PYTHON", dir + "/bin/python"}, {"KPROF_TEST_VENV_DIR", dir}};
-  ProcessResult child = run_process({"/proc/self/exe", "--gtest_filter=PythonInterpreter.VirtualEnvironmentIsUsed"}, opts);
+  ProcessResult child =
+      run_process({"/proc/self/exe", "--gtest_filter=PythonInterpreter.VirtualEnvironmentIsUsed"}, opts);
   EXPECT_TRUE(child.ok()) << child.combined();
   EXPECT_HAS(child.out, "[  PASSED  ] 1 test");
 }
@@ -255,8 +259,9 @@ TEST(PythonErrors, GpuFaultsAreRecognised) {
 
 TEST(PythonErrors, GpuFaultInsideReferenceIsExitOne) {
   std::string dir = temp_dir();
-  write_file_atomic(dir + "/ref.py",
-                    "def reference(**kw):\n    raise RuntimeError('CUDA error: an illegal memory access was encountered')\n");
+  write_file_atomic(
+      dir + "/ref.py",
+      "def reference(**kw):\n    raise RuntimeError('CUDA error: an illegal memory access was encountered')\n");
   Error e = error_of([&] { ReferenceModule::load(dir + "/ref.py").call({}, {}); });
   EXPECT_EQ(e.code(), ExitCode::Failed);
   EXPECT_HAS(e.what(), "ref.py:2 in reference: RuntimeError: CUDA error");

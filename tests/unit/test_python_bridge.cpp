@@ -44,8 +44,8 @@ TEST(PythonDlpack, CapsuleIsReadByNumpyWithoutACopy) {
   py::dict scope;
   py::exec(kHolder, scope);
   const size_t n = 37;
-  for (DType dt : {DType::F32, DType::F64, DType::F16, DType::I8, DType::I16, DType::I32, DType::I64,
-                   DType::U8, DType::U16, DType::U32, DType::U64}) {
+  for (DType dt : {DType::F32, DType::F64, DType::F16, DType::I8, DType::I16, DType::I32, DType::I64, DType::U8,
+                   DType::U16, DType::U32, DType::U64}) {
     SCOPED_TRACE(dtype_name(dt));
     std::vector<uint8_t> mem(n * dtype_size(dt));
     for (size_t i = 0; i < mem.size(); ++i) mem[i] = static_cast<uint8_t>((i * 29 + 5) & 0x3f);

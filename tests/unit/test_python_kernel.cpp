@@ -49,7 +49,7 @@ TEST(PyKernel, SyntaxErrorReportsFileAndLine) {
 }
 
 struct BadSetupCase {
-  int which;                     ///< the `case` dimension kernel_bad_setups.py switches on
+  int which;                       ///< the `case` dimension kernel_bad_setups.py switches on
   std::vector<std::string> parts;  ///< what the message must contain
 };
 
@@ -79,8 +79,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadSetupCase{4, {"returned \"outputs\" as a str, expected a list"}},
                       BadSetupCase{5, {"output 'c'", "\"inputs\" has no such key (its keys: a, b)"}},
                       BadSetupCase{6, {"returned output 'out' as an int, not a torch tensor"}},
-                      BadSetupCase{7, {"empty \"outputs\""}},
-                      BadSetupCase{8, {"output 'out' twice"}},
+                      BadSetupCase{7, {"empty \"outputs\""}}, BadSetupCase{8, {"output 'out' twice"}},
                       BadSetupCase{9, {"the key 1 (an int); names must be str"}},
                       BadSetupCase{10, {"the entry 7 (an int)"}}),
     [](const ::testing::TestParamInfo<BadSetupCase>& info) { return "case" + std::to_string(info.param.which); });
@@ -97,8 +96,7 @@ TEST(PyKernel, ExceptionInSetupShowsTheLine) {
 }
 
 TEST(PyKernel, UnexpectedDimensionGetsAHint) {
-  auto kernel = load_py_kernel(py_data("kernel_setup_strict.py"), Implementation::Triton,
-                               dims_of({"--N=8", "--D=4"}));
+  auto kernel = load_py_kernel(py_data("kernel_setup_strict.py"), Implementation::Triton, dims_of({"--N=8", "--D=4"}));
   Error e = error_of([&] { kernel->prepare(0); });
   EXPECT_EQ(e.code(), ExitCode::Usage);
   EXPECT_HAS(e.what(), "unexpected keyword argument 'D'");

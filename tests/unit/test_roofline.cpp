@@ -77,7 +77,10 @@ TEST(FindingsReport, MarkdownShowsFormulasNcuEstimatesAndTheMissingBound) {
   NcuAnalysis a = analyze_ncu_csv(read_file(rep), ctx);
   std::string md = findings_markdown(a.verdict.kernels[0], 3);
   EXPECT_NE(md.find("| 1 | Shared-memory bank conflicts | 75.3%"), std::string::npos) << md;
-  EXPECT_NE(md.find("SharedMemoryConflicts \"Shared Load Bank Conflicts\" 75.8% (global); SharedMemoryConflicts \"Shared Store Bank Conflicts\" 11.2% (global); UncoalescedSharedAccess 82.7% (global): agree"), std::string::npos) << md;
+  EXPECT_NE(md.find("SharedMemoryConflicts \"Shared Load Bank Conflicts\" 75.8% (global); SharedMemoryConflicts "
+                    "\"Shared Store Bank Conflicts\" 11.2% (global); UncoalescedSharedAccess 82.7% (global): agree"),
+            std::string::npos)
+      << md;
   EXPECT_NE(md.find("Implementation efficiency"), std::string::npos);
   EXPECT_NE(md.find("MemoryL2Compression"), std::string::npos);  // ncu's estimate without a kprof finding
   EXPECT_NE(bound_markdown(a.verdict, 2).find("Not known"), std::string::npos);

@@ -158,7 +158,8 @@ TEST(Units, StatusOfARow) {
   EXPECT_EQ(unit_status_of(r, true, false), UnitStatus::LoadError);
   r.status = VersionStatus::NotRun;
   EXPECT_EQ(unit_status_of(r, true, false), UnitStatus::NotRun);
-  for (const char* id : {"ok", "wrong", "build_error", "load_error", "timeout", "crash", "profile_unavailable", "not_run"})
+  for (const char* id :
+       {"ok", "wrong", "build_error", "load_error", "timeout", "crash", "profile_unavailable", "not_run"})
     EXPECT_EQ(unit_status_id(*parse_unit_status(id)), id);
   EXPECT_FALSE(parse_unit_status("fine"));
 }
@@ -260,11 +261,11 @@ TEST(Slurm, ScriptTextAndTaskCount) {
   EXPECT_EQ(slurm_task_count(8, 2, o), 3);
   std::string s = sbatch_script(p, "/shared/out/units.json", o, 4, "/opt/kprof/bin/kprof");
   EXPECT_EQ(s.rfind("#!/bin/bash\n", 0), 0u);
-  for (const char* line : {"#SBATCH --array=0-3%2\n", "#SBATCH --partition=gpu\n", "#SBATCH --gres=gpu:1\n",
-                           "#SBATCH --time=30\n", "#SBATCH --chdir=/shared/work\n",
-                           "#SBATCH --output=/shared/out/slurm/task-%a.log\n",
-                           "/opt/kprof/bin/kprof __worker --units /shared/out/units.json --shard \"$SLURM_ARRAY_TASK_ID/4\" --one-gpu &\n",
-                           "echo $rc > \"$state.exit\"\n"})
+  for (const char* line :
+       {"#SBATCH --array=0-3%2\n", "#SBATCH --partition=gpu\n", "#SBATCH --gres=gpu:1\n", "#SBATCH --time=30\n",
+        "#SBATCH --chdir=/shared/work\n", "#SBATCH --output=/shared/out/slurm/task-%a.log\n",
+        "/opt/kprof/bin/kprof __worker --units /shared/out/units.json --shard \"$SLURM_ARRAY_TASK_ID/4\" --one-gpu &\n",
+        "echo $rc > \"$state.exit\"\n"})
     EXPECT_NE(s.find(line), std::string::npos) << line << "\n" << s;
   o.gres = "none";
   s = sbatch_script(p, "/shared/out/units.json", o, 1, "kprof");
@@ -276,7 +277,8 @@ TEST(Slurm, ParsesSbatchAndSacct) {
   EXPECT_EQ(parse_sbatch_job_id("4242\n"), "4242");
   EXPECT_EQ(parse_sbatch_job_id("4243;cluster1\n"), "4243");
   EXPECT_THROW(parse_sbatch_job_id("sbatch: error: invalid partition specified: gpu\n"), Error);
-  auto st = parse_sacct_states("12_0|COMPLETED\n12_1|TIMEOUT\n12_2|CANCELLED by 0\n12_[3-5%2]|PENDING\n120_0|FAILED\n", "12");
+  auto st =
+      parse_sacct_states("12_0|COMPLETED\n12_1|TIMEOUT\n12_2|CANCELLED by 0\n12_[3-5%2]|PENDING\n120_0|FAILED\n", "12");
   ASSERT_EQ(st.size(), 3u);
   EXPECT_EQ(st[1], "TIMEOUT");
   EXPECT_EQ(st[2], "CANCELLED");
@@ -288,9 +290,10 @@ TEST(Slurm, ParsesSbatchAndSacct) {
 }
 
 TEST(ScaleOptions, WorkerWordsLoseTheScaleOptions) {
-  std::vector<std::string> words = {"a.cu", "--sweep", "N=1Ki..4Ki", "--sweep=D=64,128", "--gpus", "0,1", "--slurm",
-                                    "--time=10", "--partition", "gpu", "--no-wait", "-o", "out", "--ref", "ref.py",
-                                    "--D=64", "-oout2", "--output-dir=x", "--iters", "20"};
+  std::vector<std::string> words = {
+      "a.cu",      "--sweep",     "N=1Ki..4Ki", "--sweep=D=64,128", "--gpus",  "0,1", "--slurm",
+      "--time=10", "--partition", "gpu",        "--no-wait",        "-o",      "out", "--ref",
+      "ref.py",    "--D=64",      "-oout2",     "--output-dir=x",   "--iters", "20"};
   EXPECT_EQ(strip_scale_args(words), (std::vector<std::string>{"a.cu", "--ref", "ref.py", "--D=64", "--iters", "20"}));
   EXPECT_EQ(parse_gpu_list("0,1", 0), (std::vector<std::string>{"0", "1"}));
   EXPECT_EQ(parse_gpu_list("all", 2), (std::vector<std::string>{"0", "1"}));
@@ -301,8 +304,8 @@ TEST(ScaleOptions, WorkerWordsLoseTheScaleOptions) {
 
 TEST(ScaleOptions, RunWordsParseAgainForTheWorker) {
   std::string dir = std::string(KPROF_EXAMPLES_DIR) + "/softmax_versions";
-  RunCmd c = parse_run_words({dir + "/v0.cu", dir + "/v1.cu", "--ref", dir + "/ref.py", "--D=64", "--N=1024",
-                              "--size", "input=N*D", "--iters", "7", "--no-ncu", "--nvcc-flag=-DX=1"});
+  RunCmd c = parse_run_words({dir + "/v0.cu", dir + "/v1.cu", "--ref", dir + "/ref.py", "--D=64", "--N=1024", "--size",
+                              "input=N*D", "--iters", "7", "--no-ncu", "--nvcc-flag=-DX=1"});
   RunRequest r = make_run_request(c);
   ASSERT_EQ(r.versions.size(), 2u);
   EXPECT_EQ(r.versions[1].dims.to_string(), "D=64 N=1024");
@@ -332,7 +335,8 @@ TEST(NcuErrors, DriverResourceUnavailableIsNamedWithWhatToDo) {
 }
 
 TEST(GpuInfo, UuidInNvidiaSmiForm) {
-  const unsigned char b[16] = {0x5f, 0x0c, 0x1a, 0x2b, 0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb};
+  const unsigned char b[16] = {0x5f, 0x0c, 0x1a, 0x2b, 0x00, 0x11, 0x22, 0x33,
+                               0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb};
   EXPECT_EQ(format_gpu_uuid(b), "GPU-5f0c1a2b-0011-2233-4455-66778899aabb");
 }
 
@@ -348,6 +352,7 @@ TEST(Units, SweepChartIsDrawnWithMatplotlib) {
   EXPECT_NE(read_file(join_path(dir, "sweep.svg")).find("<svg"), std::string::npos);
   EXPECT_FALSE(path_exists(join_path(dir, "sweep.svg.tmp")));
   // Nothing timed: nothing to draw, said in one line.
-  EXPECT_NE(render_sweep_chart(R"({"series": []})", join_path(dir, "e.svg"), join_path(dir, "e.png")).find("nothing to draw"),
-            std::string::npos);
+  EXPECT_NE(
+      render_sweep_chart(R"({"series": []})", join_path(dir, "e.svg"), join_path(dir, "e.png")).find("nothing to draw"),
+      std::string::npos);
 }

@@ -21,8 +21,8 @@ namespace fs = std::filesystem;
 const std::string kS = std::string(KPROF_EXAMPLES_DIR) + "/softmax_versions";
 
 std::vector<std::string> run_args(const std::string& out) {
-  return {KPROF_BINARY, "run", kS + "/v0.cu", kS + "/v1.cu", "--ref", kS + "/ref.py", "--build", "--arch", "sm_90",
-          "--size", "input=N*D", "--size", "output=N*D", "--D=64", "-o", out};
+  return {KPROF_BINARY, "run",    kS + "/v0.cu", kS + "/v1.cu", "--ref",      kS + "/ref.py", "--build", "--arch",
+          "sm_90",      "--size", "input=N*D",   "--size",      "output=N*D", "--D=64",       "-o",      out};
 }
 
 ProcessResult kprof_run(std::vector<std::string> argv, const std::map<std::string, std::string>& env = {}) {
@@ -57,7 +57,8 @@ TEST(ScaleCli, TwoWorkersCrashContainedResumeAndCompare) {
   EXPECT_NE(crash["reason"].get<std::string>().find("signal 6"), std::string::npos) << crash.dump();
   EXPECT_EQ(crash["written_by"], "worker");
   EXPECT_EQ(unit_file(out, "v0/D=64_N=2048")["status"], "not_run");
-  EXPECT_NE(unit_file(out, "v0/D=64_N=2048")["reason"].get<std::string>().find("environment not ready"), std::string::npos);
+  EXPECT_NE(unit_file(out, "v0/D=64_N=2048")["reason"].get<std::string>().find("environment not ready"),
+            std::string::npos);
   std::string md = read_file(out + "/comparison.md");
   EXPECT_NE(md.find("## D=64 N=2048"), std::string::npos);
   EXPECT_NE(md.find("### v1: class and % of bound by size"), std::string::npos);

@@ -41,7 +41,8 @@ TEST(SignalsIssue16, BranchEfficiencyWithNoDivergentBranchIsEmptyNotBad) {
     EXPECT_NE(s.value.find("0 divergent branch targets"), std::string::npos) << s.value;
   }
   // A kernel with divergent branches keeps the row firing.
-  EXPECT_EQ(signal(classify_kernel(fixture("ncurep/divergent.raw.csv")), "branch-efficiency").state, SignalState::Fires);
+  EXPECT_EQ(signal(classify_kernel(fixture("ncurep/divergent.raw.csv")), "branch-efficiency").state,
+            SignalState::Fires);
 }
 
 TEST(SignalsIssue16, HitRatesDoNotFireOnStreams) {
@@ -113,11 +114,14 @@ TEST(SignalsIssue16, LeadingStallsExplainTheLimiter) {
 
 TEST(SignalsIssue16, FiringSignalsPerKernelAfterTheFixes) {
   // docs/CLASSIFICATION.md "Signals that fire, before and after": the counts after.
-  const std::map<std::string, int> expected = {
-      {"ncu/copy.raw.csv", 3},       {"ncu/fma.raw.csv", 0},
-      {"ncu/tiny.raw.csv", 3},       {"ncu/strided.raw.csv", 4},
-      {"ncurep/bank_conflict.raw.csv", 3}, {"ncurep/cublas_gemm_4096.raw.csv", 3},
-      {"ncurep/divergent.raw.csv", 3},     {"ncurep/local_spill.raw.csv", 5},
-      {"ncurep/uncoalesced_gather.raw.csv", 4}};
+  const std::map<std::string, int> expected = {{"ncu/copy.raw.csv", 3},
+                                               {"ncu/fma.raw.csv", 0},
+                                               {"ncu/tiny.raw.csv", 3},
+                                               {"ncu/strided.raw.csv", 4},
+                                               {"ncurep/bank_conflict.raw.csv", 3},
+                                               {"ncurep/cublas_gemm_4096.raw.csv", 3},
+                                               {"ncurep/divergent.raw.csv", 3},
+                                               {"ncurep/local_spill.raw.csv", 5},
+                                               {"ncurep/uncoalesced_gather.raw.csv", 4}};
   for (const auto& [f, n] : expected) EXPECT_EQ(firing(classify_kernel(fixture(f))), n) << f;
 }

@@ -67,8 +67,9 @@ extern "C" void solve(float* X, long L) { }
 }
 
 TEST(Signature, LineCommentContinuedWithBackslashHidesNextLine) {
-  auto s = parse_solve_signature("// old version \\\nextern \"C\" void solve(double* Old) {}\n"
-                                 "extern \"C\" void solve(float* New) {}\n");
+  auto s = parse_solve_signature(
+      "// old version \\\nextern \"C\" void solve(double* Old) {}\n"
+      "extern \"C\" void solve(float* New) {}\n");
   ASSERT_EQ(s.params.size(), 1u);
   EXPECT_EQ(s.params[0].name, "New");
 }
@@ -194,26 +195,41 @@ struct TypeCase {
 
 TEST(Signature, EveryPointerType) {
   const std::vector<TypeCase> cases = {
-      {"float", DType::F32, "float"},           {"double", DType::F64, "double"},
-      {"half", DType::F16, "half"},             {"__half", DType::F16, "__half"},
-      {"__nv_bfloat16", DType::BF16, "__nv_bfloat16"}, {"nv_bfloat16", DType::BF16, "nv_bfloat16"},
-      {"int8_t", DType::I8, "int8_t"},          {"int16_t", DType::I16, "int16_t"},
-      {"int32_t", DType::I32, "int32_t"},       {"int64_t", DType::I64, "int64_t"},
-      {"uint8_t", DType::U8, "uint8_t"},        {"uint16_t", DType::U16, "uint16_t"},
-      {"uint32_t", DType::U32, "uint32_t"},     {"uint64_t", DType::U64, "uint64_t"},
-      {"std::int32_t", DType::I32, "int32_t"},  {"std::size_t", DType::U64, "size_t"},
-      {"signed char", DType::I8, "signed char"}, {"unsigned char", DType::U8, "unsigned char"},
-      {"short", DType::I16, "short"},           {"unsigned short", DType::U16, "unsigned short"},
-      {"short int", DType::I16, "short int"},   {"int", DType::I32, "int"},
-      {"unsigned", DType::U32, "unsigned"},     {"unsigned int", DType::U32, "unsigned int"},
-      {"long", DType::I64, "long"},             {"unsigned long", DType::U64, "unsigned long"},
-      {"long long", DType::I64, "long long"},   {"unsigned long long", DType::U64, "unsigned long long"},
-      {"long long int", DType::I64, "long long int"}, {"size_t", DType::U64, "size_t"},
+      {"float", DType::F32, "float"},
+      {"double", DType::F64, "double"},
+      {"half", DType::F16, "half"},
+      {"__half", DType::F16, "__half"},
+      {"__nv_bfloat16", DType::BF16, "__nv_bfloat16"},
+      {"nv_bfloat16", DType::BF16, "nv_bfloat16"},
+      {"int8_t", DType::I8, "int8_t"},
+      {"int16_t", DType::I16, "int16_t"},
+      {"int32_t", DType::I32, "int32_t"},
+      {"int64_t", DType::I64, "int64_t"},
+      {"uint8_t", DType::U8, "uint8_t"},
+      {"uint16_t", DType::U16, "uint16_t"},
+      {"uint32_t", DType::U32, "uint32_t"},
+      {"uint64_t", DType::U64, "uint64_t"},
+      {"std::int32_t", DType::I32, "int32_t"},
+      {"std::size_t", DType::U64, "size_t"},
+      {"signed char", DType::I8, "signed char"},
+      {"unsigned char", DType::U8, "unsigned char"},
+      {"short", DType::I16, "short"},
+      {"unsigned short", DType::U16, "unsigned short"},
+      {"short int", DType::I16, "short int"},
+      {"int", DType::I32, "int"},
+      {"unsigned", DType::U32, "unsigned"},
+      {"unsigned int", DType::U32, "unsigned int"},
+      {"long", DType::I64, "long"},
+      {"unsigned long", DType::U64, "unsigned long"},
+      {"long long", DType::I64, "long long"},
+      {"unsigned long long", DType::U64, "unsigned long long"},
+      {"long long int", DType::I64, "long long int"},
+      {"size_t", DType::U64, "size_t"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.text);
-    auto s = parse_solve_signature(std::string("extern \"C\" void solve(const ") + c.text + "* in, " + c.text +
-                                   "* out) {}");
+    auto s =
+        parse_solve_signature(std::string("extern \"C\" void solve(const ") + c.text + "* in, " + c.text + "* out) {}");
     ASSERT_EQ(s.params.size(), 2u);
     expect_param(s.params[0], "in", c.dtype, true, true, std::string("const ") + c.normalised + "*");
     expect_param(s.params[1], "out", c.dtype, true, false, std::string(c.normalised) + "*");
@@ -272,8 +288,9 @@ TEST(Signature, DuplicateNamesAndVariadic) {
 }
 
 TEST(Signature, NoSolveAtAll) {
-  std::string e = parse_error("// extern \"C\" void solve(float* a) {}\n__global__ void k(float* a) {}\n"
-                              "extern \"C\" void solve_helper(float* a) {}\n");
+  std::string e = parse_error(
+      "// extern \"C\" void solve(float* a) {}\n__global__ void k(float* a) {}\n"
+      "extern \"C\" void solve_helper(float* a) {}\n");
   EXPECT_NE(e.find("no `extern \"C\" void solve(...)` found"), std::string::npos) << e;
   EXPECT_NE(e.find("extern \"C\" void solve(const float* A"), std::string::npos) << e;  // the hint's example
 }
@@ -285,8 +302,7 @@ TEST(Signature, KernelNamedSolveIsRejected) {
 }
 
 TEST(Signature, NonVoidReturnIsRejected) {
-  EXPECT_NE(parse_error("extern \"C\" int solve(float* a) { return 0; }").find("must return void"),
-            std::string::npos);
+  EXPECT_NE(parse_error("extern \"C\" int solve(float* a) { return 0; }").find("must return void"), std::string::npos);
   EXPECT_NE(parse_error("extern \"C\" void* solve(float* a) { return a; }").find("must return void"),
             std::string::npos);
 }

@@ -129,12 +129,13 @@ TEST(SignatureLinkage, LineMarkersGiveFileAndLineAndSystemHeadersAreSkipped) {
 }
 
 TEST(SignatureLinkage, MangledNamesOfCommonSignatures) {
-  auto params = [](const std::string& list) { return parse_solve_signature("extern \"C\" void solve(" + list + ") {}").params; };
+  auto params = [](const std::string& list) {
+    return parse_solve_signature("extern \"C\" void solve(" + list + ") {}").params;
+  };
   EXPECT_EQ(mangled_solve_name(params("const float* A, const float* B, float* C, int N")), "_Z5solvePKfS0_Pfi");
   EXPECT_EQ(mangled_solve_name(params("")), "_Z5solvev");
   EXPECT_EQ(mangled_solve_name(params("const half* q, half* o, size_t n")), "_Z5solvePK6__halfPS_m");
-  EXPECT_EQ(mangled_solve_name(params("double* x, double* y, unsigned long long n, long long m")),
-            "_Z5solvePdS_yx");
+  EXPECT_EQ(mangled_solve_name(params("double* x, double* y, unsigned long long n, long long m")), "_Z5solvePdS_yx");
 }
 
 TEST(SignatureLinkage, MangledNamesMatchTheSystemCompiler) {

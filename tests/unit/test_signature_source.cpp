@@ -55,8 +55,9 @@ SignatureRequest request(const std::string& kernel, std::vector<std::string> fla
 }  // namespace
 
 TEST(SignatureSource, ShellWordsOfADryRunLine) {
-  EXPECT_EQ(split_shell_words(R"(gcc -D__CUDACC__ "-I/usr/local/cuda/include"  -D "USE X" 'a b' c\ d)"),
-            (std::vector<std::string>{"gcc", "-D__CUDACC__", "-I/usr/local/cuda/include", "-D", "USE X", "a b", "c d"}));
+  EXPECT_EQ(
+      split_shell_words(R"(gcc -D__CUDACC__ "-I/usr/local/cuda/include"  -D "USE X" 'a b' c\ d)"),
+      (std::vector<std::string>{"gcc", "-D__CUDACC__", "-I/usr/local/cuda/include", "-D", "USE X", "a b", "c d"}));
 }
 
 TEST(SignatureSource, TheHostStepOfNvccsPlanIsTheEWithoutCudaArch) {
@@ -78,14 +79,16 @@ TEST(SignatureSource, TheHostStepOfNvccsPlanIsTheEWithoutCudaArch) {
 }
 
 TEST(SignatureSource, EnclosingBranchesAndDistinctiveFlags) {
-  const std::string src = "#ifndef GUARD\n#define GUARD\n#ifdef USE_DOUBLE\nA\n#elif defined(X) // c\nB\n#else\nC\n#endif\n#endif\n";
+  const std::string src =
+      "#ifndef GUARD\n#define GUARD\n#ifdef USE_DOUBLE\nA\n#elif defined(X) // c\nB\n#else\nC\n#endif\n#endif\n";
   EXPECT_EQ(enclosing_branches(src, 4), "in `#ifndef GUARD` (line 1), `#ifdef USE_DOUBLE` (line 3)");
   EXPECT_EQ(enclosing_branches(src, 6),
             "in `#ifndef GUARD` (line 1), the `#elif defined(X)` branch (line 5) of `#ifdef USE_DOUBLE` (line 3)");
-  EXPECT_EQ(enclosing_branches(src, 8), "in `#ifndef GUARD` (line 1), the `#else` branch (line 7) of `#ifdef USE_DOUBLE` (line 3)");
+  EXPECT_EQ(enclosing_branches(src, 8),
+            "in `#ifndef GUARD` (line 1), the `#else` branch (line 7) of `#ifdef USE_DOUBLE` (line 3)");
   EXPECT_EQ(enclosing_branches("int x;\n", 1), "");
-  EXPECT_EQ(distinctive_flags({"nvcc", "-O3", "-std=c++17", "-shared", "-Xcompiler", "-fPIC", "-lineinfo", "-arch=sm_90",
-                               "-DUSE_DOUBLE", "-o", "k.so", "k.cu"}),
+  EXPECT_EQ(distinctive_flags({"nvcc", "-O3", "-std=c++17", "-shared", "-Xcompiler", "-fPIC", "-lineinfo",
+                               "-arch=sm_90", "-DUSE_DOUBLE", "-o", "k.so", "k.cu"}),
             "-arch=sm_90 -DUSE_DOUBLE");
 }
 
@@ -95,14 +98,17 @@ TEST(SignatureSource, NvccsHostPreprocessingPicksTheCompiledBranch) {
   auto plain = read_solve_signature(request(kKernels + "/ifdef_use_double.cu"));
   EXPECT_TRUE(plain.preprocessed);
   EXPECT_EQ(names(plain.signature), "const float* A,float* B,int N");
-  EXPECT_NE(plain.how.find("the `#else` branch (line 5) of `#ifdef USE_DOUBLE` (line 2)"), std::string::npos) << plain.how;
+  EXPECT_NE(plain.how.find("the `#else` branch (line 5) of `#ifdef USE_DOUBLE` (line 2)"), std::string::npos)
+      << plain.how;
   EXPECT_NE(plain.how.find("-arch=sm_90"), std::string::npos) << plain.how;
   auto dbl = read_solve_signature(request(kKernels + "/ifdef_use_double.cu", {"-DUSE_DOUBLE"}));
   EXPECT_EQ(names(dbl.signature), "const double* X,double* Y,long M");
   EXPECT_NE(dbl.how.find("-DUSE_DOUBLE"), std::string::npos) << dbl.how;
   EXPECT_NE(dbl.how.find("flags after `--`"), std::string::npos) << dbl.how;
-  EXPECT_EQ(names(read_solve_signature(request(kKernels + "/ifndef_cudacc.cu")).signature), "const float* A,float* B,int N");
-  EXPECT_EQ(names(read_solve_signature(request(kKernels + "/macro_types.cu")).signature), "const float* A,float* B,int N");
+  EXPECT_EQ(names(read_solve_signature(request(kKernels + "/ifndef_cudacc.cu")).signature),
+            "const float* A,float* B,int N");
+  EXPECT_EQ(names(read_solve_signature(request(kKernels + "/macro_types.cu")).signature),
+            "const float* A,float* B,int N");
 }
 
 TEST(SignatureSource, TheBuildRecordsFlagsWinWhileItDescribesTheLibrary) {
@@ -113,7 +119,8 @@ TEST(SignatureSource, TheBuildRecordsFlagsWinWhileItDescribesTheLibrary) {
   write_file_atomic(so, "pretend library");
   BuildRecord rec;
   rec.source = cu;
-  rec.command = {nvcc_path(), "-O3", "-std=c++17", "-shared", "-Xcompiler", "-fPIC", "-arch=sm_90", "-DUSE_DOUBLE", "-o", so, cu};
+  rec.command = {nvcc_path(),    "-O3", "-std=c++17", "-shared", "-Xcompiler", "-fPIC", "-arch=sm_90",
+                 "-DUSE_DOUBLE", "-o",  so,           cu};
   rec.extra_flags = {"-DUSE_DOUBLE"};
   ASSERT_TRUE(write_build_record(so, rec));
   auto back = read_build_record(so, cu);

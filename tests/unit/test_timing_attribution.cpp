@@ -114,7 +114,7 @@ TEST(TimingAttribution, CallsWithoutKernelsAndUnknownDefaultStream) {
 TEST(TimingAttribution, DemanglesCppNamesAndKeepsPlainOnes) {
   EXPECT_EQ(demangle("_Z6vecAddPKfS0_Pfi"), "vecAdd(float const*, float const*, float*, int)");
   EXPECT_EQ(demangle("_ZN5kprof12test_kernels11spin_kernelEm"), "kprof::test_kernels::spin_kernel(unsigned long)");
-  EXPECT_EQ(demangle("add_kernel"), "add_kernel");        // Triton / extern "C"
+  EXPECT_EQ(demangle("add_kernel"), "add_kernel");          // Triton / extern "C"
   EXPECT_EQ(demangle("_Znot_a_symbol"), "_Znot_a_symbol");  // invalid: unchanged
 }
 

@@ -20,8 +20,7 @@ bool any_contains(const std::vector<std::string>& v, const std::string& part) {
 
 /// A result with `calls` call times (ms) and, per call, one kernel of `kernel_ms` on `stream`
 /// (the default stream is 7).
-TimingResult synthetic(const std::vector<double>& calls, const std::vector<double>& kernel_ms,
-                       uint32_t stream = 7) {
+TimingResult synthetic(const std::vector<double>& calls, const std::vector<double>& kernel_ms, uint32_t stream = 7) {
   TimingResult r;
   r.call_ms = calls;
   r.call = summarize(calls);
@@ -135,8 +134,7 @@ TEST(TimingReport, JsonCarriesStatisticsRulesAndSettings) {
   EXPECT_FALSE(j["kernel_time"]["kernels"][0]["streams"][0]["default"].get<bool>());
   EXPECT_EQ(j["kernel_time"]["other_streams"][0].get<uint32_t>(), 12u);
   // Programs can tell serialized records from concurrent ones (bench/RESULTS.md explains the choice).
-  EXPECT_NE(j["kernel_time"]["source"].get<std::string>().find("CUPTI_ACTIVITY_KIND_KERNEL"),
-            std::string::npos);
+  EXPECT_NE(j["kernel_time"]["source"].get<std::string>().find("CUPTI_ACTIVITY_KIND_KERNEL"), std::string::npos);
   EXPECT_TRUE(j["rules"]["overhead_dominates"].get<bool>());
   EXPECT_DOUBLE_EQ(j["rules"]["unstable_cv_threshold"].get<double>(), kUnstableCv);
   EXPECT_TRUE(j["settings"]["budget_hit"].get<bool>());
@@ -174,9 +172,19 @@ TEST(TimingOptionsValidate, RejectsOutOfRangeValuesWithTheFlag) {
       EXPECT_NE(std::string(e.what()).find(flag), std::string::npos) << e.what();
     }
   };
-  TimingOptions a; a.iters = 0; expect_usage(a, "--iters");
-  TimingOptions b; b.warmup_calls = -1; expect_usage(b, "--warmup");
-  TimingOptions c; c.warmup_ms = -5; expect_usage(c, "--warmup-ms");
-  TimingOptions d; d.call_timeout_ms = 0; expect_usage(d, "per-call time limit");
-  TimingOptions e; e.warmup_calls = 0; EXPECT_NO_THROW(validate(e));  // --warmup 0 is allowed
+  TimingOptions a;
+  a.iters = 0;
+  expect_usage(a, "--iters");
+  TimingOptions b;
+  b.warmup_calls = -1;
+  expect_usage(b, "--warmup");
+  TimingOptions c;
+  c.warmup_ms = -5;
+  expect_usage(c, "--warmup-ms");
+  TimingOptions d;
+  d.call_timeout_ms = 0;
+  expect_usage(d, "per-call time limit");
+  TimingOptions e;
+  e.warmup_calls = 0;
+  EXPECT_NO_THROW(validate(e));  // --warmup 0 is allowed
 }

@@ -61,8 +61,9 @@ bool is_ncu_report_file(const std::string& path) { return ends_with(path, ".ncu-
 
 std::string ncu_export_csv_file(const std::string& path, const std::string& tmp_csv, double timeout_s) {
   if (!path_exists(path))
-    throw usage_error("no such file: " + path, "pass an ncu report (.ncu-rep) or a CSV exported "
-                                               "with ncu --csv --page raw");
+    throw usage_error("no such file: " + path,
+                      "pass an ncu report (.ncu-rep) or a CSV exported "
+                      "with ncu --csv --page raw");
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw usage_error(path + " is a folder, not an ncu report",
@@ -72,11 +73,10 @@ std::string ncu_export_csv_file(const std::string& path, const std::string& tmp_
   const std::string needs = compressed ? " (a compressed .ncu-repz needs Nsight Compute 2026 or newer)" : "";
   std::string ncu = find_on_path("ncu");
   if (ncu.empty())
-    throw usage_error(
-        "reading " + path + " needs Nsight Compute's ncu, which is not on PATH" + needs,
-        fmt::format("add ncu to PATH (it ships with the CUDA toolkit under nsight-compute*/), or "
-                    "export the report where ncu is installed and pass the CSV: {} > report.csv",
-                    shell_join(ncu_export_argv("ncu", path))));
+    throw usage_error("reading " + path + " needs Nsight Compute's ncu, which is not on PATH" + needs,
+                      fmt::format("add ncu to PATH (it ships with the CUDA toolkit under nsight-compute*/), or "
+                                  "export the report where ncu is installed and pass the CSV: {} > report.csv",
+                                  shell_join(ncu_export_argv("ncu", path))));
   ProcessOptions opts;
   opts.timeout_s = timeout_s;
   opts.stdout_file = tmp_csv;
@@ -92,9 +92,11 @@ std::string ncu_export_csv_file(const std::string& path, const std::string& tmp_
     throw usage_error(fmt::format("ncu{} could not read {} (exit {}){}", version.empty() ? "" : " " + version, path,
                                   r.exit_code, why.empty() ? "" : ": " + why),
                       compressed ? "a compressed report (.ncu-repz) is read by Nsight Compute 2026 or newer: open it "
-                                   "with that ncu, or export it there and pass the CSV: " + shell_join(argv) + " > report.csv"
+                                   "with that ncu, or export it there and pass the CSV: " +
+                                       shell_join(argv) + " > report.csv"
                                  : "check that the file is an Nsight Compute report written by this or an older "
-                                   "ncu version: " + shell_join(argv));
+                                   "ncu version: " +
+                                       shell_join(argv));
   }
   return tmp_csv;
 }

@@ -110,15 +110,17 @@ void finish(StreamedAnalysis& a, Scan& scan, const std::string& path) {
   }
   if (call.leading >= 0) {
     call.leading_name = best_name.empty() ? call.kernels[static_cast<size_t>(call.leading)].kernel : best_name;
-    if (!best_name.empty() && call.total_gpu_time_ns > 0) call.leading_share_pct = 100.0 * best_time / call.total_gpu_time_ns;
+    if (!best_name.empty() && call.total_gpu_time_ns > 0)
+      call.leading_share_pct = 100.0 * best_time / call.total_gpu_time_ns;
   }
   for (const auto& [name, acc] : scan.names) {
     a.by_name.push_back({name, acc.totals});
     a.others.gpu_time_ns += acc.totals.gpu_time_ns;
     for (const auto& [cls, n] : acc.totals.classes) a.others.classes[cls] += n;
   }
-  std::sort(a.by_name.begin(), a.by_name.end(),
-            [](const KernelNameTotals& x, const KernelNameTotals& y) { return x.totals.gpu_time_ns > y.totals.gpu_time_ns; });
+  std::sort(a.by_name.begin(), a.by_name.end(), [](const KernelNameTotals& x, const KernelNameTotals& y) {
+    return x.totals.gpu_time_ns > y.totals.gpu_time_ns;
+  });
   a.others.launches = a.launches - call.kernels.size();
   a.others.gpu_time_ns -= kept.gpu_time_ns;
   for (const auto& [cls, n] : kept.classes)
@@ -153,7 +155,8 @@ StreamedAnalysis analyze_ncu_file(const std::string& path, size_t keep, const An
     a.kept = analyze_ncu_csv(read_file(path), ctx);
     a.launches = a.kept.verdict.kernels.size();
     a.invalid_values = a.kept.invalid_values.size();
-    for (size_t i = 0; i < a.kept.invalid_values.size() && i < 5; ++i) a.invalid_examples.push_back(a.kept.invalid_values[i]);
+    for (size_t i = 0; i < a.kept.invalid_values.size() && i < 5; ++i)
+      a.invalid_examples.push_back(a.kept.invalid_values[i]);
     return a;
   }
   std::error_code ec;
@@ -204,10 +207,11 @@ std::string other_launches_markdown(const StreamedAnalysis& a, size_t max_names)
   const CallVerdict& call = a.kept.verdict;
   double share = call.total_gpu_time_ns > 0 ? 100.0 * a.others.gpu_time_ns / call.total_gpu_time_ns : 0;
   std::string out = "## Launches not shown in full\n\n";
-  out += fmt::format("{} of the {} launches are shown in full (those with the most GPU time, and the leading one); "
-                     "the other {} launches hold {:.1f}% of the GPU time ({}): {}.\n\n",
-                     call.kernels.size(), a.launches, a.others.launches, share, fmt_duration_ms(a.others.gpu_time_ns / 1e6),
-                     class_counts(a.others));
+  out += fmt::format(
+      "{} of the {} launches are shown in full (those with the most GPU time, and the leading one); "
+      "the other {} launches hold {:.1f}% of the GPU time ({}): {}.\n\n",
+      call.kernels.size(), a.launches, a.others.launches, share, fmt_duration_ms(a.others.gpu_time_ns / 1e6),
+      class_counts(a.others));
   out += "| Kernel | Launches | GPU time | Share | Classes |\n|---|---|---|---|---|\n";
   for (size_t i = 0; i < a.by_name.size() && i < max_names; ++i) {
     const auto& nt = a.by_name[i];
@@ -216,8 +220,7 @@ std::string other_launches_markdown(const StreamedAnalysis& a, size_t max_names)
     for (char& c : name)
       if (c == '|') c = '/';
     out += fmt::format("| {} | {} | {} | {:.1f}% | {} |\n", name, nt.totals.launches,
-                       fmt_duration_ms(nt.totals.gpu_time_ns / 1e6), s,
-                       class_counts(nt.totals));
+                       fmt_duration_ms(nt.totals.gpu_time_ns / 1e6), s, class_counts(nt.totals));
   }
   if (a.by_name.size() > max_names)
     out += fmt::format("\n({} more kernel names, {} in all.)\n", a.by_name.size() - max_names, a.by_name.size());

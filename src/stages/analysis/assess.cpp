@@ -23,11 +23,19 @@ namespace t = threshold;
 
 /// The unit a stall reason points at ("" for reasons that point at none).
 std::string stall_unit(const std::string& reason) {
-  static const std::pair<const char*, const char*> units[] = {
-      {"long_scoreboard", "memory"}, {"lg_throttle", "memory"}, {"drain", "memory"},   {"membar", "memory"},
-      {"tex_throttle", "memory"},    {"short_scoreboard", "shared"}, {"mio_throttle", "shared"},
-      {"math_pipe_throttle", "compute"}, {"wait", "compute"}, {"dispatch_stall", "compute"}, {"gmma", "compute"},
-      {"barrier", "sync"},           {"branch_resolving", "divergence"}};
+  static const std::pair<const char*, const char*> units[] = {{"long_scoreboard", "memory"},
+                                                              {"lg_throttle", "memory"},
+                                                              {"drain", "memory"},
+                                                              {"membar", "memory"},
+                                                              {"tex_throttle", "memory"},
+                                                              {"short_scoreboard", "shared"},
+                                                              {"mio_throttle", "shared"},
+                                                              {"math_pipe_throttle", "compute"},
+                                                              {"wait", "compute"},
+                                                              {"dispatch_stall", "compute"},
+                                                              {"gmma", "compute"},
+                                                              {"barrier", "sync"},
+                                                              {"branch_resolving", "divergence"}};
   for (const auto& [r, u] : units)
     if (reason == r) return u;
   return "";
@@ -52,9 +60,12 @@ std::set<std::string> verdict_units(const Verdict& v) {
   if (v.cls == Bottleneck::ComputeBound) u.insert("compute");
   if (v.cls == Bottleneck::Mixed) u.insert({"compute", "memory", "shared"});
   for (const auto& f : v.findings) {
-    if (f.id == "bank-conflicts") u.insert("shared");
-    else if (f.id == "divergence") u.insert("divergence");
-    else if (f.id == "stall-barrier") u.insert("sync");
+    if (f.id == "bank-conflicts")
+      u.insert("shared");
+    else if (f.id == "divergence")
+      u.insert("divergence");
+    else if (f.id == "stall-barrier")
+      u.insert("sync");
     else if (f.id.rfind("uncoalesced", 0) == 0 || f.id == "local-memory" || f.id == "l1-hit-rate" ||
              f.id == "l2-hit-rate" || f.id == "stall-long_scoreboard")
       u.insert("memory");
@@ -77,8 +88,9 @@ void attach_rules(Verdict& v, const AnalysisContext& ctx, size_t i, const Kernel
   }
   const KernelRuleResults* r = rules_for(*ctx.rules, i, k.id, n);
   if (!r || r->rules.empty()) {
-    v.ncu_rules_note = "the report holds no rule results for this launch (ncu applies its rules only to the "
-                       "sections it collected: profile with --metrics sections or full)";
+    v.ncu_rules_note =
+        "the report holds no rule results for this launch (ncu applies its rules only to the "
+        "sections it collected: profile with --metrics sections or full)";
     return;
   }
   v.ncu_rules = r->rules;
@@ -95,8 +107,10 @@ void add_clock_check(CallVerdict& call, const MetricTable& table, const Analysis
   bool all = true;
   for (const auto& k : table.kernels) {
     auto c = k.number(m::kGpcCyclesMax);
-    if (c) cycles += *c;
-    else all = false;
+    if (c)
+      cycles += *c;
+    else
+      all = false;
   }
   if (all && cycles > 0) in.ncu_cycles = cycles;
   if (call.leading >= 0) in.ncu_hz = catalog_value(table.kernels[static_cast<size_t>(call.leading)], m::kSmFreq);
@@ -115,7 +129,8 @@ std::string explaining_stalls(const KernelMetrics& k, const Verdict& v) {
     const auto& s = stalls[i];
     std::string u = stall_unit(s.reason);
     if (s.share_pct < t::kExplainingStallPct || u.empty() || !units.count(u)) continue;
-    out += fmt::format("{}{} {} ({})", out.empty() ? "" : ", ", s.reason, format_value(s.share_pct, "%"), unit_words(u));
+    out +=
+        fmt::format("{}{} {} ({})", out.empty() ? "" : ", ", s.reason, format_value(s.share_pct, "%"), unit_words(u));
   }
   return out;
 }
@@ -140,8 +155,8 @@ void assess_verdict(const MetricTable& table, CallVerdict& call, const AnalysisC
     v.leading_stalls = explaining_stalls(k, v);
     if (!v.leading_stalls.empty()) {
       v.summary += "; leading stalls: " + v.leading_stalls;
-      v.evidence.push_back({"Leading stalls explain the limiter", std::string("smsp__average_warps_issue_stalled_*") +
-                                                                         " / " + m::kWarpLatency,
+      v.evidence.push_back({"Leading stalls explain the limiter",
+                            std::string("smsp__average_warps_issue_stalled_*") + " / " + m::kWarpLatency,
                             v.leading_stalls,
                             fmt::format(">= {}% of warp cycles and pointing at the limiter or a finding (kprof)",
                                         fmt_sig(t::kExplainingStallPct)),
@@ -161,19 +176,21 @@ void assess_verdict(const MetricTable& table, CallVerdict& call, const AnalysisC
     Verdict& v = call.kernels[i];
     if (v.findings.empty()) continue;
     if (!call.bound || !call.bound->bound_s) {
-      v.findings_note = "Gains are not capped: no time bound is known (an ncu report alone does not record the "
-                        "buffers; `kprof profile` and `kprof run` compute it). They do not add up: each is the most "
-                        "its own fix could save.";
+      v.findings_note =
+          "Gains are not capped: no time bound is known (an ncu report alone does not record the "
+          "buffers; `kprof profile` and `kprof run` compute it). They do not add up: each is the most "
+          "its own fix could save.";
       continue;
     }
     double headroom_s = call.bound->headroom() * call.bound->measured_s;
     double kt = std::isnan(v.gpu_time_ns) ? 0 : v.gpu_time_ns * 1e-9;
     double cap = n == 1 || kt <= 0 ? 100.0 * call.bound->headroom() : std::min(100.0, 100.0 * headroom_s / kt);
     cap_findings(v.findings, cap);
-    v.findings_note = fmt::format("Each gain is capped at the headroom to the time bound, {} of this kernel's time "
-                                  "(the call is at {} of its bound); gains do not add up: each is the most its own fix "
-                                  "could save.",
-                                  format_value(cap, "%"), format_value(call.bound->pct_of_bound.value_or(0), "%"));
+    v.findings_note = fmt::format(
+        "Each gain is capped at the headroom to the time bound, {} of this kernel's time "
+        "(the call is at {} of its bound); gains do not add up: each is the most its own fix "
+        "could save.",
+        format_value(cap, "%"), format_value(call.bound->pct_of_bound.value_or(0), "%"));
   }
   add_clock_check(call, table, ctx);
 }

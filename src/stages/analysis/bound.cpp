@@ -35,21 +35,22 @@ WorkModel work_from_buffers(const std::vector<BufferUse>& buffers) {
                             format_si(in + out, "B"));
   if (!ruled.empty()) {
     w.bytes_rest_on_seed_rule = true;
-    w.bytes_how += fmt::format("; {} sized by the seed's rule, which may be larger than the kernel uses "
-                               "(pass --size NAME=EXPR for exact sizes)", join(ruled));
+    w.bytes_how += fmt::format(
+        "; {} sized by the seed's rule, which may be larger than the kernel uses "
+        "(pass --size NAME=EXPR for exact sizes)",
+        join(ruled));
   }
   return w;
 }
 
 namespace {
 
-std::optional<Rate> per_cycle_rate(const KernelMetrics& k, const char* peak_name, double factor,
-                                   double hz, const std::string& clock_how, const char* what) {
+std::optional<Rate> per_cycle_rate(const KernelMetrics& k, const char* peak_name, double factor, double hz,
+                                   const std::string& clock_how, const char* what) {
   auto peak = catalog_value(k, peak_name);
   if (!peak || *peak <= 0 || hz <= 0) return std::nullopt;
-  return Rate{factor * *peak * hz,
-              fmt::format("{}{} {} {}/cycle x {}", factor != 1 ? fmt_sig(factor, 2) + " x " : "", peak_name,
-                          fmt_sig(*peak, 6), what, clock_how)};
+  return Rate{factor * *peak * hz, fmt::format("{}{} {} {}/cycle x {}", factor != 1 ? fmt_sig(factor, 2) + " x " : "",
+                                               peak_name, fmt_sig(*peak, 6), what, clock_how)};
 }
 
 /// `peak_name` (per cycle) x `width` bytes x the unit's clock `hz_name`.
@@ -57,9 +58,9 @@ std::optional<Rate> clock_rate(const KernelMetrics& k, const char* peak_name, do
   auto peak = catalog_value(k, peak_name);
   auto hz = catalog_value(k, hz_name);
   if (!peak || !hz || *peak <= 0 || *hz <= 0) return std::nullopt;
-  return Rate{*peak * width * *hz, fmt::format("{} {}{} B/cycle x {} {}", peak_name, fmt_sig(*peak, 6),
-                                               width != 1 ? " x " + fmt_sig(width, 3) : std::string(), hz_name,
-                                               format_si(*hz, "Hz"))};
+  return Rate{*peak * width * *hz,
+              fmt::format("{} {}{} B/cycle x {} {}", peak_name, fmt_sig(*peak, 6),
+                          width != 1 ? " x " + fmt_sig(width, 3) : std::string(), hz_name, format_si(*hz, "Hz"))};
 }
 
 /// One tensor source type: the op counter and the dense peaks to try (best first).
@@ -71,8 +72,7 @@ struct TensorPath {
 
 const std::vector<TensorPath>& tensor_paths() {
   static const std::vector<TensorPath> paths = {
-      {"FP16 tensor", "sm__ops_path_tensor_src_fp16.sum",
-       {m::kHgmmaFp16Peak, m::kHmmaFp16Peak}},
+      {"FP16 tensor", "sm__ops_path_tensor_src_fp16.sum", {m::kHgmmaFp16Peak, m::kHmmaFp16Peak}},
       {"BF16 tensor", "sm__ops_path_tensor_src_bf16_dst_fp32.sum", {m::kHgmmaBf16Peak, m::kHmmaBf16Peak}},
       {"TF32 tensor", "sm__ops_path_tensor_src_tf32_dst_fp32.sum", {m::kHgmmaTf32Peak, m::kHmmaTf32Peak}},
       {"FP64 tensor", "sm__ops_path_tensor_src_fp64.sum", {m::kTensorFp64Peak}},
@@ -94,7 +94,7 @@ Ceilings ceilings_from_ncu(const KernelMetrics& k, std::optional<double> sm_hz) 
     c.sm_clock_how = fmt::format("{} {}", m::kSmFreq, format_si(hz, "Hz"));
   }
   c.dram = clock_rate(k, m::kDramPeakPerCycle, 1, m::kDramFreq);
-  c.l2 = clock_rate(k, m::kL2XbarPeak, 32, m::kL2Freq);       // ncu's derived__lts__lts2xbar_bytes
+  c.l2 = clock_rate(k, m::kL2XbarPeak, 32, m::kL2Freq);        // ncu's derived__lts__lts2xbar_bytes
   c.l1 = clock_rate(k, m::kL1WritebackPeak, 128, m::kL1Freq);  // ncu's derived__l1tex__lsu_writeback_bytes_mem_lgds
   auto add = [&](const char* label, std::optional<Rate> r) {
     if (r) c.compute.emplace_back(label, *r);
@@ -113,9 +113,9 @@ Ceilings ceilings_from_ncu(const KernelMetrics& k, std::optional<double> sm_hz) 
   Roofline r = roofline_point(k);
   std::vector<std::pair<std::string, double>> used = {
       {"FP32", r.fp32_flop.value_or(0)}, {"FP64", r.fp64_flop.value_or(0)}, {"FP16", r.fp16_flop.value_or(0)}};
-  for (const auto& p : tensor_paths())
-    used.emplace_back(p.label, catalog_value(k, p.ops).value_or(0));
-  auto best = std::max_element(used.begin(), used.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  for (const auto& p : tensor_paths()) used.emplace_back(p.label, catalog_value(k, p.ops).value_or(0));
+  auto best =
+      std::max_element(used.begin(), used.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   c.precision = best->second > 0 ? best->first : "FP32";
   for (const auto& [label, rate] : c.compute)
     if (label == c.precision) c.flop_peak = rate;
@@ -142,15 +142,19 @@ TimeBound compute_bound(const WorkModel& work, const Ceilings& c, double measure
   if (work.min_bytes && *work.min_bytes > 0) {
     if (c.dram) mem_theo = term("memory", "theoretical", *work.min_bytes, *c.dram, "B");
     if (c.dram_achievable) mem_best = term("memory", "achievable", *work.min_bytes, *c.dram_achievable, "B");
-    if (!c.dram) b.notes.push_back("no DRAM peak (dram__bytes.sum.peak_sustained, dram__cycles_elapsed.avg.per_second)");
-    if (!c.dram_achievable) b.notes.push_back("no achievable bandwidth measured: the memory term uses ncu's theoretical peak");
+    if (!c.dram)
+      b.notes.push_back("no DRAM peak (dram__bytes.sum.peak_sustained, dram__cycles_elapsed.avg.per_second)");
+    if (!c.dram_achievable)
+      b.notes.push_back("no achievable bandwidth measured: the memory term uses ncu's theoretical peak");
     if (work.bytes_rest_on_seed_rule) b.notes.push_back("the byte count rests on the seed's sizing rule");
   } else {
     b.notes.push_back("the bytes the call must move are not known");
   }
   if (work.flops && *work.flops > 0) {
-    if (c.flop_peak) compute = term("compute", "theoretical", *work.flops, *c.flop_peak, "FLOP");
-    else b.notes.push_back("no peak for " + c.precision + " in the report: the compute term is missing");
+    if (c.flop_peak)
+      compute = term("compute", "theoretical", *work.flops, *c.flop_peak, "FLOP");
+    else
+      b.notes.push_back("no peak for " + c.precision + " in the report: the compute term is missing");
   } else {
     b.notes.push_back("FLOPs not declared (ref.py flops(**dims)): the bound is the memory term only");
   }
@@ -158,19 +162,21 @@ TimeBound compute_bound(const WorkModel& work, const Ceilings& c, double measure
   if (mem || compute) {
     bool mem_binds = mem && (!compute || *mem >= *compute);
     b.bound_s = mem_binds ? *mem : *compute;
-    b.binding = mem_binds ? fmt::format("memory at the {} {}", mem_best ? "achievable" : "theoretical",
-                                        format_si(mem_best ? c.dram_achievable->per_s : c.dram->per_s, "B/s"))
-                          : fmt::format("compute at the {} peak {}", c.precision, format_si(c.flop_peak->per_s, "FLOP/s"));
+    b.binding = mem_binds
+                    ? fmt::format("memory at the {} {}", mem_best ? "achievable" : "theoretical",
+                                  format_si(mem_best ? c.dram_achievable->per_s : c.dram->per_s, "B/s"))
+                    : fmt::format("compute at the {} peak {}", c.precision, format_si(c.flop_peak->per_s, "FLOP/s"));
   }
   if (mem_theo || compute) b.theoretical_s = std::max(mem_theo.value_or(0), compute.value_or(0));
   if (b.bound_s && measured_s > 0) {
     b.pct_of_bound = 100.0 * *b.bound_s / measured_s;  // above 100%: faster than the ceiling assumed
     b.max_speedup = std::max(1.0, measured_s / *b.bound_s);
     if (*b.bound_s > measured_s)
-      b.notes.push_back(fmt::format("measured {} is below the bound {} (over 100% of it): the ceiling underestimates "
-                                    "this GPU (kprof's own copy did not reach the bandwidth this kernel does), timing "
-                                    "noise, a clock above the one the peak assumes, or buffers larger than the kernel uses",
-                                    format_value(measured_s * 1e9, "ns"), format_value(*b.bound_s * 1e9, "ns")));
+      b.notes.push_back(
+          fmt::format("measured {} is below the bound {} (over 100% of it): the ceiling underestimates "
+                      "this GPU (kprof's own copy did not reach the bandwidth this kernel does), timing "
+                      "noise, a clock above the one the peak assumes, or buffers larger than the kernel uses",
+                      format_value(measured_s * 1e9, "ns"), format_value(*b.bound_s * 1e9, "ns")));
   }
   if (b.theoretical_s && measured_s > 0) b.pct_of_theoretical = 100.0 * *b.theoretical_s / measured_s;
   return b;

@@ -23,11 +23,11 @@ struct BufferUse {
 
 /// The least work the call must do.
 struct WorkModel {
-  std::optional<double> min_bytes;    ///< bytes it must move at least (inputs read once, outputs written once)
-  std::string bytes_how;              ///< how min_bytes was obtained, with the numbers
+  std::optional<double> min_bytes;       ///< bytes it must move at least (inputs read once, outputs written once)
+  std::string bytes_how;                 ///< how min_bytes was obtained, with the numbers
   bool bytes_rest_on_seed_rule = false;  ///< a buffer was sized by the seed's rule (may be larger than used)
-  std::optional<double> input_bytes;  ///< bytes of the input buffers (the footprint the call reads)
-  std::optional<double> flops;        ///< FLOPs the algorithm needs (ref.py flops(**dims))
+  std::optional<double> input_bytes;     ///< bytes of the input buffers (the footprint the call reads)
+  std::optional<double> flops;           ///< FLOPs the algorithm needs (ref.py flops(**dims))
   std::string flops_how;
 };
 
@@ -49,9 +49,9 @@ struct Ceilings {
   std::optional<Rate> l2, l1;           ///< theoretical L2 / L1 bandwidth (ncu's hierarchical roofline)
   /// Compute peaks that apply on this GPU, busiest first is not implied: {"FP32", rate}, ...
   std::vector<std::pair<std::string, Rate>> compute;
-  std::string precision;                ///< the precision the kernel's FLOPs ran in ("FP32", "FP16 tensor", ...)
-  std::optional<Rate> flop_peak;        ///< the peak of `precision`
-  std::string sm_clock_how;             ///< which SM clock converts per-cycle peaks to per-second
+  std::string precision;          ///< the precision the kernel's FLOPs ran in ("FP32", "FP16 tensor", ...)
+  std::optional<Rate> flop_peak;  ///< the peak of `precision`
+  std::string sm_clock_how;       ///< which SM clock converts per-cycle peaks to per-second
 };
 
 /// Ceilings from ncu's .peak_sustained metrics of `k`. Per-cycle SM peaks are converted with
@@ -73,15 +73,16 @@ struct BoundTerm {
 /// The time bound of one call (or one kernel) and where the measurement stands against it.
 struct TimeBound {
   double measured_s = 0;
-  std::string measured_how;              ///< "kernel time per call (CUPTI, median of 100)"
+  std::string measured_how;  ///< "kernel time per call (CUPTI, median of 100)"
   std::vector<BoundTerm> terms;
-  std::optional<double> bound_s;         ///< the binding term: the larger of memory and compute, memory at the achievable ceiling when measured
-  std::optional<double> theoretical_s;   ///< the same with theoretical ceilings only
-  std::string binding;                   ///< "memory at the achievable 4.30 TB/s"
-  std::optional<double> pct_of_bound;    ///< 100 x bound_s / measured_s
+  std::optional<double>
+      bound_s;  ///< the binding term: the larger of memory and compute, memory at the achievable ceiling when measured
+  std::optional<double> theoretical_s;       ///< the same with theoretical ceilings only
+  std::string binding;                       ///< "memory at the achievable 4.30 TB/s"
+  std::optional<double> pct_of_bound;        ///< 100 x bound_s / measured_s
   std::optional<double> pct_of_theoretical;  ///< 100 x theoretical_s / measured_s
-  std::optional<double> max_speedup;     ///< measured_s / bound_s: "at most Y x faster"
-  std::vector<std::string> notes;        ///< what the bound rests on, what is missing
+  std::optional<double> max_speedup;         ///< measured_s / bound_s: "at most Y x faster"
+  std::vector<std::string> notes;            ///< what the bound rests on, what is missing
   /// Fraction of the measured time above the bound, 0..1 (0 without a bound).
   double headroom() const;
 };
@@ -102,7 +103,7 @@ struct Efficiency {
   std::string unit;    ///< "DRAM", "L1", "L2", "SM", "Tensor pipe", ...
   std::string metric;  ///< its ncu metric
   double pct = 0;
-  std::string all;     ///< every candidate with its value, busiest first
+  std::string all;  ///< every candidate with its value, busiest first
 };
 std::optional<Efficiency> implementation_efficiency(const KernelMetrics& k);
 

@@ -17,22 +17,32 @@ namespace kprof {
 
 std::string bottleneck_name(Bottleneck b) {
   switch (b) {
-    case Bottleneck::MemoryBound: return "Memory-Bound";
-    case Bottleneck::ComputeBound: return "Compute-Bound";
-    case Bottleneck::OccupancyBound: return "Occupancy-Bound";
-    case Bottleneck::LatencyBound: return "Latency-Bound";
-    case Bottleneck::Mixed: return "Mixed";
-    case Bottleneck::NotClassified: return "Not classified";
+    case Bottleneck::MemoryBound:
+      return "Memory-Bound";
+    case Bottleneck::ComputeBound:
+      return "Compute-Bound";
+    case Bottleneck::OccupancyBound:
+      return "Occupancy-Bound";
+    case Bottleneck::LatencyBound:
+      return "Latency-Bound";
+    case Bottleneck::Mixed:
+      return "Mixed";
+    case Bottleneck::NotClassified:
+      return "Not classified";
   }
   return "Not classified";
 }
 
 std::string signal_state_name(SignalState s) {
   switch (s) {
-    case SignalState::Fires: return "yes";
-    case SignalState::Clear: return "no";
-    case SignalState::NotCollected: return "not collected";
-    case SignalState::NotApplicable: return "n/a";
+    case SignalState::Fires:
+      return "yes";
+    case SignalState::Clear:
+      return "no";
+    case SignalState::NotCollected:
+      return "not collected";
+    case SignalState::NotApplicable:
+      return "n/a";
   }
   return "n/a";
 }
@@ -58,9 +68,8 @@ void add_section(Verdict& v, const std::string& s) {
 
 /// The four rows of the seed's SOL conditions.
 void add_sol_rows(Verdict& v, const SolReading& s) {
-  std::string mem_metric = s.mem_from_units
-                               ? std::string("max(DRAM, L1, L2 throughput): ") + m::kMemSol + " not collected"
-                               : m::kMemSol;
+  std::string mem_metric =
+      s.mem_from_units ? std::string("max(DRAM, L1, L2 throughput): ") + m::kMemSol + " not collected" : m::kMemSol;
   double sm = *s.sm, mem = *s.mem;
   v.evidence.push_back({fmt::format("Memory SOL > {}%", num(t::kBoundSolPct)), mem_metric, pct(mem),
                         fmt::format("> {}% (seed)", num(t::kBoundSolPct)), mem > t::kBoundSolPct});
@@ -69,15 +78,13 @@ void add_sol_rows(Verdict& v, const SolReading& s) {
                         fmt::format("> {}% (seed)", num(t::kBoundSolPct)), sm > t::kBoundSolPct});
   set_number(v, sm, "%");
   double gap = std::fabs(mem - sm);
-  v.evidence.push_back({"One SOL much higher than the other",
-                        std::string(m::kMemSol) + " - " + m::kSmSol,
+  v.evidence.push_back({"One SOL much higher than the other", std::string(m::kMemSol) + " - " + m::kSmSol,
                         fmt::format("{} points ({} higher)", num(gap), mem >= sm ? "memory" : "SM"),
                         fmt::format(">= {} points (kprof's \"much higher\")", num(t::kMuchHigherPts)),
                         gap >= t::kMuchHigherPts});
   set_number(v, gap, "points");
   v.evidence.push_back({fmt::format("Both SOLs < {}%", num(t::kLatencySolPct)),
-                        std::string(m::kSmSol) + ", " + m::kMemSol,
-                        fmt::format("SM {}, memory {}", pct(sm), pct(mem)),
+                        std::string(m::kSmSol) + ", " + m::kMemSol, fmt::format("SM {}, memory {}", pct(sm), pct(mem)),
                         fmt::format("< {}% (seed)", num(t::kLatencySolPct)),
                         sm < t::kLatencySolPct && mem < t::kLatencySolPct});
 }
@@ -85,24 +92,23 @@ void add_sol_rows(Verdict& v, const SolReading& s) {
 void classify_memory(Verdict& v, const SolReading& s) {
   v.cls = Bottleneck::MemoryBound;
   auto unit = memory_unit(s);
-  std::string units = fmt::format("DRAM {}, L1 {}, L2 {}", format_optional(s.dram, "%"),
-                                  format_optional(s.l1, "%"), format_optional(s.l2, "%"));
+  std::string units = fmt::format("DRAM {}, L1 {}, L2 {}", format_optional(s.dram, "%"), format_optional(s.l1, "%"),
+                                  format_optional(s.l2, "%"));
   if (unit) {
     v.limiter = unit->name;
     v.evidence.push_back(
         {fmt::format("Memory unit behind memory SOL: {}", unit->name),
-         std::string(m::kDramPct) + ", " + (s.l1_metric.empty() ? m::kL1Pct : s.l1_metric) + ", " + m::kL2Pct,
-         units,
+         std::string(m::kDramPct) + ", " + (s.l1_metric.empty() ? m::kL1Pct : s.l1_metric) + ", " + m::kL2Pct, units,
          unit->matches_sol ? fmt::format("equals memory SOL within {} point", num(t::kUnitMatchPts))
                            : "none equals memory SOL: the highest is named",
          true});
   } else {
-    v.not_concluded.push_back(fmt::format("which memory unit (DRAM, L1, L2) limits: needs {}, {}, {}",
-                                          m::kDramPct, m::kL1Pct, m::kL2Pct));
+    v.not_concluded.push_back(
+        fmt::format("which memory unit (DRAM, L1, L2) limits: needs {}, {}, {}", m::kDramPct, m::kL1Pct, m::kL2Pct));
   }
-  v.summary = fmt::format("Memory-Bound{}: memory SOL {} > {}% and {} points above SM SOL {}",
-                          unit ? " on " + unit->name : "", pct(*s.mem), num(t::kBoundSolPct),
-                          num(*s.mem - *s.sm), pct(*s.sm));
+  v.summary =
+      fmt::format("Memory-Bound{}: memory SOL {} > {}% and {} points above SM SOL {}", unit ? " on " + unit->name : "",
+                  pct(*s.mem), num(t::kBoundSolPct), num(*s.mem - *s.sm), pct(*s.sm));
   add_section(v, "Memory Workload Analysis");
 }
 
@@ -124,12 +130,13 @@ void classify_compute(Verdict& v, const KernelMetrics& k, const SolReading& s) {
                           pct(*roof.fp32_peak_pct) + " of FP32 peak", "context (ncu's roofline)", true});
   bool lead = *s.sm - *s.mem >= t::kMuchHigherPts;
   v.summary = lead ? fmt::format("Compute-Bound{}: SM SOL {} > {}% and {} points above memory SOL {}",
-                                 v.limiter.empty() ? "" : " on the " + v.limiter, pct(*s.sm),
-                                 num(t::kBoundSolPct), num(*s.sm - *s.mem), pct(*s.mem))
-                   : fmt::format("Compute-Bound on the {}: it is {} busy (>= {}%), SM SOL {} > {}% and memory "
-                                 "SOL {} is not",
-                                 v.limiter, pipes.empty() ? "n/a" : pct(pipes.front().pct), num(t::kSaturatedPipePct),
-                                 pct(*s.sm), num(t::kBoundSolPct), pct(*s.mem));
+                                 v.limiter.empty() ? "" : " on the " + v.limiter, pct(*s.sm), num(t::kBoundSolPct),
+                                 num(*s.sm - *s.mem), pct(*s.mem))
+                   : fmt::format(
+                         "Compute-Bound on the {}: it is {} busy (>= {}%), SM SOL {} > {}% and memory "
+                         "SOL {} is not",
+                         v.limiter, pipes.empty() ? "n/a" : pct(pipes.front().pct), num(t::kSaturatedPipePct),
+                         pct(*s.sm), num(t::kBoundSolPct), pct(*s.mem));
   add_section(v, "Compute Workload Analysis");
   add_section(v, "Instruction Statistics");
 }
@@ -149,31 +156,28 @@ bool check_occupancy(Verdict& v, const KernelMetrics& k) {
 
   bool fills = waves && *waves >= t::kMinWavesForOccupancy;
   bool low_theoretical = theoretical && *theoretical < t::kLowTheoreticalOccupancyPct;
-  bool far_below = achieved && theoretical &&
-                   *achieved < t::kAchievedFractionOfTheoretical * *theoretical;
+  bool far_below = achieved && theoretical && *achieved < t::kAchievedFractionOfTheoretical * *theoretical;
   if (theoretical)
     v.evidence.push_back({fmt::format("Theoretical occupancy < {}%", num(t::kLowTheoreticalOccupancyPct)),
                           m::kTheoreticalOcc, pct(*theoretical),
                           fmt::format("< {}% (kprof)", num(t::kLowTheoreticalOccupancyPct)), low_theoretical});
   if (theoretical) set_number(v, *theoretical, "%");
   if (achieved && theoretical)
-    v.evidence.push_back({"Achieved occupancy far below theoretical",
-                          std::string(m::kAchievedOcc) + " / " + m::kTheoreticalOcc,
-                          fmt::format("{} of {} ({} of theoretical)", pct(*achieved), pct(*theoretical),
-                                      *theoretical > 0 ? pct(100.0 * *achieved / *theoretical) : "n/a"),
-                          fmt::format("< {}% of theoretical (seed: \"far below\")",
-                                      num(100 * t::kAchievedFractionOfTheoretical)),
-                          far_below});
+    v.evidence.push_back(
+        {"Achieved occupancy far below theoretical", std::string(m::kAchievedOcc) + " / " + m::kTheoreticalOcc,
+         fmt::format("{} of {} ({} of theoretical)", pct(*achieved), pct(*theoretical),
+                     *theoretical > 0 ? pct(100.0 * *achieved / *theoretical) : "n/a"),
+         fmt::format("< {}% of theoretical (seed: \"far below\")", num(100 * t::kAchievedFractionOfTheoretical)),
+         far_below});
   if (achieved && theoretical && *theoretical > 0) set_number(v, 100.0 * *achieved / *theoretical, "% of theoretical");
   if (waves)
-    v.evidence.push_back({"Grid fills at least one wave", waves_how, fmt_sig(*waves, 3) + " waves per SM",
-                          fmt::format(">= {} (occupancy can only bind when the SMs are full)",
-                                      num(t::kMinWavesForOccupancy)),
-                          fills});
+    v.evidence.push_back(
+        {"Grid fills at least one wave", waves_how, fmt_sig(*waves, 3) + " waves per SM",
+         fmt::format(">= {} (occupancy can only bind when the SMs are full)", num(t::kMinWavesForOccupancy)), fills});
   if (waves) set_number(v, *waves, "waves per SM");
   if (limiter)
-    v.evidence.push_back({"Occupancy limiter", "launch__occupancy_limit_*", limiter->text(),
-                          "smallest block limit", true});
+    v.evidence.push_back(
+        {"Occupancy limiter", "launch__occupancy_limit_*", limiter->text(), "smallest block limit", true});
   if (!missing.empty()) {
     std::string list;
     for (const auto& s : missing) list += (list.empty() ? "" : ", ") + s;
@@ -182,13 +186,13 @@ bool check_occupancy(Verdict& v, const KernelMetrics& k) {
   if (!(fills && limiter && (low_theoretical || far_below))) return false;
   v.cls = Bottleneck::OccupancyBound;
   v.limiter = limiter->text();
-  v.summary = low_theoretical
-                  ? fmt::format("Occupancy-Bound: theoretical occupancy {} < {}%, limited by {}",
-                                pct(*theoretical), num(t::kLowTheoreticalOccupancyPct), limiter->text())
-                  : fmt::format("Occupancy-Bound: achieved occupancy {} is below {}% of theoretical {} "
-                                "(uneven warps or a partial last wave; block limit: {})",
-                                pct(*achieved), num(100 * t::kAchievedFractionOfTheoretical),
-                                pct(*theoretical), limiter->text());
+  v.summary = low_theoretical ? fmt::format("Occupancy-Bound: theoretical occupancy {} < {}%, limited by {}",
+                                            pct(*theoretical), num(t::kLowTheoreticalOccupancyPct), limiter->text())
+                              : fmt::format(
+                                    "Occupancy-Bound: achieved occupancy {} is below {}% of theoretical {} "
+                                    "(uneven warps or a partial last wave; block limit: {})",
+                                    pct(*achieved), num(100 * t::kAchievedFractionOfTheoretical), pct(*theoretical),
+                                    limiter->text());
   add_section(v, "Occupancy");
   add_section(v, "Launch Statistics");
   return true;
@@ -212,8 +216,7 @@ void classify_latency(Verdict& v, const KernelMetrics& k, const SolReading& s) {
   }
   if (eligible) {
     bool few = *eligible < t::kFewEligibleWarps;
-    v.evidence.push_back({"Eligible warps per cycle < 1", m::kEligibleWarps,
-                          fmt_sig(*eligible, 3) + " per scheduler",
+    v.evidence.push_back({"Eligible warps per cycle < 1", m::kEligibleWarps, fmt_sig(*eligible, 3) + " per scheduler",
                           fmt::format("< {} (kprof)", num(t::kFewEligibleWarps)), few});
     set_number(v, *eligible, "warps per scheduler");
     if (few && cause.empty())
@@ -223,18 +226,18 @@ void classify_latency(Verdict& v, const KernelMetrics& k, const SolReading& s) {
     std::string top;
     for (size_t i = 0; i < stalls.size() && i < static_cast<size_t>(t::kTopStalls); ++i)
       top += fmt::format("{}{} {}", top.empty() ? "" : ", ", stalls[i].reason, pct(stalls[i].share_pct));
-    v.evidence.push_back({"Leading stall reasons", std::string(stalls.front().metric) + " / " + m::kWarpLatency,
-                          top, "top 2 by share of warp cycles per issued instruction", true});
+    v.evidence.push_back({"Leading stall reasons", std::string(stalls.front().metric) + " / " + m::kWarpLatency, top,
+                          "top 2 by share of warp cycles per issued instruction", true});
     if (cause.empty()) cause = "stalls: " + top;
   }
   if (!waves || !eligible || stalls.empty())
-    v.not_concluded.push_back(fmt::format(
-        "the full latency cause: needs {}{}{}", waves ? "" : std::string(m::kWaves) + " ",
-        eligible ? "" : std::string(m::kEligibleWarps) + " ",
-        stalls.empty() ? "smsp__average_warps_issue_stalled_*_per_issue_active.ratio" : ""));
+    v.not_concluded.push_back(
+        fmt::format("the full latency cause: needs {}{}{}", waves ? "" : std::string(m::kWaves) + " ",
+                    eligible ? "" : std::string(m::kEligibleWarps) + " ",
+                    stalls.empty() ? "smsp__average_warps_issue_stalled_*_per_issue_active.ratio" : ""));
   v.limiter = cause.empty() ? "cause not collected" : cause;
-  v.summary = fmt::format("Latency-Bound: SM SOL {} and memory SOL {} both < {}%; likely cause: {}",
-                          pct(*s.sm), pct(*s.mem), num(t::kLatencySolPct), v.limiter);
+  v.summary = fmt::format("Latency-Bound: SM SOL {} and memory SOL {} both < {}%; likely cause: {}", pct(*s.sm),
+                          pct(*s.mem), num(t::kLatencySolPct), v.limiter);
   if (waves && *waves < t::kFewWaves) add_section(v, "Launch Statistics");
   add_section(v, "Scheduler Statistics");
   add_section(v, "Warp State Statistics");
@@ -247,9 +250,10 @@ void classify_latency(Verdict& v, const KernelMetrics& k, const SolReading& s) {
 void classify_mixed(Verdict& v, const SolReading& s, const std::vector<PipeUse>& pipes) {
   v.cls = Bottleneck::Mixed;
   double sm = *s.sm, mem = *s.mem;
-  std::string base = fmt::format("SM SOL {} and memory SOL {}: neither > {}% with a {}-point lead, not both < {}%, "
-                                 "and no occupancy limit",
-                                 pct(sm), pct(mem), num(t::kBoundSolPct), num(t::kMuchHigherPts), num(t::kLatencySolPct));
+  std::string base = fmt::format(
+      "SM SOL {} and memory SOL {}: neither > {}% with a {}-point lead, not both < {}%, "
+      "and no occupancy limit",
+      pct(sm), pct(mem), num(t::kBoundSolPct), num(t::kMuchHigherPts), num(t::kLatencySolPct));
   if (!pipes.empty() && pipes.front().pct >= t::kVeryHighPipePct) {
     const PipeUse& p = pipes.front();
     auto unit = memory_unit(s);
@@ -274,7 +278,8 @@ void classify_mixed(Verdict& v, const SolReading& s, const std::vector<PipeUse>&
 
 /// The ncu sections to read for a firing secondary signal, by its stable id (signals.cpp).
 std::vector<const char*> sections_for_signal(const std::string& id) {
-  if (id == "uncoalesced-loads" || id == "uncoalesced-stores") return {"Memory Workload Analysis Tables", "Source Counters"};
+  if (id == "uncoalesced-loads" || id == "uncoalesced-stores")
+    return {"Memory Workload Analysis Tables", "Source Counters"};
   if (id == "bank-conflicts") return {"Memory Workload Analysis Tables"};
   if (id == "divergent-branches" || id == "branch-efficiency" || id == "thread-divergence")
     return {"Warp State Statistics", "Source Counters"};
@@ -310,7 +315,8 @@ Verdict classify_kernel(const KernelMetrics& k, std::optional<double> footprint)
     v.cls = Bottleneck::NotClassified;
     v.not_concluded.insert(v.not_concluded.begin(),
                            fmt::format("the primary class: needs SM SOL ({}) and memory SOL ({}, or "
-                                       "the DRAM, L1 and L2 throughputs)", m::kSmSol, m::kMemSol));
+                                       "the DRAM, L1 and L2 throughputs)",
+                                       m::kSmSol, m::kMemSol));
     v.summary = "Not classified: the report lacks the Speed of Light metrics";
     v.limiter = "";
     add_section(v, "GPU Speed Of Light Throughput");

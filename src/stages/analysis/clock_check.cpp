@@ -43,15 +43,16 @@ ClockCheck check_clocks(const ClockCheckInput& in) {
   if (c.kprof_cycles && in.ncu_cycles && *in.ncu_cycles > 0)
     c.cycle_gap_pct = 100.0 * (*c.kprof_cycles - *in.ncu_cycles) / *in.ncu_cycles;
 
-  std::string head = fmt::format("kprof's kernel time {} (CUPTI, median) against ncu's {} (one call under the "
-                                 "profiler): {:+.1f}%",
-                                 ms(in.kprof_ms), ms(in.ncu_ms), c.gap_pct);
+  std::string head = fmt::format(
+      "kprof's kernel time {} (CUPTI, median) against ncu's {} (one call under the "
+      "profiler): {:+.1f}%",
+      ms(in.kprof_ms), ms(in.ncu_ms), c.gap_pct);
   std::string cycles;
   if (c.cycle_gap_pct)
-    cycles = fmt::format("; in SM cycles {} x {:.0f} MHz = {} against ncu's {}{}: {:+.1f}%", ms(in.kprof_ms),
-                         *in.during.sm_mhz.mean, fmt_sig(*c.kprof_cycles, 4), fmt_sig(*in.ncu_cycles, 4),
-                         in.ncu_hz ? fmt::format(" at {}", format_si(*in.ncu_hz, "Hz")) : std::string(),
-                         *c.cycle_gap_pct);
+    cycles =
+        fmt::format("; in SM cycles {} x {:.0f} MHz = {} against ncu's {}{}: {:+.1f}%", ms(in.kprof_ms),
+                    *in.during.sm_mhz.mean, fmt_sig(*c.kprof_cycles, 4), fmt_sig(*in.ncu_cycles, 4),
+                    in.ncu_hz ? fmt::format(" at {}", format_si(*in.ncu_hz, "Hz")) : std::string(), *c.cycle_gap_pct);
   if (!c.beyond_noise) {
     c.text = head + fmt::format(", within noise (allowed {}: kprof's std dev + {}% of ncu's time){}.",
                                 ms(c.tolerance_ms), fmt_sig(100 * kTimeAgreeFraction, 2), cycles);
@@ -68,9 +69,10 @@ ClockCheck check_clocks(const ClockCheckInput& in) {
   c.text = head + fmt::format(", beyond noise (allowed {}){}.{} {}.", ms(c.tolerance_ms), cycles, why,
                               samples_text(in.during));
   if (!c.clocks_explain && in.during.throttled)
-    c.text += fmt::format(" The GPU throttled during kprof's calls ({} of {} samples): kprof's time includes it, "
-                          "ncu's single call does not.",
-                          in.during.throttled, in.during.reason_samples);
+    c.text += fmt::format(
+        " The GPU throttled during kprof's calls ({} of {} samples): kprof's time includes it, "
+        "ncu's single call does not.",
+        in.during.throttled, in.during.reason_samples);
   return c;
 }
 

@@ -14,23 +14,23 @@ namespace kprof {
 
 /// The two measurements. Times in ms, clocks in Hz, cycles in SM cycles.
 struct ClockCheckInput {
-  double kprof_ms = 0;                 ///< kprof's kernel time per call (median)
-  double kprof_std_ms = 0;             ///< its standard deviation over the timed calls
-  double ncu_ms = 0;                   ///< ncu's gpu__time_duration.sum over the call's launches
-  std::optional<double> ncu_cycles;    ///< gpc__cycles_elapsed.max summed over the launches
-  std::optional<double> ncu_hz;        ///< ncu's SM clock (gpc__cycles_elapsed.avg.per_second of the leading launch)
-  ClockSummary during;                 ///< NVML during kprof's timed calls
+  double kprof_ms = 0;               ///< kprof's kernel time per call (median)
+  double kprof_std_ms = 0;           ///< its standard deviation over the timed calls
+  double ncu_ms = 0;                 ///< ncu's gpu__time_duration.sum over the call's launches
+  std::optional<double> ncu_cycles;  ///< gpc__cycles_elapsed.max summed over the launches
+  std::optional<double> ncu_hz;      ///< ncu's SM clock (gpc__cycles_elapsed.avg.per_second of the leading launch)
+  ClockSummary during;               ///< NVML during kprof's timed calls
 };
 
 /// The comparison and what it concludes.
 struct ClockCheck {
-  double gap_pct = 0;                  ///< (kprof - ncu) / ncu x 100
-  double tolerance_ms = 0;             ///< the noise allowance: kprof's std dev + kTimeAgreeFraction x ncu
+  double gap_pct = 0;       ///< (kprof - ncu) / ncu x 100
+  double tolerance_ms = 0;  ///< the noise allowance: kprof's std dev + kTimeAgreeFraction x ncu
   bool beyond_noise = false;
-  std::optional<double> kprof_cycles;  ///< kprof_ms x NVML's mean SM clock during the timed calls
-  std::optional<double> cycle_gap_pct; ///< (kprof cycles - ncu cycles) / ncu cycles x 100
-  bool clocks_explain = false;         ///< beyond noise in time, within kCyclesAgreeFraction in cycles
-  std::string text;                    ///< the conclusion, with the numbers
+  std::optional<double> kprof_cycles;   ///< kprof_ms x NVML's mean SM clock during the timed calls
+  std::optional<double> cycle_gap_pct;  ///< (kprof cycles - ncu cycles) / ncu cycles x 100
+  bool clocks_explain = false;          ///< beyond noise in time, within kCyclesAgreeFraction in cycles
+  std::string text;                     ///< the conclusion, with the numbers
 };
 
 /// kprof's CUPTI kernel records and ncu's duration agree within 0.6% on the H200 when the clocks

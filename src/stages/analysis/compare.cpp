@@ -41,16 +41,18 @@ void gate(const VersionAcross& v, size_t i, const std::string& label, double pct
     return;
   }
   if (base->status == VersionStatus::Pass && failed(row->status)) {
-    out.push_back({v.name, label, "no longer correct: " + version_status_id(row->status) +
-                                      (row->status_reason.empty() ? "" : " (" + row->status_reason + ")")});
+    out.push_back({v.name, label,
+                   "no longer correct: " + version_status_id(row->status) +
+                       (row->status_reason.empty() ? "" : " (" + row->status_reason + ")")});
     return;
   }
   const RowComparison& c = v.cmp[i];
   if (c.change != Change::Slower || !base->time_ms || !row->time_ms) return;
   double slower_pct = (*row->time_ms / *base->time_ms - 1.0) * 100.0;
   if (slower_pct > pct)
-    out.push_back({v.name, label, fmt::format("slower by {:.1f}% (beyond the noise of {:.3g} ms and the {:g}% threshold)",
-                                              slower_pct, c.noise_ms.value_or(0.0), pct)});
+    out.push_back({v.name, label,
+                   fmt::format("slower by {:.1f}% (beyond the noise of {:.3g} ms and the {:g}% threshold)", slower_pct,
+                               c.noise_ms.value_or(0.0), pct)});
 }
 
 }  // namespace

@@ -15,11 +15,11 @@ namespace kprof {
 /// One saved result: a comparison.json of `kprof run`, a profile.json of `kprof profile` (with
 /// the correctness.json beside it when present), or a folder holding one of them.
 struct CompareInput {
-  std::string path;                          ///< the file read
-  std::string label;                         ///< short name in tables: "A", "B", ...
-  int schema_version = 1;                    ///< the file's schema_version (1 when absent)
-  std::map<std::string, std::string> header; ///< GPU, Dimensions, Seed, ... as saved
-  std::vector<VersionRow> rows;              ///< its versions (one for a profile.json)
+  std::string path;                           ///< the file read
+  std::string label;                          ///< short name in tables: "A", "B", ...
+  int schema_version = 1;                     ///< the file's schema_version (1 when absent)
+  std::map<std::string, std::string> header;  ///< GPU, Dimensions, Seed, ... as saved
+  std::vector<VersionRow> rows;               ///< its versions (one for a profile.json)
 };
 
 /// One version of the baseline (or new in a later file) across the inputs.
@@ -43,7 +43,7 @@ struct CompareResult {
   std::vector<VersionAcross> versions;
   std::optional<double> fail_if_slower_pct;  ///< the gate's threshold, % (unset: no gate)
   std::vector<GateFailure> failures;         ///< the gate's failures (empty without a gate)
-  int exit_code = 0;  ///< 1 when the gate failed, else 0
+  int exit_code = 0;                         ///< 1 when the gate failed, else 0
 };
 
 /// Pairs the inputs' versions by name (the first input is the baseline; versions only in later

@@ -40,8 +40,7 @@ std::optional<MemoryUnit> memory_unit(const SolReading& s) {
     const MemoryUnit* closest = nullptr;
     for (const auto& u : units) {
       double d = std::fabs(u.pct - *s.mem);
-      if (d <= threshold::kUnitMatchPts && (!closest || d < std::fabs(closest->pct - *s.mem)))
-        closest = &u;
+      if (d <= threshold::kUnitMatchPts && (!closest || d < std::fabs(closest->pct - *s.mem))) closest = &u;
     }
     if (closest) {
       MemoryUnit u = *closest;
@@ -60,12 +59,11 @@ std::string OccupancyLimiter::text() const {
 }
 
 std::optional<OccupancyLimiter> occupancy_limiter(const KernelMetrics& k) {
-  const std::pair<const char*, const char*> limits[] = {
-      {m::kLimitRegisters, "registers"},
-      {m::kLimitShared, "shared memory"},
-      {m::kLimitWarps, "warps per SM (block size)"},
-      {m::kLimitBlocks, "blocks per SM"},
-      {m::kLimitBarriers, "barriers"}};
+  const std::pair<const char*, const char*> limits[] = {{m::kLimitRegisters, "registers"},
+                                                        {m::kLimitShared, "shared memory"},
+                                                        {m::kLimitWarps, "warps per SM (block size)"},
+                                                        {m::kLimitBlocks, "blocks per SM"},
+                                                        {m::kLimitBarriers, "barriers"}};
   OccupancyLimiter out;
   bool any = false;
   for (const auto& [metric_name, resource] : limits) {
@@ -93,8 +91,8 @@ std::optional<double> waves_per_sm(const KernelMetrics& k, std::string* how) {
   if (grid && sms && *sms > 0 && limiter && limiter->blocks_per_sm > 0) {
     double w = *grid / (*sms * limiter->blocks_per_sm);
     if (how)
-      *how = fmt::format("{} / ({} x {}) = grid / (SMs x blocks per SM)", m::kGridSize,
-                         m::kSmCount, "min(launch__occupancy_limit_*)");
+      *how = fmt::format("{} / ({} x {}) = grid / (SMs x blocks per SM)", m::kGridSize, m::kSmCount,
+                         "min(launch__occupancy_limit_*)");
     return w;
   }
   auto w = catalog_value(k, m::kWaves);
@@ -127,14 +125,13 @@ std::optional<StallShare> stall_share(const KernelMetrics& k, const std::string&
 }
 
 std::vector<PipeUse> pipe_utilizations(const KernelMetrics& k) {
-  const std::pair<const char*, const char*> pipes[] = {
-      {"FMA", m::kPipeFma}, {"ALU", m::kPipeAlu}, {"FP64", m::kPipeFp64},
-      {"Tensor", m::kPipeTensor}, {"LSU", m::kPipeLsu}, {"XU", m::kPipeXu}};
+  const std::pair<const char*, const char*> pipes[] = {{"FMA", m::kPipeFma},   {"ALU", m::kPipeAlu},
+                                                       {"FP64", m::kPipeFp64}, {"Tensor", m::kPipeTensor},
+                                                       {"LSU", m::kPipeLsu},   {"XU", m::kPipeXu}};
   std::vector<PipeUse> out;
   for (const auto& [name, metric_name] : pipes)
     if (auto v = catalog_value(k, metric_name)) out.push_back({name, metric_name, *v});
-  std::stable_sort(out.begin(), out.end(),
-                   [](const PipeUse& a, const PipeUse& b) { return a.pct > b.pct; });
+  std::stable_sort(out.begin(), out.end(), [](const PipeUse& a, const PipeUse& b) { return a.pct > b.pct; });
   return out;
 }
 
@@ -190,8 +187,7 @@ Roofline roofline_point(const KernelMetrics& k) {
   Roofline r;
   auto cycles = catalog_value(k, m::kSmspCycles);
   // FLOP per smsp elapsed cycle, summed over the GPU, per precision.
-  auto per_cycle = [&](std::initializer_list<std::pair<const char*, double>> ops)
-      -> std::optional<double> {
+  auto per_cycle = [&](std::initializer_list<std::pair<const char*, double>> ops) -> std::optional<double> {
     std::optional<double> sum;
     for (const auto& [op, weight] : ops)
       if (auto v = catalog_value(k, thread_inst_rate_metric(op))) sum = sum.value_or(0) + weight * *v;

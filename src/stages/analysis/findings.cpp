@@ -136,18 +136,20 @@ std::optional<Finding> divergence(const KernelMetrics& k) {
 std::optional<Finding> stall(const KernelMetrics& k, const std::string& reason, const char* title, const char* step) {
   auto s = stall_share(k, reason);
   if (!s) return std::nullopt;
-  Finding f = base(("stall-" + reason).c_str(), title, "Warp State Statistics; Source Counters (stall sampling per line)", step);
+  Finding f = base(("stall-" + reason).c_str(), title,
+                   "Warp State Statistics; Source Counters (stall sampling per line)", step);
   std::string cap_text;
   auto cap = issue_headroom(k, &cap_text);
   double share = s->share_pct / 100.0;
   if (cap) {
     f.gain_pct = 100.0 * std::min(share, *cap);
-    f.formula = fmt::format("min({} share {}, issue headroom {}) = {}", reason, pct(s->share_pct), cap_text, pct(f.gain_pct));
+    f.formula =
+        fmt::format("min({} share {}, issue headroom {}) = {}", reason, pct(s->share_pct), cap_text, pct(f.gain_pct));
   } else {
     f.gain_pct = s->share_pct;
     f.scope = "local";
-    f.formula = fmt::format("{} share of warp cycles {} (no issue-slot cap: {} not collected)", reason, pct(s->share_pct),
-                            m::kIssueActive);
+    f.formula = fmt::format("{} share of warp cycles {} (no issue-slot cap: {} not collected)", reason,
+                            pct(s->share_pct), m::kIssueActive);
   }
   f.anchor = "ncu CPIStall";
   return f;
@@ -157,9 +159,10 @@ std::optional<Finding> issue_slots(const KernelMetrics& k) {
   std::string text;
   auto h = issue_headroom(k, &text);
   if (!h) return std::nullopt;
-  Finding f = base("issue-slots", "Idle issue slots (few eligible warps)", "Scheduler Statistics; Warp State Statistics",
-                   "give the schedulers more ready instructions: more independent work per thread (unroll, "
-                   "several loads in flight) or more warps; the leading stall says what they wait for");
+  Finding f =
+      base("issue-slots", "Idle issue slots (few eligible warps)", "Scheduler Statistics; Warp State Statistics",
+           "give the schedulers more ready instructions: more independent work per thread (unroll, "
+           "several loads in flight) or more warps; the leading stall says what they wait for");
   f.gain_pct = 100.0 * *h;
   f.formula = text;
   f.scope = "local";
@@ -205,13 +208,14 @@ std::optional<Finding> occupancy(const KernelMetrics& k) {
 }
 
 void sort_findings(std::vector<Finding>& fs) {
-  std::stable_sort(fs.begin(), fs.end(), [](const Finding& a, const Finding& b) { return a.ranked_pct() > b.ranked_pct(); });
+  std::stable_sort(fs.begin(), fs.end(),
+                   [](const Finding& a, const Finding& b) { return a.ranked_pct() > b.ranked_pct(); });
 }
 
 }  // namespace
 
-std::vector<Finding> findings_for_kernel(const KernelMetrics& k, const std::vector<SignalRow>& signals,
-                                         Bottleneck cls, std::optional<double> footprint) {
+std::vector<Finding> findings_for_kernel(const KernelMetrics& k, const std::vector<SignalRow>& signals, Bottleneck cls,
+                                         std::optional<double> footprint) {
   std::vector<Finding> out;
   auto add = [&](std::optional<Finding> f, const std::string& evidence) {
     if (!f) return;
@@ -226,22 +230,30 @@ std::vector<Finding> findings_for_kernel(const KernelMetrics& k, const std::vect
   for (const auto& s : signals) {
     if (s.state != SignalState::Fires) continue;
     std::string ev = s.symptom + ": " + s.value;
-    if (s.id == "uncoalesced-loads") add(uncoalesced(k, true), ev);
-    else if (s.id == "uncoalesced-stores") add(uncoalesced(k, false), ev);
-    else if (s.id == "bank-conflicts") add(bank_conflicts(k), ev);
-    else if (s.id == "spill") add(local_memory(k), ev);
+    if (s.id == "uncoalesced-loads")
+      add(uncoalesced(k, true), ev);
+    else if (s.id == "uncoalesced-stores")
+      add(uncoalesced(k, false), ev);
+    else if (s.id == "bank-conflicts")
+      add(bank_conflicts(k), ev);
+    else if (s.id == "spill")
+      add(local_memory(k), ev);
     else if (s.id == "branch-efficiency" || s.id == "divergent-branches" || s.id == "thread-divergence")
       add(divergence(k), ev);
     else if (s.id == "stall-long_scoreboard")
       add(stall(k, "long_scoreboard", "Long-scoreboard stalls (waiting on global/local memory)",
                 "keep more loads in flight per thread (unroll, vector loads), prefetch into shared memory, "
-                "or raise occupancy to hide the latency"), ev);
+                "or raise occupancy to hide the latency"),
+          ev);
     else if (s.id == "stall-barrier")
       add(stall(k, "barrier", "Barrier stalls",
                 "balance the work between warps before each __syncthreads, synchronise less often, or use "
-                "smaller blocks"), ev);
-    else if (s.id == "issue-slots" || s.id == "eligible-warps") add(issue_slots(k), ev);
-    else if (s.id == "l1-hit" || s.id == "l2-hit") add(hit_rate(k, s.id == "l1-hit", footprint), ev);
+                "smaller blocks"),
+          ev);
+    else if (s.id == "issue-slots" || s.id == "eligible-warps")
+      add(issue_slots(k), ev);
+    else if (s.id == "l1-hit" || s.id == "l2-hit")
+      add(hit_rate(k, s.id == "l1-hit", footprint), ev);
   }
   if (cls == Bottleneck::OccupancyBound) add(occupancy(k), "class Occupancy-Bound");
   sort_findings(out);
@@ -255,15 +267,18 @@ void cap_findings(std::vector<Finding>& findings, double headroom_pct) {
   sort_findings(findings);
 }
 
-std::vector<NcuRuleResult> attach_rule_results(std::vector<Finding>& findings, const std::vector<NcuRuleResult>& rules) {
+std::vector<NcuRuleResult> attach_rule_results(std::vector<Finding>& findings,
+                                               const std::vector<NcuRuleResult>& rules) {
   std::vector<NcuRuleResult> unmatched;
   for (const auto& r : rules) {
     std::string id = finding_id_for_rule(r);
     Finding* f = nullptr;
     for (auto& x : findings)
       if (!id.empty() && x.id == id) f = &x;
-    if (f) f->ncu.push_back(r);
-    else if (r.speedup_pct) unmatched.push_back(r);
+    if (f)
+      f->ncu.push_back(r);
+    else if (r.speedup_pct)
+      unmatched.push_back(r);
   }
   for (auto& f : findings) {
     std::optional<double> best;

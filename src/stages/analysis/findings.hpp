@@ -20,8 +20,8 @@ namespace kprof {
 /// Occupancy-Bound kernel; `footprint` (bytes the call's buffers hold) feeds the reuse of the
 /// hit-rate findings (load_reuse). Uncapped; see cap_findings. A firing signal whose formula
 /// lacks an input gives no finding.
-std::vector<Finding> findings_for_kernel(const KernelMetrics& k, const std::vector<SignalRow>& signals,
-                                         Bottleneck cls, std::optional<double> footprint = std::nullopt);
+std::vector<Finding> findings_for_kernel(const KernelMetrics& k, const std::vector<SignalRow>& signals, Bottleneck cls,
+                                         std::optional<double> footprint = std::nullopt);
 
 /// Caps each gain at `headroom_pct` (the share of the kernel's time above the time bound; gains
 /// cannot exceed it and do not add up) and re-sorts. A negative headroom leaves them uncapped.

@@ -33,7 +33,8 @@ std::vector<LineStall> stalls_of(const Sums& sums, double samples, size_t max) {
     if (reason == "selected") continue;
     out.push_back({reason, v, samples > 0 ? 100.0 * v / samples : 0.0});
   }
-  std::stable_sort(out.begin(), out.end(), [](const LineStall& a, const LineStall& b) { return a.samples > b.samples; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const LineStall& a, const LineStall& b) { return a.samples > b.samples; });
   if (out.size() > max) out.resize(max);
   return out;
 }
@@ -112,7 +113,8 @@ void fill_line(HotLine& h, const LineAgg& a, const NcuRepKernel& k, double total
 std::optional<SourceRef> user_line_before(const NcuRepKernel& k, size_t first, SourceText& text) {
   for (size_t i = first; i-- > 0;) {
     const auto& ins = k.instructions[i];
-    if (ins.line > 0 && !is_library_source(ins.file)) return SourceRef{ins.file, ins.line, text.line(ins.file, ins.line)};
+    if (ins.line > 0 && !is_library_source(ins.file))
+      return SourceRef{ins.file, ins.line, text.line(ins.file, ins.line)};
   }
   return std::nullopt;
 }
@@ -125,7 +127,8 @@ struct WasteKind {
 
 const std::vector<WasteKind>& waste_kinds() {
   static const std::vector<WasteKind> kinds = {
-      {"uncoalesced", "excess global sectors (L2 sectors beyond the ideal for the bytes requested)", sm::kGlobalSectorsExcess},
+      {"uncoalesced", "excess global sectors (L2 sectors beyond the ideal for the bytes requested)",
+       sm::kGlobalSectorsExcess},
       {"bank_conflicts", "excess shared-memory wavefronts (bank conflicts)", sm::kSharedWavefrontsExcess},
       {"local_memory", "local-memory sectors (spills, local arrays)", sm::kLocalSectors},
       {"divergence", "divergent branch targets", sm::kDivergentTargets},
@@ -139,8 +142,8 @@ constexpr size_t kMaxStallSites = 3;
 constexpr double kMinStallSiteSharePct = 5.0;
 
 /// Per waste kind (and per leading stall reason) the site holding most of it.
-std::vector<WasteSite> waste_sites(const NcuRepKernel& k, const std::vector<LineAgg>& lines,
-                                   const KernelHotLines& r, SourceText& text) {
+std::vector<WasteSite> waste_sites(const NcuRepKernel& k, const std::vector<LineAgg>& lines, const KernelHotLines& r,
+                                   SourceText& text) {
   std::vector<WasteKind> kinds = waste_kinds();
   Sums kernel_sums;
   for (const auto& ins : k.instructions)
@@ -164,7 +167,8 @@ std::vector<WasteSite> waste_sites(const NcuRepKernel& k, const std::vector<Line
       w.value = get(best->sums, wk.metric);
       w.where = SourceRef{best->file, best->line, text.line(best->file, best->line)};
       for (size_t i = 0; i < r.lines.size(); ++i)
-        if (r.lines[i].where.file == best->file && r.lines[i].where.line == best->line) w.rank = static_cast<int>(i) + 1;
+        if (r.lines[i].where.file == best->file && r.lines[i].where.line == best->line)
+          w.rank = static_cast<int>(i) + 1;
     } else {
       const NcuRepInstruction* best = nullptr;
       for (const auto& ins : k.instructions)
@@ -206,8 +210,9 @@ KernelHotLines hot_lines(const NcuRepKernel& k, const HotLinesOptions& o) {
   r.kernel = k.name.empty() ? k.function : k.name;
   r.has_source_counters = !k.instructions.empty();
   if (!r.has_source_counters) {
-    r.note = "the report has no per-instruction data (collect ncu's SourceCounters section: kprof profile "
-             "--source, or ncu --section SourceCounters)";
+    r.note =
+        "the report has no per-instruction data (collect ncu's SourceCounters section: kprof profile "
+        "--source, or ncu --section SourceCounters)";
     return r;
   }
   std::map<std::pair<std::string, int>, size_t> index;
@@ -250,8 +255,9 @@ KernelHotLines hot_lines(const NcuRepKernel& k, const HotLinesOptions& o) {
   if (r.top_instructions.size() > o.top) r.top_instructions.resize(o.top);
   r.waste = waste_sites(k, lines, r, text);
   if (!r.has_line_info)
-    r.note = "this kernel has no line info (a library kernel such as cuBLAS, or a build without -lineinfo): "
-             "ranked by SASS instruction instead";
+    r.note =
+        "this kernel has no line info (a library kernel such as cuBLAS, or a build without -lineinfo): "
+        "ranked by SASS instruction instead";
   else if (r.total_samples <= 0)
     r.note = "no warp samples were collected for this kernel: lines cannot be ranked";
   return r;

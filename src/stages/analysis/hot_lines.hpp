@@ -40,57 +40,57 @@ inline constexpr const char* kDivergentTargets = "smsp__branch_targets_threads_d
 
 /// A stall reason's samples on one line (or instruction).
 struct LineStall {
-  std::string reason;      ///< ncu's name without the prefix: "long_scoreboard", "mio_throttle"
+  std::string reason;  ///< ncu's name without the prefix: "long_scoreboard", "mio_throttle"
   double samples = 0;
-  double share_pct = 0;    ///< % of the line's samples
+  double share_pct = 0;  ///< % of the line's samples
 };
 
 /// One SASS instruction in a ranking.
 struct HotInstruction {
   uint64_t pc = 0;
-  std::string sass;        ///< "LDG.E.CONSTANT R2, desc[UR6][R4.64]"
-  std::string opcode;      ///< "LDG"
+  std::string sass;    ///< "LDG.E.CONSTANT R2, desc[UR6][R4.64]"
+  std::string opcode;  ///< "LDG"
   double samples = 0;
-  double share_pct = 0;    ///< % of the kernel's samples
-  std::string top_stall;   ///< its leading stall reason ("" when unsampled)
+  double share_pct = 0;   ///< % of the kernel's samples
+  std::string top_stall;  ///< its leading stall reason ("" when unsampled)
 };
 
 /// A source position.
 struct SourceRef {
   std::string file;
   int line = 0;
-  std::string text;        ///< the line's text, trimmed ("" when the source is not in the report nor on disk)
+  std::string text;  ///< the line's text, trimmed ("" when the source is not in the report nor on disk)
 };
 
 /// One ranked source line and what ncu attributed to it (sums over its instructions).
 struct HotLine {
   SourceRef where;
   double samples = 0;
-  double share_pct = 0;             ///< % of the kernel's warp samples
-  double share_stderr_pct = 0;      ///< binomial standard error of share_pct, points
-  std::vector<LineStall> stalls;   ///< leading stall reasons, at most 3 ("selected", i.e. issuing, excluded)
-  double inst_executed = 0;         ///< warp-level instructions executed (ncu inst_executed)
+  double share_pct = 0;                    ///< % of the kernel's warp samples
+  double share_stderr_pct = 0;             ///< binomial standard error of share_pct, points
+  std::vector<LineStall> stalls;           ///< leading stall reasons, at most 3 ("selected", i.e. issuing, excluded)
+  double inst_executed = 0;                ///< warp-level instructions executed (ncu inst_executed)
   std::optional<double> threads_per_inst;  ///< thread_inst_executed / inst_executed; 32 = no divergence
   double global_sectors = 0, global_sectors_ideal = 0, global_sectors_excess = 0;  ///< L2 sectors of global accesses
   double shared_wavefronts = 0, shared_wavefronts_ideal = 0, shared_wavefronts_excess = 0;  ///< excess = bank conflicts
-  double local_sectors = 0;         ///< local-memory sectors (32 bytes each): spills, local arrays
+  double local_sectors = 0;  ///< local-memory sectors (32 bytes each): spills, local arrays
   double divergent_branch_targets = 0;
-  bool library = false;             ///< the file is a library header (CUTLASS/CuTe, CUDA, Triton runtime)
-  std::optional<SourceRef> via;     ///< for a library line: the user's line that led there (see hot_lines())
+  bool library = false;                      ///< the file is a library header (CUTLASS/CuTe, CUDA, Triton runtime)
+  std::optional<SourceRef> via;              ///< for a library line: the user's line that led there (see hot_lines())
   std::vector<HotInstruction> instructions;  ///< its instructions by samples, at most HotLinesOptions::sass_per_line
 };
 
 /// The line (or, without line info, the instruction) where one kind of waste concentrates; the stall
 /// reasons with a site are the kernel's three leading ones, each with at least 5% of its samples.
 struct WasteSite {
-  std::string kind;        ///< "uncoalesced", "bank_conflicts", "local_memory", "divergence", "stall:<reason>"
-  std::string what;        ///< "excess global sectors", ... (with the unit)
-  std::optional<SourceRef> where;      ///< the source line (none without line info)
+  std::string kind;                ///< "uncoalesced", "bank_conflicts", "local_memory", "divergence", "stall:<reason>"
+  std::string what;                ///< "excess global sectors", ... (with the unit)
+  std::optional<SourceRef> where;  ///< the source line (none without line info)
   std::optional<HotInstruction> instruction;  ///< without line info: the instruction
-  double value = 0;        ///< the amount at that site
-  double kernel_total = 0; ///< the kernel's total of it
-  double share_pct = 0;    ///< value / kernel_total, %
-  int rank = 0;            ///< its 1-based place among the hot lines (0: not among them)
+  double value = 0;                           ///< the amount at that site
+  double kernel_total = 0;                    ///< the kernel's total of it
+  double share_pct = 0;                       ///< value / kernel_total, %
+  int rank = 0;                               ///< its 1-based place among the hot lines (0: not among them)
 };
 
 /// The hot lines of one launch.
@@ -103,14 +103,15 @@ struct KernelHotLines {
   bool too_few_samples = false;      ///< total_samples < kMinReliableSamples
   size_t lines_sampled = 0;          ///< distinct lines with samples
   std::vector<HotLine> lines;        ///< top lines by samples (with line info)
-  std::vector<HotInstruction> top_instructions;  ///< top instructions by samples (always; the fallback without line info)
-  std::vector<WasteSite> waste;      ///< per waste kind present, the site holding most of it
-  std::string note;                  ///< a plain sentence on what is missing ("" when complete)
+  std::vector<HotInstruction>
+      top_instructions;          ///< top instructions by samples (always; the fallback without line info)
+  std::vector<WasteSite> waste;  ///< per waste kind present, the site holding most of it
+  std::string note;              ///< a plain sentence on what is missing ("" when complete)
 };
 
 /// How many lines and instructions to keep.
 struct HotLinesOptions {
-  size_t top = 10;                   ///< lines (or instructions without line info)
+  size_t top = 10;  ///< lines (or instructions without line info)
   size_t sass_per_line = 5;
 };
 

@@ -23,20 +23,20 @@ namespace kprof {
 
 /// One rule message with its estimated speedup, as ncu reports it.
 struct NcuRuleResult {
-  std::string rule;     ///< rule identifier ("SharedMemoryConflicts", "CPIStall", ...)
-  std::string name;     ///< rule name ("Shared Memory Conflicts")
-  std::string section;  ///< ncu section identifier ("MemoryWorkloadAnalysis_Tables")
-  std::string title;    ///< message title ("Shared Load Bank Conflicts"), may be empty
-  std::string message;  ///< the message text (ncu's @section/@url markup kept)
-  int type = 0;         ///< ncu message type: 1 info/OK, 2 optimization, 3 warning, ...
+  std::string rule;                   ///< rule identifier ("SharedMemoryConflicts", "CPIStall", ...)
+  std::string name;                   ///< rule name ("Shared Memory Conflicts")
+  std::string section;                ///< ncu section identifier ("MemoryWorkloadAnalysis_Tables")
+  std::string title;                  ///< message title ("Shared Load Bank Conflicts"), may be empty
+  std::string message;                ///< the message text (ncu's @section/@url markup kept)
+  int type = 0;                       ///< ncu message type: 1 info/OK, 2 optimization, 3 warning, ...
   std::optional<double> speedup_pct;  ///< "Est. Speedup", % of the kernel's time (global) or of a unit's (local)
   std::string speedup_type;           ///< "global", "local" or "" (ncu's SpeedupType)
 };
 
 /// The rule results of one profiled kernel launch.
 struct KernelRuleResults {
-  int index = 0;        ///< launch index in the report (ncu's "ID" column)
-  std::string kernel;   ///< kernel name as ncu_report gives it
+  int index = 0;       ///< launch index in the report (ncu's "ID" column)
+  std::string kernel;  ///< kernel name as ncu_report gives it
   std::vector<NcuRuleResult> rules;
 };
 

@@ -14,9 +14,9 @@ namespace kprof {
 
 /// A report opened through ncu_report.
 struct LoadedReport {
-  MetricTable table;  ///< every launch's metrics, base units
-  NcuRep rep;         ///< the report as ncu_report read it (source counters, rules)
-  std::string reader; ///< "ncu_report: <origin>"
+  MetricTable table;   ///< every launch's metrics, base units
+  NcuRep rep;          ///< the report as ncu_report read it (source counters, rules)
+  std::string reader;  ///< "ncu_report: <origin>"
 };
 
 /// `path` read through ncu_report when it is a .ncu-rep and a module imports (ncu_rep.hpp); nullopt

@@ -45,13 +45,14 @@ SignalRow coalescing_row(const KernelMetrics& k, bool loads) {
   row.symptom = fmt::format("Global {} efficiency < {}% (sectors/request above the ideal)", what,
                             fmt_sig(t::kMinGlobalEfficiencyPct));
   row.metric = fmt::format("{} / 32; {} / {}", loads ? m::kLdBytesPerSector : m::kStBytesPerSector,
-                           loads ? m::kLdSectors : m::kStSectors,
-                           loads ? m::kLdRequests : m::kStRequests);
-  row.threshold = fmt::format("efficiency < {}% (seed: < 100%; kprof allows 5 points for "
-                              "partial sectors at array ends)",
-                              fmt_sig(t::kMinGlobalEfficiencyPct));
-  row.ideal = "100%: all 32 bytes of each sector used; sectors/request ideal = bytes a warp "
-              "request uses / 32 (4 for 4-byte loads, 16 for 16-byte loads), not 1";
+                           loads ? m::kLdSectors : m::kStSectors, loads ? m::kLdRequests : m::kStRequests);
+  row.threshold = fmt::format(
+      "efficiency < {}% (seed: < 100%; kprof allows 5 points for "
+      "partial sectors at array ends)",
+      fmt_sig(t::kMinGlobalEfficiencyPct));
+  row.ideal =
+      "100%: all 32 bytes of each sector used; sectors/request ideal = bytes a warp "
+      "request uses / 32 (4 for 4-byte loads, 16 for 16-byte loads), not 1";
   row.likely_issue = "Uncoalesced or misaligned memory access";
   Coalescing c = coalescing(k, loads);
   if (c.requests && *c.requests == 0) {
@@ -59,16 +60,15 @@ SignalRow coalescing_row(const KernelMetrics& k, bool loads) {
     row.value = fmt::format("no global {}s", what);
     return row;
   }
-  if (!c.efficiency_pct)
-    return not_collected(row, {loads ? m::kLdBytesPerSector : m::kStBytesPerSector});
+  if (!c.efficiency_pct) return not_collected(row, {loads ? m::kLdBytesPerSector : m::kStBytesPerSector});
   row.value = fmt::format("{} ({} of 32 bytes per sector used)", format_value(*c.efficiency_pct, "%"),
                           fmt_sig(*c.bytes_per_sector, 3));
   if (c.sectors_per_request) {
     row.value += fmt::format("; {} sectors/request", fmt_sig(*c.sectors_per_request, 3));
     if (c.ideal_sectors_per_request)
-      row.value += fmt::format(" (ideal {} for the {} bytes each request uses)",
-                               fmt_sig(*c.ideal_sectors_per_request, 3),
-                               fmt_sig(*c.sectors_per_request * *c.bytes_per_sector, 4));
+      row.value +=
+          fmt::format(" (ideal {} for the {} bytes each request uses)", fmt_sig(*c.ideal_sectors_per_request, 3),
+                      fmt_sig(*c.sectors_per_request * *c.bytes_per_sector, 4));
   }
   row.state = *c.efficiency_pct < t::kMinGlobalEfficiencyPct ? SignalState::Fires : SignalState::Clear;
   return row;
@@ -78,16 +78,16 @@ SignalRow coalescing_row(const KernelMetrics& k, bool loads) {
 /// kMinReuseForHitRate): a kernel that requests each byte once cannot hit, whatever its rate.
 SignalRow hit_rate_row(const KernelMetrics& k, bool l1, std::optional<double> footprint) {
   double limit = l1 ? t::kLowL1HitPct : t::kLowL2HitPct;
-  SignalRow row = new_row(
-      l1 ? "l1-hit" : "l2-hit", fmt::format("{} hit rate too low (on reused data)", l1 ? "L1/TEX" : "L2"),
-      fmt::format("{}; reuse = ({} x {} + {} x 32) / footprint", l1 ? m::kL1Hit : m::kL2Hit, m::kLdSectors,
-                  m::kLdBytesPerSector, m::kLocalLdSectors),
-      fmt::format("< {}% (seed gives no number; kprof choice) and reuse >= {} (the loads request the "
-                  "footprint at least {} times)",
-                  fmt_sig(limit), fmt_sig(t::kMinReuseForHitRate), fmt_sig(t::kMinReuseForHitRate)),
-      "as high as the data's reuse allows; a kernel that reads each byte once (a stream) cannot hit, so a low "
-      "rate matters only when data is reused",
-      "Poor locality or working set too large");
+  SignalRow row =
+      new_row(l1 ? "l1-hit" : "l2-hit", fmt::format("{} hit rate too low (on reused data)", l1 ? "L1/TEX" : "L2"),
+              fmt::format("{}; reuse = ({} x {} + {} x 32) / footprint", l1 ? m::kL1Hit : m::kL2Hit, m::kLdSectors,
+                          m::kLdBytesPerSector, m::kLocalLdSectors),
+              fmt::format("< {}% (seed gives no number; kprof choice) and reuse >= {} (the loads request the "
+                          "footprint at least {} times)",
+                          fmt_sig(limit), fmt_sig(t::kMinReuseForHitRate), fmt_sig(t::kMinReuseForHitRate)),
+              "as high as the data's reuse allows; a kernel that reads each byte once (a stream) cannot hit, so a low "
+              "rate matters only when data is reused",
+              "Poor locality or working set too large");
   auto v = catalog_value(k, l1 ? m::kL1Hit : m::kL2Hit);
   if (!v) return not_collected(row, {l1 ? m::kL1Hit : m::kL2Hit});
   row.value = format_value(*v, "%");
@@ -120,12 +120,12 @@ SignalRow hit_rate_row(const KernelMetrics& k, bool l1, std::optional<double> fo
 /// ((wavefronts - conflicts) / wavefronts, from the same two ncu metrics), so both halves of the
 /// seed's row are one test: conflicts > kHighBankConflictPct % <=> efficiency < 100 - that.
 SignalRow bank_conflict_row(const KernelMetrics& k) {
-  SignalRow row = new_row(
-      "bank-conflicts", "Shared memory efficiency low or bank conflicts high",
-      fmt::format("{} / {}", m::kBankConflicts, m::kSharedWavefronts),
-      fmt::format("conflicts > {}% of shared wavefronts, i.e. efficiency < {}% (kprof choice)",
-                  fmt_sig(t::kHighBankConflictPct), fmt_sig(100.0 - t::kHighBankConflictPct)),
-      "efficiency 100%, 0 conflicts: one wavefront per shared-memory request", "Shared memory bank conflicts");
+  SignalRow row =
+      new_row("bank-conflicts", "Shared memory efficiency low or bank conflicts high",
+              fmt::format("{} / {}", m::kBankConflicts, m::kSharedWavefronts),
+              fmt::format("conflicts > {}% of shared wavefronts, i.e. efficiency < {}% (kprof choice)",
+                          fmt_sig(t::kHighBankConflictPct), fmt_sig(100.0 - t::kHighBankConflictPct)),
+              "efficiency 100%, 0 conflicts: one wavefront per shared-memory request", "Shared memory bank conflicts");
   auto conflicts = catalog_value(k, m::kBankConflicts);
   auto wavefronts = catalog_value(k, m::kSharedWavefronts);
   std::vector<std::string> missing;
@@ -146,8 +146,8 @@ SignalRow bank_conflict_row(const KernelMetrics& k) {
 }
 
 SignalRow simple_row(const KernelMetrics& k, const char* id, const char* symptom, const char* metric_name,
-                     const std::string& unit, bool fires_below, double limit,
-                     const std::string& threshold_text, const char* ideal, const char* issue) {
+                     const std::string& unit, bool fires_below, double limit, const std::string& threshold_text,
+                     const char* ideal, const char* issue) {
   SignalRow row = new_row(id, symptom, metric_name, threshold_text, ideal, issue);
   auto v = catalog_value(k, metric_name);
   if (!v) return not_collected(row, {metric_name});
@@ -158,10 +158,10 @@ SignalRow simple_row(const KernelMetrics& k, const char* id, const char* symptom
 }
 
 SignalRow spill_row(const KernelMetrics& k) {
-  SignalRow row = new_row("spill", "Register spill > 0 (local-memory traffic)",
-                          fmt::format("{} + {}", m::kLocalLdSectors, m::kLocalStSectors), "> 0 sectors (seed)",
-                          "0: no local memory (spills or local arrays)",
-                          "Register pressure causing local memory traffic");
+  SignalRow row =
+      new_row("spill", "Register spill > 0 (local-memory traffic)",
+              fmt::format("{} + {}", m::kLocalLdSectors, m::kLocalStSectors), "> 0 sectors (seed)",
+              "0: no local memory (spills or local arrays)", "Register pressure causing local memory traffic");
   auto ld = catalog_value(k, m::kLocalLdSectors);
   auto st = catalog_value(k, m::kLocalStSectors);
   std::vector<std::string> missing;
@@ -169,21 +169,20 @@ SignalRow spill_row(const KernelMetrics& k) {
   if (!st) missing.emplace_back(m::kLocalStSectors);
   if (!missing.empty()) return not_collected(row, missing);
   double sectors = *ld + *st;
-  row.value = fmt::format("{} sectors ({})", format_value(sectors, ""),
-                          format_value(sectors * t::kSectorBytes, "byte"));
+  row.value =
+      fmt::format("{} sectors ({})", format_value(sectors, ""), format_value(sectors * t::kSectorBytes, "byte"));
   if (auto regs = catalog_value(k, m::kRegsPerThread))
     row.value += fmt::format("; {} registers/thread", fmt_sig(*regs, 4));
   row.state = sectors > t::kSpillSectors ? SignalState::Fires : SignalState::Clear;
   return row;
 }
 
-SignalRow stall_row(const KernelMetrics& k, const std::string& reason, const char* label,
-                    const char* issue) {
-  SignalRow row = new_row("stall-" + reason, fmt::format("Stall {} high", label),
-                          fmt::format("{} / {}", stall_metric(reason), m::kWarpLatency),
-                          fmt::format(">= {}% of warp cycles per issued instruction (kprof choice)",
-                                      fmt_sig(t::kHighStallSharePct)),
-                          "a small share; stalls are spread and hidden by other warps", issue);
+SignalRow stall_row(const KernelMetrics& k, const std::string& reason, const char* label, const char* issue) {
+  SignalRow row = new_row(
+      "stall-" + reason, fmt::format("Stall {} high", label),
+      fmt::format("{} / {}", stall_metric(reason), m::kWarpLatency),
+      fmt::format(">= {}% of warp cycles per issued instruction (kprof choice)", fmt_sig(t::kHighStallSharePct)),
+      "a small share; stalls are spread and hidden by other warps", issue);
   auto s = stall_share(k, reason);
   if (!s) return not_collected(row, {stall_metric(reason)});
   row.value = fmt::format("{} cycles per issued instruction = {} of all", fmt_sig(s->cycles, 4),
@@ -193,11 +192,10 @@ SignalRow stall_row(const KernelMetrics& k, const std::string& reason, const cha
 }
 
 SignalRow divergence_row(const KernelMetrics& k) {
-  SignalRow row = new_row("divergent-branches", "Divergent branches high",
-                          fmt::format("{} / {}", m::kDivergentTargets, m::kBranchInst),
-                          fmt::format("> {}% of executed branch instructions (kprof choice)",
-                                      fmt_sig(t::kHighDivergentBranchPct)),
-                          "0: all threads of a warp take the same branch target", "Warp divergence");
+  SignalRow row = new_row(
+      "divergent-branches", "Divergent branches high", fmt::format("{} / {}", m::kDivergentTargets, m::kBranchInst),
+      fmt::format("> {}% of executed branch instructions (kprof choice)", fmt_sig(t::kHighDivergentBranchPct)),
+      "0: all threads of a warp take the same branch target", "Warp divergence");
   auto div = catalog_value(k, m::kDivergentTargets);
   auto branches = catalog_value(k, m::kBranchInst);
   std::vector<std::string> missing;
@@ -210,8 +208,8 @@ SignalRow divergence_row(const KernelMetrics& k) {
     return row;
   }
   double pct = 100.0 * *div / *branches;
-  row.value = fmt::format("{} divergent targets = {} of {} branches", format_value(*div, ""),
-                          format_value(pct, "%"), format_value(*branches, ""));
+  row.value = fmt::format("{} divergent targets = {} of {} branches", format_value(*div, ""), format_value(pct, "%"),
+                          format_value(*branches, ""));
   row.state = pct > t::kHighDivergentBranchPct ? SignalState::Fires : SignalState::Clear;
   return row;
 }
@@ -260,16 +258,14 @@ std::vector<SignalRow> evaluate_signals(const KernelMetrics& k, std::optional<do
   rows.push_back(hit_rate_row(k, true, footprint));
   rows.push_back(hit_rate_row(k, false, footprint));
   rows.push_back(bank_conflict_row(k));
-  rows.push_back(simple_row(
-      k, "issue-slots", "Issue slot utilization < 50%", m::kIssueActive, "%", true, t::kLowIssueSlotPct,
-      fmt::format("< {}% (seed)", fmt_sig(t::kLowIssueSlotPct)),
-      "100%: every scheduler issues one instruction per cycle",
-      "Scheduler/compute underutilization (expected when the kernel waits on memory)"));
+  rows.push_back(simple_row(k, "issue-slots", "Issue slot utilization < 50%", m::kIssueActive, "%", true,
+                            t::kLowIssueSlotPct, fmt::format("< {}% (seed)", fmt_sig(t::kLowIssueSlotPct)),
+                            "100%: every scheduler issues one instruction per cycle",
+                            "Scheduler/compute underutilization (expected when the kernel waits on memory)"));
   rows.push_back(simple_row(
       k, "eligible-warps", "Eligible warps per cycle low", m::kEligibleWarps, "warp", true, t::kLowEligibleWarps,
       fmt::format("< {} per scheduler (kprof choice)", fmt_sig(t::kLowEligibleWarps)),
-      ">= 1 per scheduler, so an instruction can issue every cycle",
-      "Not enough schedulable work, ILP, or occupancy"));
+      ">= 1 per scheduler, so an instruction can issue every cycle", "Not enough schedulable work, ILP, or occupancy"));
   rows.push_back(spill_row(k));
   rows.push_back(stall_row(k, "long_scoreboard", "Long Scoreboard", "Global memory latency"));
   rows.push_back(stall_row(k, "barrier", "Barrier", "Synchronization overhead"));

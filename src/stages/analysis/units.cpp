@@ -7,14 +7,22 @@ namespace kprof {
 
 std::string unit_status_id(UnitStatus s) {
   switch (s) {
-    case UnitStatus::Ok: return "ok";
-    case UnitStatus::Wrong: return "wrong";
-    case UnitStatus::BuildError: return "build_error";
-    case UnitStatus::LoadError: return "load_error";
-    case UnitStatus::Timeout: return "timeout";
-    case UnitStatus::Crash: return "crash";
-    case UnitStatus::ProfileUnavailable: return "profile_unavailable";
-    case UnitStatus::NotRun: return "not_run";
+    case UnitStatus::Ok:
+      return "ok";
+    case UnitStatus::Wrong:
+      return "wrong";
+    case UnitStatus::BuildError:
+      return "build_error";
+    case UnitStatus::LoadError:
+      return "load_error";
+    case UnitStatus::Timeout:
+      return "timeout";
+    case UnitStatus::Crash:
+      return "crash";
+    case UnitStatus::ProfileUnavailable:
+      return "profile_unavailable";
+    case UnitStatus::NotRun:
+      return "not_run";
   }
   return "not_run";
 }
@@ -28,15 +36,19 @@ std::optional<UnitStatus> parse_unit_status(const std::string& id) {
 
 UnitStatus unit_status_of(const VersionRow& row, bool ncu_requested, bool build_failed) {
   switch (row.status) {
-    case VersionStatus::LoadError: return build_failed ? UnitStatus::BuildError : UnitStatus::LoadError;
-    case VersionStatus::CheckError: return UnitStatus::LoadError;
+    case VersionStatus::LoadError:
+      return build_failed ? UnitStatus::BuildError : UnitStatus::LoadError;
+    case VersionStatus::CheckError:
+      return UnitStatus::LoadError;
     case VersionStatus::NotRun:
-    case VersionStatus::Unchecked: return UnitStatus::NotRun;
+    case VersionStatus::Unchecked:
+      return UnitStatus::NotRun;
     case VersionStatus::Fail:
       if (row.fault == FaultKind::Timeout) return UnitStatus::Timeout;
       if (row.fault == FaultKind::KernelError) return UnitStatus::Crash;
       return UnitStatus::Wrong;
-    case VersionStatus::Pass: break;
+    case VersionStatus::Pass:
+      break;
   }
   if (row.profile == ProfileStatus::Classified) return UnitStatus::Ok;
   if (!ncu_requested && row.profiled) return UnitStatus::Ok;
@@ -92,7 +104,8 @@ MergedUnits merge_unit_results(const std::vector<Unit>& units, const std::vector
                          "): times of different models do not compare");
   if (drivers.size() > 1) m.warnings.push_back("the units ran under different drivers (" + joined(drivers) + ")");
   if (missing)
-    m.warnings.push_back(std::to_string(missing) + " unit(s) have no result yet (run the same command again to run them)");
+    m.warnings.push_back(std::to_string(missing) +
+                         " unit(s) have no result yet (run the same command again to run them)");
   for (auto& p : group_by_point(ordered)) {
     MergedPoint mp;
     std::vector<VersionRow> rows;

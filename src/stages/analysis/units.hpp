@@ -31,11 +31,11 @@ std::optional<UnitStatus> parse_unit_status(const std::string& id);
 
 /// One unit of work: which version (its folder name and file) at which dimensions.
 struct Unit {
-  std::string version;  ///< the version's name in the run (version_folder_names)
-  size_t version_index = 0;  ///< its position among the run's kernel files
-  std::string kernel;   ///< the kernel file as given
+  std::string version;                                    ///< the version's name in the run (version_folder_names)
+  size_t version_index = 0;                               ///< its position among the run's kernel files
+  std::string kernel;                                     ///< the kernel file as given
   std::vector<std::pair<std::string, std::string>> dims;  ///< every dimension, name -> value text, in order
-  std::string key;      ///< dims_key of `dims` ("N=1024_D=64"): names the result file
+  std::string key;                                        ///< dims_key of `dims` ("N=1024_D=64"): names the result file
   /// "<version>/<key>": the unit's id (units/<id>.json holds its result).
   std::string id() const { return version + "/" + key; }
 };
@@ -43,11 +43,11 @@ struct Unit {
 /// Where a unit ran: the GPU and the tools. Empty strings / unset values are unknown.
 struct UnitPlace {
   std::string host;
-  std::string gpu_name;     ///< "NVIDIA H200"
-  std::string gpu_uuid;     ///< "GPU-5f0c...": tells GPUs of one model apart
-  std::string gpu_visible;  ///< CUDA_VISIBLE_DEVICES the worker ran under ("" when not set)
-  std::string driver;       ///< NVIDIA driver version, "580.159.04"
-  std::string ncu_version;  ///< "2025.3.1.0"
+  std::string gpu_name;                     ///< "NVIDIA H200"
+  std::string gpu_uuid;                     ///< "GPU-5f0c...": tells GPUs of one model apart
+  std::string gpu_visible;                  ///< CUDA_VISIBLE_DEVICES the worker ran under ("" when not set)
+  std::string driver;                       ///< NVIDIA driver version, "580.159.04"
+  std::string ncu_version;                  ///< "2025.3.1.0"
   std::optional<unsigned> sm_mhz, mem_mhz;  ///< clocks when the environment was probed, MHz (NVML)
   std::optional<unsigned> sm_max_mhz;       ///< the SM clock's maximum, MHz (NVML)
 };
@@ -61,11 +61,11 @@ enum class ResultSource { Worker, Orchestrator };
 struct UnitResult {
   Unit unit;
   UnitStatus status = UnitStatus::NotRun;
-  std::string reason;      ///< why not ok, one line ("" for ok)
+  std::string reason;  ///< why not ok, one line ("" for ok)
   UnitPlace place;
-  VersionRow row;          ///< the version's row at these dimensions (name = the version)
+  VersionRow row;  ///< the version's row at these dimensions (name = the version)
   ResultSource source = ResultSource::Worker;
-  std::string date;        ///< when the result was written (now_string)
+  std::string date;  ///< when the result was written (now_string)
 };
 
 /// The unit status of a row `kprof run` produced. `ncu_requested` false (--no-ncu): a correct,

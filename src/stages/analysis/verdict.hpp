@@ -41,57 +41,58 @@ std::string signal_state_name(SignalState s);
 
 /// One row of the seed's secondary-signal table, evaluated.
 struct SignalRow {
-  std::string id;            ///< stable key: "uncoalesced-loads", "l1-hit", "thread-divergence", ... (findings.hpp)
-  std::string symptom;       ///< the seed's symptom wording, made specific ("Global load efficiency < 95%")
-  std::string metric;        ///< ncu metric name(s)
-  std::string value;         ///< formatted measured value(s), or "not collected"
-  std::string threshold;     ///< threshold with its source
-  std::string ideal;         ///< the ideal value, stated honestly
+  std::string id;         ///< stable key: "uncoalesced-loads", "l1-hit", "thread-divergence", ... (findings.hpp)
+  std::string symptom;    ///< the seed's symptom wording, made specific ("Global load efficiency < 95%")
+  std::string metric;     ///< ncu metric name(s)
+  std::string value;      ///< formatted measured value(s), or "not collected"
+  std::string threshold;  ///< threshold with its source
+  std::string ideal;      ///< the ideal value, stated honestly
   SignalState state = SignalState::NotCollected;
-  std::string likely_issue;  ///< the seed's "likely issue" for this symptom
+  std::string likely_issue;          ///< the seed's "likely issue" for this symptom
   std::vector<std::string> missing;  ///< metrics this row lacked
 };
 
 /// One finding.
 struct Finding {
-  std::string id;         ///< "uncoalesced-loads", "uncoalesced-stores", "bank-conflicts", "local-memory",
-                          ///< "divergence", "stall-long_scoreboard", "stall-barrier", "issue-slots",
-                          ///< "l1-hit-rate", "l2-hit-rate", "occupancy"
-  std::string title;      ///< "Uncoalesced global loads"
-  std::string evidence;   ///< the firing signal(s) and their values
-  double gain_pct = 0;    ///< estimated share of the kernel's time it could save, %, before the cap
-  std::string formula;    ///< the formula with its numbers: "(1 - 4/32 B per sector) x (1 - L1 hit 0.0%) x L2 throughput 91.3% = 79.8%"
-  std::string scope;      ///< "global" (share of the kernel's time) or "local" (share of one unit's time), as ncu says
-  std::string anchor;     ///< the ncu rule the formula follows, or "kprof" for kprof's own
+  std::string id;        ///< "uncoalesced-loads", "uncoalesced-stores", "bank-conflicts", "local-memory",
+                         ///< "divergence", "stall-long_scoreboard", "stall-barrier", "issue-slots",
+                         ///< "l1-hit-rate", "l2-hit-rate", "occupancy"
+  std::string title;     ///< "Uncoalesced global loads"
+  std::string evidence;  ///< the firing signal(s) and their values
+  double gain_pct = 0;   ///< estimated share of the kernel's time it could save, %, before the cap
+  std::string
+      formula;  ///< the formula with its numbers: "(1 - 4/32 B per sector) x (1 - L1 hit 0.0%) x L2 throughput 91.3% = 79.8%"
+  std::string scope;   ///< "global" (share of the kernel's time) or "local" (share of one unit's time), as ncu says
+  std::string anchor;  ///< the ncu rule the formula follows, or "kprof" for kprof's own
   std::optional<double> capped_pct;  ///< gain after the cap by the headroom to the bound (set when it bites)
-  std::string section;    ///< the ncu report section to read
-  std::string next_step;  ///< one concrete next step
-  std::vector<NcuRuleResult> ncu;  ///< ncu's own rule results about the same issue (when the report has them)
-  std::string agreement;  ///< "agree" / "differ: ..." against ncu's largest estimate; "" without one
+  std::string section;               ///< the ncu report section to read
+  std::string next_step;             ///< one concrete next step
+  std::vector<NcuRuleResult> ncu;    ///< ncu's own rule results about the same issue (when the report has them)
+  std::string agreement;             ///< "agree" / "differ: ..." against ncu's largest estimate; "" without one
   /// The gain used for ranking: capped when capped.
   double ranked_pct() const { return capped_pct.value_or(gain_pct); }
 };
 
 /// The verdict for one profiled kernel launch.
 struct Verdict {
-  int id = -1;                 ///< ncu launch ID
-  std::string kernel;          ///< full kernel name
-  double gpu_time_ns = 0;      ///< gpu__time_duration.sum in ns (NaN when missing)
+  int id = -1;             ///< ncu launch ID
+  std::string kernel;      ///< full kernel name
+  double gpu_time_ns = 0;  ///< gpu__time_duration.sum in ns (NaN when missing)
   Bottleneck cls = Bottleneck::NotClassified;
-  std::string limiter;         ///< DRAM / L1 / L2, the busiest pipe, the occupancy limiter, or the latency cause
-  std::string summary;         ///< one sentence: class, limiter and the deciding numbers
-  std::vector<EvidenceRow> evidence;          ///< the class's conditions (and causes), in check order
-  std::vector<SignalRow> signals;             ///< every row of the seed's secondary-signal table
-  std::vector<std::string> next_sections;     ///< ncu report sections to read next
-  std::vector<std::string> missing_metrics;   ///< catalog metrics absent or n/a for this kernel
-  std::vector<std::string> not_concluded;     ///< conclusions not drawn, each naming the metrics it lacked
+  std::string limiter;                ///< DRAM / L1 / L2, the busiest pipe, the occupancy limiter, or the latency cause
+  std::string summary;                ///< one sentence: class, limiter and the deciding numbers
+  std::vector<EvidenceRow> evidence;  ///< the class's conditions (and causes), in check order
+  std::vector<SignalRow> signals;     ///< every row of the seed's secondary-signal table
+  std::vector<std::string> next_sections;    ///< ncu report sections to read next
+  std::vector<std::string> missing_metrics;  ///< catalog metrics absent or n/a for this kernel
+  std::vector<std::string> not_concluded;    ///< conclusions not drawn, each naming the metrics it lacked
   std::string leading_stalls;  ///< the leading stall reasons when they explain the limiter or a finding ("" otherwise)
-  std::vector<Finding> findings;              ///< what to fix first, largest (capped) gain first
-  std::string findings_note;                  ///< how the gains were capped, or why not
-  std::optional<Efficiency> efficiency;       ///< implementation efficiency (busiest unit)
-  std::vector<NcuRuleResult> ncu_rules;       ///< ncu's own rule results for this launch (empty: none in the report)
-  std::vector<NcuRuleResult> ncu_only;        ///< those with an estimate that no kprof finding matches
-  std::string ncu_rules_note;                 ///< why ncu's rule results are absent ("" when shown)
+  std::vector<Finding> findings;         ///< what to fix first, largest (capped) gain first
+  std::string findings_note;             ///< how the gains were capped, or why not
+  std::optional<Efficiency> efficiency;  ///< implementation efficiency (busiest unit)
+  std::vector<NcuRuleResult> ncu_rules;  ///< ncu's own rule results for this launch (empty: none in the report)
+  std::vector<NcuRuleResult> ncu_only;   ///< those with an estimate that no kprof finding matches
+  std::string ncu_rules_note;            ///< why ncu's rule results are absent ("" when shown)
 };
 
 /// The verdict for a call (all kernels of one report / one `solve` call).
@@ -104,9 +105,9 @@ struct CallVerdict {
   /// The call's time bound against kprof's measured kernel time (profile, run); unset for a
   /// report analysed alone (an ncu report does not record the buffers).
   std::optional<TimeBound> bound;
-  std::optional<WorkModel> work;         ///< the least work the bound used
-  std::optional<Ceilings> ceilings;      ///< the GPU's ceilings as the bound used them
-  std::optional<ClockCheck> clocks;      ///< kprof's timing against ncu's measurement (profile, run)
+  std::optional<WorkModel> work;     ///< the least work the bound used
+  std::optional<Ceilings> ceilings;  ///< the GPU's ceilings as the bound used them
+  std::optional<ClockCheck> clocks;  ///< kprof's timing against ncu's measurement (profile, run)
   /// The call's class: the leading kernel's (NotClassified when there is none).
   Bottleneck cls() const {
     return leading >= 0 ? kernels[static_cast<size_t>(leading)].cls : Bottleneck::NotClassified;

@@ -24,12 +24,18 @@ bool within_noise(const VersionRow& a, const VersionRow& b, NoiseRule rule) {
 
 std::string version_status_id(VersionStatus s) {
   switch (s) {
-    case VersionStatus::Pass: return "pass";
-    case VersionStatus::Fail: return "fail";
-    case VersionStatus::LoadError: return "load_error";
-    case VersionStatus::CheckError: return "check_error";
-    case VersionStatus::NotRun: return "not_run";
-    case VersionStatus::Unchecked: return "unchecked";
+    case VersionStatus::Pass:
+      return "pass";
+    case VersionStatus::Fail:
+      return "fail";
+    case VersionStatus::LoadError:
+      return "load_error";
+    case VersionStatus::CheckError:
+      return "check_error";
+    case VersionStatus::NotRun:
+      return "not_run";
+    case VersionStatus::Unchecked:
+      return "unchecked";
   }
   return "not_run";
 }
@@ -43,9 +49,12 @@ std::optional<VersionStatus> parse_version_status(const std::string& id) {
 
 std::string profile_status_id(ProfileStatus s) {
   switch (s) {
-    case ProfileStatus::Classified: return "classified";
-    case ProfileStatus::NotClassified: return "not_classified";
-    case ProfileStatus::NotProfiled: return "not_profiled";
+    case ProfileStatus::Classified:
+      return "classified";
+    case ProfileStatus::NotClassified:
+      return "not_classified";
+    case ProfileStatus::NotProfiled:
+      return "not_profiled";
   }
   return "not_profiled";
 }
@@ -120,11 +129,16 @@ std::string choose_time_basis(std::vector<VersionRow>& rows) {
 
 std::string change_name(Change c) {
   switch (c) {
-    case Change::Baseline: return "baseline";
-    case Change::Faster: return "faster";
-    case Change::Slower: return "slower";
-    case Change::Same: return "same (within noise)";
-    case Change::NotComparable: return "n/a";
+    case Change::Baseline:
+      return "baseline";
+    case Change::Faster:
+      return "faster";
+    case Change::Slower:
+      return "slower";
+    case Change::Same:
+      return "same (within noise)";
+    case Change::NotComparable:
+      return "n/a";
   }
   return "n/a";
 }
@@ -149,9 +163,12 @@ std::vector<RowComparison> compare_versions(const std::vector<VersionRow>& rows,
     const auto& b = rows[static_cast<size_t>(base)];
     c.speedup = *b.time_ms / *r.time_ms;
     c.noise_ms = noise_ms(r, b, rule);
-    if (static_cast<int>(i) == base) c.change = Change::Baseline;
-    else if (within_noise(r, b, rule)) c.change = Change::Same;
-    else c.change = *r.time_ms < *b.time_ms ? Change::Faster : Change::Slower;
+    if (static_cast<int>(i) == base)
+      c.change = Change::Baseline;
+    else if (within_noise(r, b, rule))
+      c.change = Change::Same;
+    else
+      c.change = *r.time_ms < *b.time_ms ? Change::Faster : Change::Slower;
   }
   if (fastest < 0) return out;
   const VersionRow& f = rows[static_cast<size_t>(fastest)];

@@ -48,30 +48,30 @@ struct VersionRow {
   VersionStatus status = VersionStatus::NotRun;
   std::string status_reason;  ///< the first failure / error / why not run ("" for Pass)
   bool correct() const { return status == VersionStatus::Pass; }
-  bool profiled = false;               ///< timing ran
-  std::optional<double> time_ms;       ///< median used for the comparison (see basis)
-  std::optional<double> spread_ms;     ///< its standard deviation over the timed calls
-  std::vector<double> time_samples_ms; ///< the per-call samples of time_ms (for the cross-run noise rule)
-  std::optional<double> call_ms;       ///< median call time (CUDA events)
-  std::optional<double> kernel_ms;     ///< median kernel time per call (CUPTI)
+  bool profiled = false;                             ///< timing ran
+  std::optional<double> time_ms;                     ///< median used for the comparison (see basis)
+  std::optional<double> spread_ms;                   ///< its standard deviation over the timed calls
+  std::vector<double> time_samples_ms;               ///< the per-call samples of time_ms (for the cross-run noise rule)
+  std::optional<double> call_ms;                     ///< median call time (CUDA events)
+  std::optional<double> kernel_ms;                   ///< median kernel time per call (CUPTI)
   std::optional<double> call_std_ms, kernel_std_ms;  ///< their standard deviations over the timed calls
   std::vector<double> call_samples_ms, kernel_samples_ms;  ///< per-call samples of both
   ProfileStatus profile = ProfileStatus::NotProfiled;
-  Bottleneck cls = Bottleneck::NotClassified;  ///< set when profile == Classified
-  std::string profile_reason;          ///< why not classified (NotClassified), "" otherwise
+  Bottleneck cls = Bottleneck::NotClassified;                 ///< set when profile == Classified
+  std::string profile_reason;                                 ///< why not classified (NotClassified), "" otherwise
   std::optional<double> sm_sol, mem_sol, achieved_occupancy;  ///< %, leading kernel (ncu)
-  std::optional<double> dram_bytes;    ///< dram__bytes_read.sum + dram__bytes_write.sum of the leading kernel, bytes
-  std::string leading_stall;           ///< ncu's stall reason name ("long_scoreboard"), "" when none
-  std::optional<double> leading_stall_pct;  ///< its share of the cycles between two issued instructions, %
-  std::optional<double> pct_of_bound;  ///< time bound / measured time, % (analysis/bound.hpp)
-  std::optional<double> bound_ms;      ///< the time bound, ms
-  std::optional<double> max_speedup;   ///< measured / bound: "at most Y x faster"
-  std::string bound_basis;             ///< what the bound binds on ("memory at the achievable 4.3 TB/s")
-  std::string top_finding;             ///< the finding with the largest gain (its title), "" when none
+  std::optional<double> dram_bytes;  ///< dram__bytes_read.sum + dram__bytes_write.sum of the leading kernel, bytes
+  std::string leading_stall;         ///< ncu's stall reason name ("long_scoreboard"), "" when none
+  std::optional<double> leading_stall_pct;     ///< its share of the cycles between two issued instructions, %
+  std::optional<double> pct_of_bound;          ///< time bound / measured time, % (analysis/bound.hpp)
+  std::optional<double> bound_ms;              ///< the time bound, ms
+  std::optional<double> max_speedup;           ///< measured / bound: "at most Y x faster"
+  std::string bound_basis;                     ///< what the bound binds on ("memory at the achievable 4.3 TB/s")
+  std::string top_finding;                     ///< the finding with the largest gain (its title), "" when none
   std::optional<double> top_finding_gain_pct;  ///< its estimated gain, % of the kernel's time
-  std::string folder;                  ///< DIR/<name>/
-  std::string note;                    ///< a caveat for this row (e.g. its buffers differ from the first's)
-  std::optional<FaultKind> fault;      ///< the kind of kernel fault that failed the check (timeout, kernel/launch error)
+  std::string folder;                          ///< DIR/<name>/
+  std::string note;                            ///< a caveat for this row (e.g. its buffers differ from the first's)
+  std::optional<FaultKind> fault;  ///< the kind of kernel fault that failed the check (timeout, kernel/launch error)
 };
 
 /// Fills the ncu columns of `row` (class, SOL, occupancy, DRAM bytes, stall, bound, top finding)
@@ -112,8 +112,8 @@ inline constexpr double kCrossRunNoiseFloor = 0.02;
 struct RowComparison {
   std::optional<double> speedup;  ///< base time / this time (> 1: faster)
   Change change = Change::NotComparable;
-  std::optional<double> noise_ms; ///< the noise the rule allowed for this row, ms
-  bool fastest = false;           ///< the fastest correct version (smallest median)
+  std::optional<double> noise_ms;  ///< the noise the rule allowed for this row, ms
+  bool fastest = false;            ///< the fastest correct version (smallest median)
   /// A correct version other than the fastest whose median is within noise of the fastest's: as
   /// fast, as far as the measurement can tell.
   bool tied_with_fastest = false;

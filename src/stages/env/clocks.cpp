@@ -38,9 +38,7 @@ std::string NvmlClockControl::lock_sm_clock(unsigned min_mhz, unsigned max_mhz) 
   return nvml_ ? nvml_->lock_sm_clock(nvml_index_, min_mhz, max_mhz) : why_;
 }
 
-std::string NvmlClockControl::reset_sm_clock() {
-  return nvml_ ? nvml_->reset_sm_clock(nvml_index_) : why_;
-}
+std::string NvmlClockControl::reset_sm_clock() { return nvml_ ? nvml_->reset_sm_clock(nvml_index_) : why_; }
 
 std::string clock_error_hint(const std::string& err, ClocksAction action) {
   std::string l = to_lower(err);
@@ -64,7 +62,8 @@ std::string clocks_lines(const ClockControl& ctl) {
   s += fmt::format("  memory clock: {} MHz (max {} MHz)\n", c->mem_mhz, c->mem_max_mhz);
   if (auto r = ctl.clock_event_reasons())
     s += std::string("  user-defined clocks (lock or application clocks): ") +
-         ((*r & kNvmlReasonUserDefinedClocks) ? "active" : "not active") + fmt::format(" (NVML clock event reasons 0x{:x})\n", *r);
+         ((*r & kNvmlReasonUserDefinedClocks) ? "active" : "not active") +
+         fmt::format(" (NVML clock event reasons 0x{:x})\n", *r);
   else
     s += "  user-defined clocks (lock): unknown (NVML gave no clock event reasons)\n";
   return s;
@@ -82,7 +81,8 @@ int run_clocks(ClockControl& ctl, const ClocksRequest& req, std::string& out) {
   std::string lock_call = "nvmlDeviceSetGpuLockedClocks(" + ctl.label() + ", " + max_text + ", " + max_text + ")";
   std::string reset_call = "nvmlDeviceResetGpuLockedClocks(" + ctl.label() + ")";
   const std::string hint_no_nvml =
-      "NVML (libnvidia-ml.so.1) comes with the NVIDIA driver: run on the GPU machine; `kprof env` shows what is missing";
+      "NVML (libnvidia-ml.so.1) comes with the NVIDIA driver: run on the GPU machine; `kprof env` shows what is "
+      "missing";
 
   if (!why.empty()) {
     // The error itself goes to stderr once (the thrown Error); a dry run still says what it would do.
@@ -120,7 +120,8 @@ int run_clocks(ClockControl& ctl, const ClocksRequest& req, std::string& out) {
     out += "restored the default clocks: " + reset_call + "\n";
   }
   out += "now:\n" + clocks_lines(ctl);
-  if (req.action == ClocksAction::Lock) out += "undo with `kprof clocks --reset` (a reboot or driver reload also resets it)\n";
+  if (req.action == ClocksAction::Lock)
+    out += "undo with `kprof clocks --reset` (a reboot or driver reload also resets it)\n";
   return 0;
 }
 

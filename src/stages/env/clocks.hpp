@@ -52,9 +52,9 @@ enum class ClocksAction { Show, Lock, Reset };
 
 /// One `kprof clocks` request.
 struct ClocksRequest {
-  int gpu = 0;                           ///< CUDA device index (--gpu)
+  int gpu = 0;  ///< CUDA device index (--gpu)
   ClocksAction action = ClocksAction::Show;
-  bool dry_run = false;                  ///< print what would be done, change nothing (--dry-run)
+  bool dry_run = false;  ///< print what would be done, change nothing (--dry-run)
 };
 
 /// Carries out `req` on `ctl`, appending the human-readable lines to `out` as it goes (current

@@ -13,8 +13,7 @@ extern char** environ;
 namespace kprof {
 
 std::vector<std::pair<std::string, std::string>> cuda_env_vars() {
-  static const char* extra[] = {"CUTLASS_PATH", "CUTLASS_ROOT", "CUTLASS_HOME", "KPROF_PYTHON",
-                                "KPROF_NVML_LIBRARY"};
+  static const char* extra[] = {"CUTLASS_PATH", "CUTLASS_ROOT", "CUTLASS_HOME", "KPROF_PYTHON", "KPROF_NVML_LIBRARY"};
   std::vector<std::pair<std::string, std::string>> vars;
   for (char** e = environ; e && *e; ++e) {
     std::string kv = *e;
@@ -58,12 +57,11 @@ EnvFacts collect_env(const EnvOptions& opts) {
     f.counters_skipped = "not checked: cannot tell kprof's own path (/proc/self/exe)";
   } else {
     progress("env: can ncu read performance counters? (one-kernel probe under ncu)");
-    f.counters = probe_ncu_counters(f.ncu.path, {exe, "__probe", "--gpu", std::to_string(opts.gpu)},
-                                    opts.timeout_s);
+    f.counters = probe_ncu_counters(f.ncu.path, {exe, "__probe", "--gpu", std::to_string(opts.gpu)}, opts.timeout_s);
   }
 
-  progress("env: Python packages (torch, triton, cutlass.cute, nsight) in " + python_executable() +
-           ", up to " + fmt_sig(opts.timeout_s, 3) + " s");
+  progress("env: Python packages (torch, triton, cutlass.cute, nsight) in " + python_executable() + ", up to " +
+           fmt_sig(opts.timeout_s, 3) + " s");
   f.python = probe_python(opts.timeout_s);
 
   CutlassSearch search = CutlassSearch::from_environment();

@@ -15,26 +15,26 @@ namespace kprof {
 
 /// Options of one environment check.
 struct EnvOptions {
-  int gpu = 0;              ///< CUDA device index to check (--gpu)
-  double timeout_s = 60;    ///< time limit of EACH probe subprocess, seconds (--timeout)
+  int gpu = 0;            ///< CUDA device index to check (--gpu)
+  double timeout_s = 60;  ///< time limit of EACH probe subprocess, seconds (--timeout)
   /// The kprof executable whose hidden `__probe` command ncu profiles; "" = this process
   /// (self_exe_path()). Tests point it at the built kprof binary.
   std::string self_exe;
-  bool progress = true;     ///< print one progress line per probe on stderr
+  bool progress = true;  ///< print one progress line per probe on stderr
 };
 
 /// Everything the check found. Plain data: assess_env() judges it, so tests can build one by hand.
 struct EnvFacts {
-  std::string date;            ///< now_string()
-  std::string host;            ///< gethostname
-  std::string kprof_version;   ///< KPROF_VERSION
-  int gpu_index = 0;           ///< --gpu
-  GpuInfo gpu;                 ///< cudart + NVML
+  std::string date;           ///< now_string()
+  std::string host;           ///< gethostname
+  std::string kprof_version;  ///< KPROF_VERSION
+  int gpu_index = 0;          ///< --gpu
+  GpuInfo gpu;                ///< cudart + NVML
   ToolInfo nvcc, ncu, sanitizer;
-  NcuCounters counters;        ///< the one-metric ncu probe (checked == false when not run)
+  NcuCounters counters;          ///< the one-metric ncu probe (checked == false when not run)
   std::string counters_skipped;  ///< why the counter probe did not run, "" when it ran
-  PythonInfo python;           ///< the one Python probe
-  CutlassLookup cutlass;       ///< CUTLASS C++ headers
+  PythonInfo python;             ///< the one Python probe
+  CutlassLookup cutlass;         ///< CUTLASS C++ headers
   /// The CUDA_* variables of the environment, plus the ones kprof reads (CUTLASS_PATH,
   /// CUTLASS_ROOT, CUTLASS_HOME, KPROF_PYTHON, KPROF_NVML_LIBRARY) when set; sorted by name.
   std::vector<std::pair<std::string, std::string>> env_vars;

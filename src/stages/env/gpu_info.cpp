@@ -33,12 +33,12 @@ int nvml_index_for_cuda_device(int cuda_index, std::string* note) {
   char bus[32] = {};
   if (cudaDeviceGetPCIBusId(bus, sizeof bus, cuda_index) == cudaSuccess) {
     if (auto idx = nvml->index_by_pci_bus_id(bus)) return *idx;
-    if (note) *note = std::string("NVML knows no GPU at PCI bus id ") + bus + "; using index " +
-                      std::to_string(cuda_index);
+    if (note)
+      *note = std::string("NVML knows no GPU at PCI bus id ") + bus + "; using index " + std::to_string(cuda_index);
   } else {
     cudaGetLastError();
-    if (note) *note = "CUDA cannot map the index to a PCI bus id; NVML index " +
-                      std::to_string(cuda_index) + " assumed";
+    if (note)
+      *note = "CUDA cannot map the index to a PCI bus id; NVML index " + std::to_string(cuda_index) + " assumed";
   }
   return cuda_index;
 }
@@ -61,16 +61,15 @@ GpuInfo gpu_info(int index) {
   if (!g.versions.error.empty()) {
     g.error = g.versions.error;
   } else if (index < 0 || index >= g.versions.device_count) {
-    g.error = "--gpu " + std::to_string(index) + " is out of range: " +
-              std::to_string(g.versions.device_count) + " device(s) visible (0.." +
-              std::to_string(g.versions.device_count - 1) + ")";
+    g.error = "--gpu " + std::to_string(index) + " is out of range: " + std::to_string(g.versions.device_count) +
+              " device(s) visible (0.." + std::to_string(g.versions.device_count - 1) + ")";
   } else {
     cudaDeviceProp p{};
     cudaError_t rc = cudaGetDeviceProperties(&p, index);
     if (rc != cudaSuccess) {
       cudaGetLastError();
-      g.error = std::string("cudaGetDeviceProperties(") + std::to_string(index) + ") failed: " +
-                cudaGetErrorName(rc) + " (" + cudaGetErrorString(rc) + ")";
+      g.error = std::string("cudaGetDeviceProperties(") + std::to_string(index) + ") failed: " + cudaGetErrorName(rc) +
+                " (" + cudaGetErrorString(rc) + ")";
     } else {
       g.available = true;
       g.name = p.name;

@@ -13,13 +13,13 @@
 namespace kprof {
 namespace {
 
-using nvmlReturn_t = int;                   // enum nvmlReturn_t; NVML_SUCCESS = 0
+using nvmlReturn_t = int;                    // enum nvmlReturn_t; NVML_SUCCESS = 0
 using nvmlDevice_t = struct nvmlDevice_st*;  // opaque handle
-using nvmlClockType_t = int;                // enum nvmlClockType_t
+using nvmlClockType_t = int;                 // enum nvmlClockType_t
 constexpr nvmlReturn_t NVML_SUCCESS = 0;
 constexpr nvmlClockType_t NVML_CLOCK_SM = 1;
 constexpr nvmlClockType_t NVML_CLOCK_MEM = 2;
-constexpr int NVML_TEMPERATURE_GPU = 0;      // enum nvmlTemperatureSensors_t
+constexpr int NVML_TEMPERATURE_GPU = 0;  // enum nvmlTemperatureSensors_t
 constexpr unsigned NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE = 80;
 constexpr unsigned NVML_DEVICE_NAME_V2_BUFFER_SIZE = 96;
 
@@ -32,22 +32,22 @@ F sym(void* lib, const char* name) {
 
 struct Nvml::Api {
   void* lib = nullptr;
-  nvmlReturn_t (*init)() = nullptr;                                         // nvmlInit_v2
-  const char* (*error_string)(nvmlReturn_t) = nullptr;                       // nvmlErrorString
-  nvmlReturn_t (*driver_version)(char*, unsigned) = nullptr;                 // nvmlSystemGetDriverVersion
-  nvmlReturn_t (*count)(unsigned*) = nullptr;                                // nvmlDeviceGetCount_v2
-  nvmlReturn_t (*handle_by_index)(unsigned, nvmlDevice_t*) = nullptr;        // nvmlDeviceGetHandleByIndex_v2
-  nvmlReturn_t (*handle_by_pci)(const char*, nvmlDevice_t*) = nullptr;       // nvmlDeviceGetHandleByPciBusId_v2
-  nvmlReturn_t (*index_of)(nvmlDevice_t, unsigned*) = nullptr;               // nvmlDeviceGetIndex
-  nvmlReturn_t (*name)(nvmlDevice_t, char*, unsigned) = nullptr;             // nvmlDeviceGetName
+  nvmlReturn_t (*init)() = nullptr;                                               // nvmlInit_v2
+  const char* (*error_string)(nvmlReturn_t) = nullptr;                            // nvmlErrorString
+  nvmlReturn_t (*driver_version)(char*, unsigned) = nullptr;                      // nvmlSystemGetDriverVersion
+  nvmlReturn_t (*count)(unsigned*) = nullptr;                                     // nvmlDeviceGetCount_v2
+  nvmlReturn_t (*handle_by_index)(unsigned, nvmlDevice_t*) = nullptr;             // nvmlDeviceGetHandleByIndex_v2
+  nvmlReturn_t (*handle_by_pci)(const char*, nvmlDevice_t*) = nullptr;            // nvmlDeviceGetHandleByPciBusId_v2
+  nvmlReturn_t (*index_of)(nvmlDevice_t, unsigned*) = nullptr;                    // nvmlDeviceGetIndex
+  nvmlReturn_t (*name)(nvmlDevice_t, char*, unsigned) = nullptr;                  // nvmlDeviceGetName
   nvmlReturn_t (*clock)(nvmlDevice_t, nvmlClockType_t, unsigned*) = nullptr;      // nvmlDeviceGetClockInfo
   nvmlReturn_t (*max_clock)(nvmlDevice_t, nvmlClockType_t, unsigned*) = nullptr;  // nvmlDeviceGetMaxClockInfo
-  nvmlReturn_t (*reasons)(nvmlDevice_t, unsigned long long*) = nullptr;      // ...ClocksEventReasons
-  nvmlReturn_t (*power)(nvmlDevice_t, unsigned*) = nullptr;                  // nvmlDeviceGetPowerUsage (mW)
-  nvmlReturn_t (*power_limit)(nvmlDevice_t, unsigned*) = nullptr;            // nvmlDeviceGetEnforcedPowerLimit (mW)
-  nvmlReturn_t (*temperature)(nvmlDevice_t, int, unsigned*) = nullptr;       // nvmlDeviceGetTemperature
-  nvmlReturn_t (*lock)(nvmlDevice_t, unsigned, unsigned) = nullptr;          // nvmlDeviceSetGpuLockedClocks
-  nvmlReturn_t (*reset)(nvmlDevice_t) = nullptr;                             // nvmlDeviceResetGpuLockedClocks
+  nvmlReturn_t (*reasons)(nvmlDevice_t, unsigned long long*) = nullptr;           // ...ClocksEventReasons
+  nvmlReturn_t (*power)(nvmlDevice_t, unsigned*) = nullptr;                       // nvmlDeviceGetPowerUsage (mW)
+  nvmlReturn_t (*power_limit)(nvmlDevice_t, unsigned*) = nullptr;       // nvmlDeviceGetEnforcedPowerLimit (mW)
+  nvmlReturn_t (*temperature)(nvmlDevice_t, int, unsigned*) = nullptr;  // nvmlDeviceGetTemperature
+  nvmlReturn_t (*lock)(nvmlDevice_t, unsigned, unsigned) = nullptr;     // nvmlDeviceSetGpuLockedClocks
+  nvmlReturn_t (*reset)(nvmlDevice_t) = nullptr;                        // nvmlDeviceResetGpuLockedClocks
 
   std::string err(nvmlReturn_t rc) const {
     const char* s = error_string ? error_string(rc) : nullptr;
@@ -91,8 +91,7 @@ Nvml* Nvml::get(std::string* why) {
     api->clock = sym<decltype(api->clock)>(lib, "nvmlDeviceGetClockInfo");
     api->max_clock = sym<decltype(api->max_clock)>(lib, "nvmlDeviceGetMaxClockInfo");
     api->reasons = sym<decltype(api->reasons)>(lib, "nvmlDeviceGetCurrentClocksEventReasons");
-    if (!api->reasons)
-      api->reasons = sym<decltype(api->reasons)>(lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
+    if (!api->reasons) api->reasons = sym<decltype(api->reasons)>(lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
     api->power = sym<decltype(api->power)>(lib, "nvmlDeviceGetPowerUsage");
     api->power_limit = sym<decltype(api->power_limit)>(lib, "nvmlDeviceGetEnforcedPowerLimit");
     api->temperature = sym<decltype(api->temperature)>(lib, "nvmlDeviceGetTemperature");
@@ -207,10 +206,15 @@ NvmlSample Nvml::sample(int index) const {
 }
 
 const std::vector<NvmlReasonBit>& nvml_reason_bits() {
-  static const std::vector<NvmlReasonBit> bits = {
-      {0x1, "GPU idle"},           {0x2, "application/locked clocks"}, {0x4, "SW power cap"},
-      {0x8, "HW slowdown"},        {0x10, "sync boost"},               {0x20, "SW thermal slowdown"},
-      {0x40, "HW thermal slowdown"}, {0x80, "HW power brake"},         {0x100, "display clock setting"}};
+  static const std::vector<NvmlReasonBit> bits = {{0x1, "GPU idle"},
+                                                  {0x2, "application/locked clocks"},
+                                                  {0x4, "SW power cap"},
+                                                  {0x8, "HW slowdown"},
+                                                  {0x10, "sync boost"},
+                                                  {0x20, "SW thermal slowdown"},
+                                                  {0x40, "HW thermal slowdown"},
+                                                  {0x80, "HW power brake"},
+                                                  {0x100, "display clock setting"}};
   return bits;
 }
 

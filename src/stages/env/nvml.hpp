@@ -14,10 +14,10 @@ namespace kprof {
 
 /// Clocks of one GPU in MHz as NVML reports them (nvmlDeviceGetClockInfo / GetMaxClockInfo).
 struct GpuClocks {
-  unsigned sm_mhz = 0;        ///< current SM clock (NVML_CLOCK_SM)
-  unsigned mem_mhz = 0;       ///< current memory clock (NVML_CLOCK_MEM)
-  unsigned sm_max_mhz = 0;    ///< maximum SM clock
-  unsigned mem_max_mhz = 0;   ///< maximum memory clock
+  unsigned sm_mhz = 0;       ///< current SM clock (NVML_CLOCK_SM)
+  unsigned mem_mhz = 0;      ///< current memory clock (NVML_CLOCK_MEM)
+  unsigned sm_max_mhz = 0;   ///< maximum SM clock
+  unsigned mem_max_mhz = 0;  ///< maximum memory clock
 };
 
 /// nvmlClocksEventReasonApplicationsClocksSetting (0x2, also named
@@ -47,11 +47,11 @@ bool nvml_reasons_throttle(uint64_t mask);
 /// One reading of the quantities that say under which conditions a kernel ran. Unset fields
 /// could not be read. All calls are NVML queries (read-only).
 struct NvmlSample {
-  std::optional<unsigned> sm_mhz;     ///< nvmlDeviceGetClockInfo(NVML_CLOCK_SM), MHz
-  std::optional<unsigned> mem_mhz;    ///< nvmlDeviceGetClockInfo(NVML_CLOCK_MEM), MHz
-  std::optional<double> power_w;      ///< nvmlDeviceGetPowerUsage, W (NVML averages it over a window: it lags)
-  std::optional<uint64_t> reasons;    ///< nvmlDeviceGetCurrentClocksEventReasons mask
-  std::optional<unsigned> temp_c;     ///< nvmlDeviceGetTemperature(NVML_TEMPERATURE_GPU), C
+  std::optional<unsigned> sm_mhz;   ///< nvmlDeviceGetClockInfo(NVML_CLOCK_SM), MHz
+  std::optional<unsigned> mem_mhz;  ///< nvmlDeviceGetClockInfo(NVML_CLOCK_MEM), MHz
+  std::optional<double> power_w;    ///< nvmlDeviceGetPowerUsage, W (NVML averages it over a window: it lags)
+  std::optional<uint64_t> reasons;  ///< nvmlDeviceGetCurrentClocksEventReasons mask
+  std::optional<unsigned> temp_c;   ///< nvmlDeviceGetTemperature(NVML_TEMPERATURE_GPU), C
 };
 
 /// The loaded NVML library (a process-wide singleton).

@@ -26,7 +26,8 @@ void run_probe_kernel(int gpu) {
   cuda_check(cudaGetLastError(), "launching kprof's probe kernel");
   unsigned first = 0;
   cuda_check(cudaMemcpy(&first, d, sizeof first, cudaMemcpyDeviceToHost), "running kprof's probe kernel");
-  if (first != 42u) throw check_failed("kprof's probe kernel ran but wrote " + std::to_string(first) + " instead of 42");
+  if (first != 42u)
+    throw check_failed("kprof's probe kernel ran but wrote " + std::to_string(first) + " instead of 42");
 }
 
 }  // namespace kprof

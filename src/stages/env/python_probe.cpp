@@ -132,8 +132,8 @@ PythonInfo probe_python(double timeout_s, const std::string& python) {
   if (r.not_found) {
     info.error = "cannot run the Python kprof embeds (" + exe + "): " + trim(r.err);
   } else if (r.timed_out) {
-    info.error = "the Python probe (" + exe + ") was stopped after its time limit of " +
-                 fmt_sig(timeout_s, 3) + " s (an import hung or is very slow)";
+    info.error = "the Python probe (" + exe + ") was stopped after its time limit of " + fmt_sig(timeout_s, 3) +
+                 " s (an import hung or is very slow)";
   } else if (!info.ran || r.out.find("\"key\": \"done\"") == std::string::npos) {
     std::string tail = trim(r.err);
     auto lines = split(tail, '\n');

@@ -22,21 +22,21 @@ struct PyPackage {
 
 /// PyTorch extras.
 struct TorchInfo : PyPackage {
-  std::string cuda_build;        ///< torch.version.cuda ("12.8"); "" for a CPU-only build
-  bool cuda_available = false;   ///< torch.cuda.is_available()
-  std::string device;            ///< torch.cuda.get_device_name(0) when available
+  std::string cuda_build;       ///< torch.version.cuda ("12.8"); "" for a CPU-only build
+  bool cuda_available = false;  ///< torch.cuda.is_available()
+  std::string device;           ///< torch.cuda.get_device_name(0) when available
 };
 
 /// What the one probe subprocess reported.
 struct PythonInfo {
-  std::string path;          ///< the interpreter probed
-  bool ran = false;          ///< it started and printed its first line
-  std::string error;         ///< why the probe failed or stopped early ("timed out after 60 s ...")
-  std::string version;       ///< "3.11.7"
-  TorchInfo torch;           ///< import torch
-  PyPackage triton;          ///< import triton
-  PyPackage cute_dsl;        ///< import cutlass.cute (version of nvidia-cutlass-dsl)
-  PyPackage nsight_python;   ///< import nsight (version of nsight-python); reported, not required
+  std::string path;         ///< the interpreter probed
+  bool ran = false;         ///< it started and printed its first line
+  std::string error;        ///< why the probe failed or stopped early ("timed out after 60 s ...")
+  std::string version;      ///< "3.11.7"
+  TorchInfo torch;          ///< import torch
+  PyPackage triton;         ///< import triton
+  PyPackage cute_dsl;       ///< import cutlass.cute (version of nvidia-cutlass-dsl)
+  PyPackage nsight_python;  ///< import nsight (version of nsight-python); reported, not required
   /// site-packages/cutlass_library/source of the `nvidia-cutlass` pip package (it ships the
   /// CUTLASS C++ headers under include/), "" when not installed.
   std::string cutlass_pip_source;

@@ -19,8 +19,7 @@ bool module_absent(const std::string& error, const std::string& top) {
 }
 
 std::string python_fix() {
-  return "point KPROF_PYTHON at a working python3 (kprof was built with " +
-         std::string(KPROF_PYTHON_EXECUTABLE) + ")";
+  return "point KPROF_PYTHON at a working python3 (kprof was built with " + std::string(KPROF_PYTHON_EXECUTABLE) + ")";
 }
 
 CheckItem cuda_item(const EnvFacts& f) {
@@ -47,7 +46,8 @@ CheckItem gpu_item(const EnvFacts& f) {
                     "), " + std::to_string(g.sm_count) + " SMs, " + fmt_bytes(static_cast<double>(g.memory_bytes)) +
                     ", L2 " + fmt_bytes(static_cast<double>(g.l2_bytes)));
   if (!g.versions.error.empty())
-    return item(name, true, ItemStatus::Fail, "", "no CUDA driver/GPU (see CUDA runtime)", "fix the CUDA runtime item first");
+    return item(name, true, ItemStatus::Fail, "", "no CUDA driver/GPU (see CUDA runtime)",
+                "fix the CUDA runtime item first");
   return item(name, true, ItemStatus::Fail, "", g.error,
               "pick --gpu 0.." + std::to_string(g.versions.device_count - 1) + " (`nvidia-smi -L` lists them)");
 }
@@ -66,7 +66,9 @@ CheckItem nvml_item(const EnvFacts& f) {
 }
 
 CheckItem tool_item(const ToolInfo& t, bool required, const std::string& install, const std::string& needed_for) {
-  if (t.ok()) return item(t.name, required, ItemStatus::Ok, (t.version.empty() ? "version unknown" : t.version) + " (" + t.path + ")");
+  if (t.ok())
+    return item(t.name, required, ItemStatus::Ok,
+                (t.version.empty() ? "version unknown" : t.version) + " (" + t.path + ")");
   if (t.path.empty())
     return item(t.name, required, required ? ItemStatus::Fail : ItemStatus::Info, "not found", t.error,
                 install + (needed_for.empty() ? "" : "; needed for " + needed_for));
@@ -76,9 +78,11 @@ CheckItem tool_item(const ToolInfo& t, bool required, const std::string& install
 
 CheckItem counters_item(const EnvFacts& f) {
   const NcuCounters& c = f.counters;
-  if (!c.checked) return item("ncu counters", true, ItemStatus::Skip, "", f.counters_skipped, "fix the items above first");
+  if (!c.checked)
+    return item("ncu counters", true, ItemStatus::Skip, "", f.counters_skipped, "fix the items above first");
   if (c.readable)
-    return item("ncu counters", true, ItemStatus::Ok, "readable (sm__cycles_elapsed.avg = " + fmt_sig(c.cycles, 6) + " cycles)");
+    return item("ncu counters", true, ItemStatus::Ok,
+                "readable (sm__cycles_elapsed.avg = " + fmt_sig(c.cycles, 6) + " cycles)");
   return item("ncu counters", true, ItemStatus::Fail, "not readable", c.error, c.fix);
 }
 
@@ -90,11 +94,14 @@ CheckItem torch_item(const EnvFacts& f) {
   const TorchInfo& t = f.python.torch;
   std::string install = "install a CUDA build of PyTorch into " + f.python.path +
                         " (https://pytorch.org/get-started/locally/), or point KPROF_PYTHON at a Python that has one";
-  if (!t.probed) return item("PyTorch", true, ItemStatus::Fail, "", not_probed(f, "torch"), f.python.ran ? "raise --timeout" : python_fix());
+  if (!t.probed)
+    return item("PyTorch", true, ItemStatus::Fail, "", not_probed(f, "torch"),
+                f.python.ran ? "raise --timeout" : python_fix());
   if (!t.importable) return item("PyTorch", true, ItemStatus::Fail, "not importable", t.error, install);
   std::string value = t.version + ", CUDA build " + (t.cuda_build.empty() ? "none" : t.cuda_build);
   if (t.cuda_build.empty())
-    return item("PyTorch", true, ItemStatus::Fail, value, "CPU-only build of PyTorch (torch.version.cuda is None)", install);
+    return item("PyTorch", true, ItemStatus::Fail, value, "CPU-only build of PyTorch (torch.version.cuda is None)",
+                install);
   if (!t.cuda_available) {
     if (!f.gpu.available)
       return item("PyTorch", true, ItemStatus::Warn, value + ", torch.cuda.is_available() False",
@@ -105,7 +112,8 @@ CheckItem torch_item(const EnvFacts& f) {
                 "install a torch build for CUDA <= " + format_cuda_version(f.gpu.versions.driver_api) +
                     " (what this driver supports), or update the driver");
   }
-  return item("PyTorch", true, ItemStatus::Ok, value + ", cuda available" + (t.device.empty() ? "" : " (" + t.device + ")"));
+  return item("PyTorch", true, ItemStatus::Ok,
+              value + ", cuda available" + (t.device.empty() ? "" : " (" + t.device + ")"));
 }
 
 CheckItem package_item(const EnvFacts& f, const std::string& name, const PyPackage& p, const std::string& top,
@@ -149,11 +157,16 @@ std::vector<ImplReadiness> implementations(const EnvFacts& f) {
 
 std::string item_status_name(ItemStatus s) {
   switch (s) {
-    case ItemStatus::Ok: return "ok";
-    case ItemStatus::Warn: return "warn";
-    case ItemStatus::Fail: return "FAIL";
-    case ItemStatus::Info: return "info";
-    case ItemStatus::Skip: return "skip";
+    case ItemStatus::Ok:
+      return "ok";
+    case ItemStatus::Warn:
+      return "warn";
+    case ItemStatus::Fail:
+      return "FAIL";
+    case ItemStatus::Info:
+      return "info";
+    case ItemStatus::Skip:
+      return "skip";
   }
   return "?";
 }
@@ -164,10 +177,11 @@ EnvReport assess_env(const EnvFacts& f) {
   r.items.push_back(cuda_item(f));
   r.items.push_back(gpu_item(f));
   r.items.push_back(nvml_item(f));
-  r.items.push_back(tool_item(f.ncu, true,
-                              "install Nsight Compute (the CUDA toolkit's cuda-nsight-compute package) and put ncu on PATH", ""));
+  r.items.push_back(tool_item(
+      f.ncu, true, "install Nsight Compute (the CUDA toolkit's cuda-nsight-compute package) and put ncu on PATH", ""));
   r.items.push_back(counters_item(f));
-  r.items.push_back(tool_item(f.nvcc, false, "install the CUDA toolkit or add its bin/ to PATH", "cuda-cpp and cutlass kernels"));
+  r.items.push_back(
+      tool_item(f.nvcc, false, "install the CUDA toolkit or add its bin/ to PATH", "cuda-cpp and cutlass kernels"));
   r.items.push_back(tool_item(f.sanitizer, false, "install the CUDA toolkit's compute-sanitizer",
                               "memory checks of a kernel (optional)"));
   if (f.python.ran)
@@ -175,7 +189,8 @@ EnvReport assess_env(const EnvFacts& f) {
   else
     r.items.push_back(item("Python", true, ItemStatus::Fail, f.python.path, f.python.error, python_fix()));
   r.items.push_back(torch_item(f));
-  r.items.push_back(package_item(f, "Triton", f.python.triton, "triton", "pip install triton; needed for triton kernels"));
+  r.items.push_back(
+      package_item(f, "Triton", f.python.triton, "triton", "pip install triton; needed for triton kernels"));
   r.items.push_back(package_item(f, "CuTe DSL", f.python.cute_dsl, "cutlass",
                                  "pip install nvidia-cutlass-dsl; needed for cute-dsl kernels"));
   CheckItem ns = package_item(f, "nsight-python", f.python.nsight_python, "nsight", "");

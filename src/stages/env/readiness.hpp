@@ -29,9 +29,9 @@ struct CheckItem {
   std::string name;       ///< "PyTorch", "ncu counters", ...
   bool required = false;  ///< the environment is not ready unless it is Ok
   ItemStatus status = ItemStatus::Ok;
-  std::string value;      ///< what was found ("2.8.0, CUDA 12.8, cuda available")
-  std::string why;        ///< one line, when not Ok
-  std::string fix;        ///< one line: what to do, when not Ok
+  std::string value;  ///< what was found ("2.8.0, CUDA 12.8, cuda available")
+  std::string why;    ///< one line, when not Ok
+  std::string fix;    ///< one line: what to do, when not Ok
 };
 
 /// One row of the implementation table.

@@ -35,7 +35,7 @@ bool CsvReader::skip_message_line() {
 
 bool CsvReader::next(CsvRecord& record) {
   // Fields are written in place into `record`'s strings, reusing their capacity from the last call.
-  size_t n = 0;          // fields completed
+  size_t n = 0;  // fields completed
   bool in_quotes = false;
   bool started = false;  // the record has at least one character or separator
   auto field = [&]() -> std::string& {
@@ -64,15 +64,25 @@ bool CsvReader::next(CsvRecord& record) {
     }
     if (!started && skip_messages_ && c == '=' && skip_message_line()) continue;  // "==PROF== ..."
     switch (c) {
-      case '"': start(); in_quotes = true; break;
-      case ',': start(); ++n; field().clear(); break;
-      case '\r': break;  // part of "\r\n"; a lone '\r' outside quotes is dropped
+      case '"':
+        start();
+        in_quotes = true;
+        break;
+      case ',':
+        start();
+        ++n;
+        field().clear();
+        break;
+      case '\r':
+        break;  // part of "\r\n"; a lone '\r' outside quotes is dropped
       case '\n':
         ++line_;
         if (!started) break;  // an empty line
         record.resize(++n);
         return true;
-      default: start(); append_run(field(), c, /*quoted=*/false);
+      default:
+        start();
+        append_run(field(), c, /*quoted=*/false);
     }
   }
   if (!started) {

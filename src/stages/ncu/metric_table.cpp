@@ -116,17 +116,16 @@ namespace {
 MetricTable pivot_long_layout(NcuRawReader& reader) {
   const CsvRecord& header = reader.header();
   const auto& index = reader.index();
-  size_t name_col = index.at("Metric Name"), unit_col = index.at("Metric Unit"),
-         value_col = index.at("Metric Value");
+  size_t name_col = index.at("Metric Name"), unit_col = index.at("Metric Unit"), value_col = index.at("Metric Value");
   MetricTable table;
   std::map<int, size_t> row_of_id;
   std::set<std::string> seen;
   CsvRecord rec;
   while (reader.next_record(rec)) {
     if (rec.size() != header.size())
-      throw usage_error("line " + std::to_string(reader.line()) + " of the ncu CSV has " +
-                            std::to_string(rec.size()) + " fields where its header has " +
-                            std::to_string(header.size()) + " (truncated or edited file?)",
+      throw usage_error("line " + std::to_string(reader.line()) + " of the ncu CSV has " + std::to_string(rec.size()) +
+                            " fields where its header has " + std::to_string(header.size()) +
+                            " (truncated or edited file?)",
                         kNcuExportHint);
     KernelMetrics probe;
     fill_identity(probe, index, rec);

@@ -18,21 +18,21 @@ namespace kprof {
 
 /// One cell of the table.
 struct MetricValue {
-  std::string raw;               ///< the cell as ncu wrote it ("524,288", "n/a", "(256, 1, 1)")
-  std::string raw_unit;          ///< the unit ncu wrote for it ("us", "Mbyte", "", "%")
-  std::optional<double> value;   ///< the number in `unit`; nullopt when missing, "n/a", NaN or text
-  std::string unit;              ///< base unit of `value` (see normalize_unit)
+  std::string raw;              ///< the cell as ncu wrote it ("524,288", "n/a", "(256, 1, 1)")
+  std::string raw_unit;         ///< the unit ncu wrote for it ("us", "Mbyte", "", "%")
+  std::optional<double> value;  ///< the number in `unit`; nullopt when missing, "n/a", NaN or text
+  std::string unit;             ///< base unit of `value` (see normalize_unit)
 };
 
 /// The metrics of one profiled kernel launch (one row of the raw page).
 struct KernelMetrics {
-  int id = -1;                   ///< ncu's "ID" column (launch index in the report)
-  std::string name;              ///< "Kernel Name" (ncu prints the demangled name by default)
-  std::string demangled_name;    ///< "Demangled Name" when the export has that column, else ""
-  std::string block;             ///< "Block Size", e.g. "(256, 1, 1)"
-  std::string grid;              ///< "Grid Size", e.g. "(1056, 1, 1)"
-  std::string device;            ///< "Device" index as text
-  std::string cc;                ///< "CC" compute capability, e.g. "9.0"
+  int id = -1;                                 ///< ncu's "ID" column (launch index in the report)
+  std::string name;                            ///< "Kernel Name" (ncu prints the demangled name by default)
+  std::string demangled_name;                  ///< "Demangled Name" when the export has that column, else ""
+  std::string block;                           ///< "Block Size", e.g. "(256, 1, 1)"
+  std::string grid;                            ///< "Grid Size", e.g. "(1056, 1, 1)"
+  std::string device;                          ///< "Device" index as text
+  std::string cc;                              ///< "CC" compute capability, e.g. "9.0"
   std::map<std::string, MetricValue> metrics;  ///< every non-identity column, by ncu name
 
   /// The numeric value of `metric` in its base unit; nullopt when the column is absent or the
@@ -50,8 +50,8 @@ struct KernelMetrics {
 
 /// A parsed raw export: the metric columns in file order and one entry per kernel launch.
 struct MetricTable {
-  std::vector<std::string> columns;   ///< metric column names (identity columns excluded), file order
-  std::vector<KernelMetrics> kernels; ///< rows, file order
+  std::vector<std::string> columns;    ///< metric column names (identity columns excluded), file order
+  std::vector<KernelMetrics> kernels;  ///< rows, file order
 };
 
 /// Parses the text of `ncu --csv --page raw` (with or without `--print-units base`; ncu's units

@@ -10,21 +10,25 @@ using C = MetricCategory;
 namespace m = metric;
 
 // Stall entries share their wording; `used_by` says which conclusion reads them.
-#define KPROF_STALL(reason, label, used)                                                        \
-  MetricSpec{"smsp__average_warps_issue_stalled_" reason "_per_issue_active.ratio",             \
-             "Stall " label " (cycles per issued instruction)", "", C::Scheduler, used, false,  \
-             nullptr, 0}
+#define KPROF_STALL(reason, label, used)                                                             \
+  MetricSpec {                                                                                       \
+    "smsp__average_warps_issue_stalled_" reason "_per_issue_active.ratio",                           \
+        "Stall " label " (cycles per issued instruction)", "", C::Scheduler, used, false, nullptr, 0 \
+  }
 
 const std::vector<MetricSpec> kCatalog = {
     // ---- Speed of Light: the seed's primary table ----------------------------------------------
     {m::kSmSol, "SM SOL (Compute (SM) Throughput)", "%", C::SpeedOfLight, "class: all rows (SM SOL)", true, nullptr, 0},
-    {m::kMemSol, "Memory SOL (Memory Throughput)", "%", C::SpeedOfLight, "class: all rows (memory SOL)", true, nullptr, 0},
+    {m::kMemSol, "Memory SOL (Memory Throughput)", "%", C::SpeedOfLight, "class: all rows (memory SOL)", true, nullptr,
+     0},
     {m::kDramPct, "DRAM throughput", "%", C::SpeedOfLight, "class: Memory-Bound names the unit", true, nullptr, 0},
     {m::kL1Pct, "L1/TEX throughput", "%", C::SpeedOfLight, "class: Memory-Bound names the unit", true,
      "l1tex__throughput.avg.pct_of_peak_sustained_active", 0},
     {m::kL2Pct, "L2 throughput", "%", C::SpeedOfLight, "class: Memory-Bound names the unit", true, nullptr, 0},
-    {m::kL1PctActive, "L1/TEX throughput (active cycles)", "%", C::SpeedOfLight, "finding: bank conflicts (ncu's weight)", false, nullptr, 0},
-    {m::kDuration, "GPU time (duration under ncu)", "ns", C::SpeedOfLight, "call: leading kernel; roofline", true, nullptr, 0},
+    {m::kL1PctActive, "L1/TEX throughput (active cycles)", "%", C::SpeedOfLight,
+     "finding: bank conflicts (ncu's weight)", false, nullptr, 0},
+    {m::kDuration, "GPU time (duration under ncu)", "ns", C::SpeedOfLight, "call: leading kernel; roofline", true,
+     nullptr, 0},
     {"gpc__cycles_elapsed.max", "Elapsed cycles", "cycle", C::SpeedOfLight, "report", false, nullptr, 0},
     {"sm__cycles_active.avg", "SM active cycles", "cycle", C::SpeedOfLight, "report", false, nullptr, 0},
     {m::kSmFreq, "SM frequency", "Hz", C::SpeedOfLight, "report", false, nullptr, 0},
@@ -33,57 +37,80 @@ const std::vector<MetricSpec> kCatalog = {
     {m::kDramRead, "DRAM bytes read", "byte", C::Memory, "roofline", false, nullptr, 0},
     {m::kDramWrite, "DRAM bytes written", "byte", C::Memory, "roofline", false, nullptr, 0},
     {m::kDramBw, "DRAM bandwidth", "byte/s", C::Memory, "report", false, nullptr, 0},
-    {m::kDramPeakPerCycle, "DRAM peak bytes per DRAM cycle", "byte/cycle", C::Memory, "roofline (peak bandwidth)", false, nullptr, 0},
+    {m::kDramPeakPerCycle, "DRAM peak bytes per DRAM cycle", "byte/cycle", C::Memory, "roofline (peak bandwidth)",
+     false, nullptr, 0},
     {m::kL1Hit, "L1/TEX hit rate", "%", C::Memory, "signal: L1 hit rate", false, nullptr, 0},
     {m::kL2Hit, "L2 hit rate", "%", C::Memory, "signal: L2 hit rate", false, nullptr, 0},
     {m::kLdSectors, "Global load sectors", "sector", C::Memory, "signal: uncoalesced loads", false, nullptr, 0},
     {m::kLdRequests, "Global load requests", "", C::Memory, "signal: uncoalesced loads", false, nullptr, 0},
-    {m::kLdBytesPerSector, "Global load bytes used per sector", "byte/sector", C::Memory, "signal: uncoalesced loads", false, nullptr, 0},
+    {m::kLdBytesPerSector, "Global load bytes used per sector", "byte/sector", C::Memory, "signal: uncoalesced loads",
+     false, nullptr, 0},
     {m::kStSectors, "Global store sectors", "sector", C::Memory, "signal: uncoalesced stores", false, nullptr, 0},
     {m::kStRequests, "Global store requests", "", C::Memory, "signal: uncoalesced stores", false, nullptr, 0},
-    {m::kStBytesPerSector, "Global store bytes used per sector", "byte/sector", C::Memory, "signal: uncoalesced stores", false, nullptr, 0},
+    {m::kStBytesPerSector, "Global store bytes used per sector", "byte/sector", C::Memory, "signal: uncoalesced stores",
+     false, nullptr, 0},
     {m::kBankConflicts, "Shared-memory bank conflicts", "", C::Memory, "signal: bank conflicts", false, nullptr, 0},
     {m::kSharedWavefronts, "Shared-memory wavefronts", "", C::Memory, "signal: bank conflicts", false, nullptr, 0},
-    {m::kLocalLdSectors, "Local-memory load sectors (spills)", "sector", C::Memory, "signal: register spill", false, nullptr, 0},
-    {m::kLocalStSectors, "Local-memory store sectors (spills)", "sector", C::Memory, "signal: register spill", false, nullptr, 0},
+    {m::kLocalLdSectors, "Local-memory load sectors (spills)", "sector", C::Memory, "signal: register spill", false,
+     nullptr, 0},
+    {m::kLocalStSectors, "Local-memory store sectors (spills)", "sector", C::Memory, "signal: register spill", false,
+     nullptr, 0},
     // ---- Compute ----------------------------------------------------------------------------------
     {m::kPipeFma, "FMA pipe utilization", "%", C::Compute, "class: Compute-Bound names the pipe", false, nullptr, 0},
     {m::kPipeAlu, "ALU pipe utilization", "%", C::Compute, "class: Compute-Bound names the pipe", false, nullptr, 0},
     {m::kPipeFp64, "FP64 pipe utilization", "%", C::Compute, "class: Compute-Bound names the pipe", false, nullptr, 0},
-    {m::kPipeTensor, "Tensor pipe utilization", "%", C::Compute, "class: Compute-Bound names the pipe", false, nullptr, 0},
+    {m::kPipeTensor, "Tensor pipe utilization", "%", C::Compute, "class: Compute-Bound names the pipe", false, nullptr,
+     0},
     {m::kPipeLsu, "LSU pipe utilization", "%", C::Compute, "class: Compute-Bound names the pipe", false, nullptr, 0},
-    {m::kPipeXu, "XU pipe utilization (transcendentals)", "%", C::Compute, "class: Compute-Bound names the pipe", false, nullptr, 0},
-    {"sm__inst_executed.avg.per_cycle_active", "Executed IPC (per SM, active cycles)", "inst/cycle", C::Compute, "report", false, nullptr, 0},
+    {m::kPipeXu, "XU pipe utilization (transcendentals)", "%", C::Compute, "class: Compute-Bound names the pipe", false,
+     nullptr, 0},
+    {"sm__inst_executed.avg.per_cycle_active", "Executed IPC (per SM, active cycles)", "inst/cycle", C::Compute,
+     "report", false, nullptr, 0},
     {"smsp__inst_executed.sum", "Executed instructions", "inst", C::Compute, "report", false, nullptr, 0},
-    {m::kThreadsPerInst, "Threads per executed instruction", "", C::Compute, "signal: thread divergence", false, nullptr, 0},
-    {m::kThreadsPerInstPredOn, "Threads per executed instruction, not predicated off", "", C::Compute, "signal: thread divergence", false, nullptr, 0},
+    {m::kThreadsPerInst, "Threads per executed instruction", "", C::Compute, "signal: thread divergence", false,
+     nullptr, 0},
+    {m::kThreadsPerInstPredOn, "Threads per executed instruction, not predicated off", "", C::Compute,
+     "signal: thread divergence", false, nullptr, 0},
     {m::kBranchUniformPct, "Branch efficiency", "%", C::Compute, "signal: warp divergence", false, nullptr, 0},
     {m::kDivergentTargets, "Divergent branch targets", "", C::Compute, "signal: warp divergence", false, nullptr, 0},
     {m::kBranchInst, "Executed branch instructions", "inst", C::Compute, "signal: warp divergence", false, nullptr, 0},
     // ---- Occupancy --------------------------------------------------------------------------------
     {m::kAchievedOcc, "Achieved occupancy", "%", C::Occupancy, "class: Occupancy-Bound", true, nullptr, 0},
     {m::kTheoreticalOcc, "Theoretical occupancy", "%", C::Occupancy, "class: Occupancy-Bound", true, nullptr, 0},
-    {"sm__warps_active.avg.per_cycle_active", "Achieved active warps per SM", "warp", C::Occupancy, "report", false, nullptr, 0},
-    {"sm__maximum_warps_avg_per_active_cycle", "Theoretical active warps per SM", "warp", C::Occupancy, "report", false, nullptr, 0},
-    {m::kLimitRegisters, "Block limit: registers", "block", C::Occupancy, "class: Occupancy-Bound names the limiter", true, nullptr, 0},
-    {m::kLimitShared, "Block limit: shared memory", "block", C::Occupancy, "class: Occupancy-Bound names the limiter", true, nullptr, 0},
-    {m::kLimitWarps, "Block limit: warps (block size)", "block", C::Occupancy, "class: Occupancy-Bound names the limiter", true, nullptr, 0},
-    {m::kLimitBlocks, "Block limit: blocks per SM", "block", C::Occupancy, "class: Occupancy-Bound names the limiter", true, nullptr, 0},
-    {m::kLimitBarriers, "Block limit: barriers", "block", C::Occupancy, "class: Occupancy-Bound names the limiter", false, nullptr, 90},
+    {"sm__warps_active.avg.per_cycle_active", "Achieved active warps per SM", "warp", C::Occupancy, "report", false,
+     nullptr, 0},
+    {"sm__maximum_warps_avg_per_active_cycle", "Theoretical active warps per SM", "warp", C::Occupancy, "report", false,
+     nullptr, 0},
+    {m::kLimitRegisters, "Block limit: registers", "block", C::Occupancy, "class: Occupancy-Bound names the limiter",
+     true, nullptr, 0},
+    {m::kLimitShared, "Block limit: shared memory", "block", C::Occupancy, "class: Occupancy-Bound names the limiter",
+     true, nullptr, 0},
+    {m::kLimitWarps, "Block limit: warps (block size)", "block", C::Occupancy,
+     "class: Occupancy-Bound names the limiter", true, nullptr, 0},
+    {m::kLimitBlocks, "Block limit: blocks per SM", "block", C::Occupancy, "class: Occupancy-Bound names the limiter",
+     true, nullptr, 0},
+    {m::kLimitBarriers, "Block limit: barriers", "block", C::Occupancy, "class: Occupancy-Bound names the limiter",
+     false, nullptr, 90},
     // ---- Launch -----------------------------------------------------------------------------------
     {m::kGridSize, "Grid size (blocks)", "", C::Launch, "class: waves per SM", false, nullptr, 0},
     {m::kBlockSize, "Block size (threads)", "", C::Launch, "report", false, nullptr, 0},
     {"launch__thread_count", "Threads", "thread", C::Launch, "report", false, nullptr, 0},
-    {m::kRegsPerThread, "Registers per thread", "register/thread", C::Launch, "report (occupancy, spills)", false, nullptr, 0},
-    {"launch__shared_mem_per_block_static", "Static shared memory per block", "byte/block", C::Launch, "report", false, nullptr, 0},
-    {"launch__shared_mem_per_block_dynamic", "Dynamic shared memory per block", "byte/block", C::Launch, "report", false, nullptr, 0},
+    {m::kRegsPerThread, "Registers per thread", "register/thread", C::Launch, "report (occupancy, spills)", false,
+     nullptr, 0},
+    {"launch__shared_mem_per_block_static", "Static shared memory per block", "byte/block", C::Launch, "report", false,
+     nullptr, 0},
+    {"launch__shared_mem_per_block_dynamic", "Dynamic shared memory per block", "byte/block", C::Launch, "report",
+     false, nullptr, 0},
     {m::kSmCount, "SMs", "SM", C::Launch, "class: waves per SM", false, nullptr, 0},
     {m::kWaves, "Waves per SM", "", C::Launch, "class: Occupancy-Bound, Latency-Bound cause", true, nullptr, 0},
     // ---- Scheduler and warp stalls ------------------------------------------------------------
     {m::kIssueActive, "Issue slot utilization", "%", C::Scheduler, "signal: issue slots", false, nullptr, 0},
-    {m::kEligibleWarps, "Eligible warps per scheduler per cycle", "warp", C::Scheduler, "class: Latency-Bound cause; signal", false, nullptr, 0},
-    {"smsp__warps_active.avg.per_cycle_active", "Active warps per scheduler", "warp", C::Scheduler, "report", false, nullptr, 0},
-    {m::kWarpLatency, "Warp cycles per issued instruction", "cycle", C::Scheduler, "stall shares (denominator)", false, nullptr, 0},
+    {m::kEligibleWarps, "Eligible warps per scheduler per cycle", "warp", C::Scheduler,
+     "class: Latency-Bound cause; signal", false, nullptr, 0},
+    {"smsp__warps_active.avg.per_cycle_active", "Active warps per scheduler", "warp", C::Scheduler, "report", false,
+     nullptr, 0},
+    {m::kWarpLatency, "Warp cycles per issued instruction", "cycle", C::Scheduler, "stall shares (denominator)", false,
+     nullptr, 0},
     KPROF_STALL("long_scoreboard", "long scoreboard", "class: Latency-Bound cause; signal"),
     KPROF_STALL("barrier", "barrier", "class: Latency-Bound cause; signal"),
     KPROF_STALL("mio_throttle", "MIO throttle", "class: Latency-Bound cause"),
@@ -103,41 +130,69 @@ const std::vector<MetricSpec> kCatalog = {
     KPROF_STALL("tex_throttle", "TEX throttle", "class: Latency-Bound cause"),
     KPROF_STALL("misc", "misc", "class: Latency-Bound cause"),
     MetricSpec{"smsp__average_warps_issue_stalled_gmma_per_issue_active.ratio",
-               "Stall GMMA (cycles per issued instruction)", "", C::Scheduler,
-               "class: Latency-Bound cause", false, nullptr, 90},
+               "Stall GMMA (cycles per issued instruction)", "", C::Scheduler, "class: Latency-Bound cause", false,
+               nullptr, 90},
     // ---- Roofline point -------------------------------------------------------------------------
-    {m::kSmspCycles, "SMSP elapsed cycles (count base for the rates below)", "cycle", C::Roofline, "roofline", false, nullptr, 0},
-    {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum.per_cycle_elapsed", "FADD thread instructions per cycle", "inst/cycle", C::Roofline, "roofline (1 FLOP)", false, nullptr, 0},
-    {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum.per_cycle_elapsed", "FMUL thread instructions per cycle", "inst/cycle", C::Roofline, "roofline (1 FLOP)", false, nullptr, 0},
-    {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.per_cycle_elapsed", "FFMA thread instructions per cycle", "inst/cycle", C::Roofline, "roofline (2 FLOP)", false, nullptr, 0},
-    {"smsp__sass_thread_inst_executed_op_dadd_pred_on.sum.per_cycle_elapsed", "DADD thread instructions per cycle", "inst/cycle", C::Roofline, "roofline (1 FLOP)", false, nullptr, 0},
-    {"smsp__sass_thread_inst_executed_op_dmul_pred_on.sum.per_cycle_elapsed", "DMUL thread instructions per cycle", "inst/cycle", C::Roofline, "roofline (1 FLOP)", false, nullptr, 0},
-    {"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum.per_cycle_elapsed", "DFMA thread instructions per cycle", "inst/cycle", C::Roofline, "roofline (2 FLOP)", false, nullptr, 0},
-    {"smsp__sass_thread_inst_executed_op_hadd_pred_on.sum.per_cycle_elapsed", "HADD thread instructions per cycle", "inst/cycle", C::Roofline, "roofline (2 FLOP, packed)", false, nullptr, 0},
-    {"smsp__sass_thread_inst_executed_op_hmul_pred_on.sum.per_cycle_elapsed", "HMUL thread instructions per cycle", "inst/cycle", C::Roofline, "roofline (2 FLOP, packed)", false, nullptr, 0},
-    {"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum.per_cycle_elapsed", "HFMA thread instructions per cycle", "inst/cycle", C::Roofline, "roofline (4 FLOP, packed)", false, nullptr, 0},
-    {m::kFfmaPeak, "FP32 peak: FFMA per cycle (GPU)", "inst/cycle", C::Roofline, "roofline (% of FP32 peak)", false, nullptr, 0},
-    {m::kDfmaPeak, "FP64 peak: DFMA per cycle (GPU)", "inst/cycle", C::Roofline, "roofline (% of FP64 peak)", false, nullptr, 0},
-    {m::kHfmaPeak, "FP16 peak: HFMA2 per cycle (GPU)", "inst/cycle", C::Roofline, "bound: FP16 peak", false, nullptr, 0},
-    {m::kHgmmaFp16Peak, "FP16 tensor peak, wgmma dense (ops per cycle)", "", C::Roofline, "bound: tensor peak", false, nullptr, 90},
-    {m::kHgmmaBf16Peak, "BF16 tensor peak, wgmma dense (ops per cycle)", "", C::Roofline, "bound: tensor peak", false, nullptr, 90},
-    {m::kHgmmaTf32Peak, "TF32 tensor peak, wgmma dense (ops per cycle)", "", C::Roofline, "bound: tensor peak", false, nullptr, 90},
-    {m::kHmmaFp16Peak, "FP16 tensor peak, mma dense (ops per cycle)", "", C::Roofline, "bound: tensor peak", false, nullptr, 80},
-    {m::kHmmaBf16Peak, "BF16 tensor peak, mma dense (ops per cycle)", "", C::Roofline, "bound: tensor peak", false, nullptr, 80},
-    {m::kHmmaTf32Peak, "TF32 tensor peak, mma dense (ops per cycle)", "", C::Roofline, "bound: tensor peak", false, nullptr, 80},
+    {m::kSmspCycles, "SMSP elapsed cycles (count base for the rates below)", "cycle", C::Roofline, "roofline", false,
+     nullptr, 0},
+    {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum.per_cycle_elapsed", "FADD thread instructions per cycle",
+     "inst/cycle", C::Roofline, "roofline (1 FLOP)", false, nullptr, 0},
+    {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum.per_cycle_elapsed", "FMUL thread instructions per cycle",
+     "inst/cycle", C::Roofline, "roofline (1 FLOP)", false, nullptr, 0},
+    {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.per_cycle_elapsed", "FFMA thread instructions per cycle",
+     "inst/cycle", C::Roofline, "roofline (2 FLOP)", false, nullptr, 0},
+    {"smsp__sass_thread_inst_executed_op_dadd_pred_on.sum.per_cycle_elapsed", "DADD thread instructions per cycle",
+     "inst/cycle", C::Roofline, "roofline (1 FLOP)", false, nullptr, 0},
+    {"smsp__sass_thread_inst_executed_op_dmul_pred_on.sum.per_cycle_elapsed", "DMUL thread instructions per cycle",
+     "inst/cycle", C::Roofline, "roofline (1 FLOP)", false, nullptr, 0},
+    {"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum.per_cycle_elapsed", "DFMA thread instructions per cycle",
+     "inst/cycle", C::Roofline, "roofline (2 FLOP)", false, nullptr, 0},
+    {"smsp__sass_thread_inst_executed_op_hadd_pred_on.sum.per_cycle_elapsed", "HADD thread instructions per cycle",
+     "inst/cycle", C::Roofline, "roofline (2 FLOP, packed)", false, nullptr, 0},
+    {"smsp__sass_thread_inst_executed_op_hmul_pred_on.sum.per_cycle_elapsed", "HMUL thread instructions per cycle",
+     "inst/cycle", C::Roofline, "roofline (2 FLOP, packed)", false, nullptr, 0},
+    {"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum.per_cycle_elapsed", "HFMA thread instructions per cycle",
+     "inst/cycle", C::Roofline, "roofline (4 FLOP, packed)", false, nullptr, 0},
+    {m::kFfmaPeak, "FP32 peak: FFMA per cycle (GPU)", "inst/cycle", C::Roofline, "roofline (% of FP32 peak)", false,
+     nullptr, 0},
+    {m::kDfmaPeak, "FP64 peak: DFMA per cycle (GPU)", "inst/cycle", C::Roofline, "roofline (% of FP64 peak)", false,
+     nullptr, 0},
+    {m::kHfmaPeak, "FP16 peak: HFMA2 per cycle (GPU)", "inst/cycle", C::Roofline, "bound: FP16 peak", false, nullptr,
+     0},
+    {m::kHgmmaFp16Peak, "FP16 tensor peak, wgmma dense (ops per cycle)", "", C::Roofline, "bound: tensor peak", false,
+     nullptr, 90},
+    {m::kHgmmaBf16Peak, "BF16 tensor peak, wgmma dense (ops per cycle)", "", C::Roofline, "bound: tensor peak", false,
+     nullptr, 90},
+    {m::kHgmmaTf32Peak, "TF32 tensor peak, wgmma dense (ops per cycle)", "", C::Roofline, "bound: tensor peak", false,
+     nullptr, 90},
+    {m::kHmmaFp16Peak, "FP16 tensor peak, mma dense (ops per cycle)", "", C::Roofline, "bound: tensor peak", false,
+     nullptr, 80},
+    {m::kHmmaBf16Peak, "BF16 tensor peak, mma dense (ops per cycle)", "", C::Roofline, "bound: tensor peak", false,
+     nullptr, 80},
+    {m::kHmmaTf32Peak, "TF32 tensor peak, mma dense (ops per cycle)", "", C::Roofline, "bound: tensor peak", false,
+     nullptr, 80},
     {m::kTensorFp64Peak, "FP64 tensor peak (ops per cycle)", "", C::Roofline, "bound: tensor peak", false, nullptr, 80},
-    {m::kTensorFp8Peak, "FP8 tensor peak, dense (ops per cycle)", "", C::Roofline, "bound: tensor peak", false, nullptr, 90},
+    {m::kTensorFp8Peak, "FP8 tensor peak, dense (ops per cycle)", "", C::Roofline, "bound: tensor peak", false, nullptr,
+     90},
     {m::kL2Sectors, "L2 sectors (all requests)", "sector", C::Roofline, "roofline (L2 point)", false, nullptr, 0},
-    {m::kL2XbarPeak, "L2 peak: lts2xbar cycles per cycle (x 32 B)", "", C::Roofline, "roofline (L2 ceiling)", false, nullptr, 0},
+    {m::kL2XbarPeak, "L2 peak: lts2xbar cycles per cycle (x 32 B)", "", C::Roofline, "roofline (L2 ceiling)", false,
+     nullptr, 0},
     {m::kL2Freq, "L2 frequency", "Hz", C::Roofline, "roofline (L2 ceiling)", false, nullptr, 0},
-    {m::kL1WritebackPeak, "L1 peak: LSU writeback cycles per cycle (x 128 B)", "", C::Roofline, "roofline (L1 ceiling)", false, nullptr, 0},
+    {m::kL1WritebackPeak, "L1 peak: LSU writeback cycles per cycle (x 128 B)", "", C::Roofline, "roofline (L1 ceiling)",
+     false, nullptr, 0},
     {m::kL1Freq, "L1 frequency", "Hz", C::Roofline, "roofline (L1 ceiling)", false, nullptr, 0},
-    {"sm__ops_path_tensor_src_fp16.sum", "Tensor ops, FP16 inputs", "", C::Roofline, "roofline (tensor ops)", false, nullptr, 0},
-    {"sm__ops_path_tensor_src_bf16_dst_fp32.sum", "Tensor ops, BF16 inputs", "", C::Roofline, "roofline (tensor ops)", false, nullptr, 0},
-    {"sm__ops_path_tensor_src_tf32_dst_fp32.sum", "Tensor ops, TF32 inputs", "", C::Roofline, "roofline (tensor ops)", false, nullptr, 0},
-    {"sm__ops_path_tensor_src_fp64.sum", "Tensor ops, FP64 inputs", "", C::Roofline, "roofline (tensor ops)", false, nullptr, 0},
-    {"sm__ops_path_tensor_src_fp8_sparsity_off.sum", "Tensor ops, FP8 inputs (dense)", "", C::Roofline, "roofline (tensor ops)", false, nullptr, 90},
-    {"sm__ops_path_tensor_src_fp8_sparsity_on.sum", "Tensor ops, FP8 inputs (sparse)", "", C::Roofline, "roofline (tensor ops)", false, nullptr, 90},
+    {"sm__ops_path_tensor_src_fp16.sum", "Tensor ops, FP16 inputs", "", C::Roofline, "roofline (tensor ops)", false,
+     nullptr, 0},
+    {"sm__ops_path_tensor_src_bf16_dst_fp32.sum", "Tensor ops, BF16 inputs", "", C::Roofline, "roofline (tensor ops)",
+     false, nullptr, 0},
+    {"sm__ops_path_tensor_src_tf32_dst_fp32.sum", "Tensor ops, TF32 inputs", "", C::Roofline, "roofline (tensor ops)",
+     false, nullptr, 0},
+    {"sm__ops_path_tensor_src_fp64.sum", "Tensor ops, FP64 inputs", "", C::Roofline, "roofline (tensor ops)", false,
+     nullptr, 0},
+    {"sm__ops_path_tensor_src_fp8_sparsity_off.sum", "Tensor ops, FP8 inputs (dense)", "", C::Roofline,
+     "roofline (tensor ops)", false, nullptr, 90},
+    {"sm__ops_path_tensor_src_fp8_sparsity_on.sum", "Tensor ops, FP8 inputs (sparse)", "", C::Roofline,
+     "roofline (tensor ops)", false, nullptr, 90},
 };
 
 #undef KPROF_STALL
@@ -146,13 +201,20 @@ const std::vector<MetricSpec> kCatalog = {
 
 std::string category_title(MetricCategory c) {
   switch (c) {
-    case C::SpeedOfLight: return "Speed of Light";
-    case C::Memory: return "Memory";
-    case C::Compute: return "Compute";
-    case C::Occupancy: return "Occupancy";
-    case C::Launch: return "Launch";
-    case C::Scheduler: return "Scheduler and warp stalls";
-    case C::Roofline: return "Roofline point";
+    case C::SpeedOfLight:
+      return "Speed of Light";
+    case C::Memory:
+      return "Memory";
+    case C::Compute:
+      return "Compute";
+    case C::Occupancy:
+      return "Occupancy";
+    case C::Launch:
+      return "Launch";
+    case C::Scheduler:
+      return "Scheduler and warp stalls";
+    case C::Roofline:
+      return "Roofline point";
   }
   return "Other";
 }
@@ -175,8 +237,7 @@ std::vector<std::string> ncu_metric_names(int cc) {
   return out;
 }
 
-std::optional<double> catalog_value(const KernelMetrics& k, const std::string& name,
-                                    std::string* used) {
+std::optional<double> catalog_value(const KernelMetrics& k, const std::string& name, std::string* used) {
   if (auto v = k.number(name)) {
     if (used) *used = name;
     return v;

@@ -22,14 +22,14 @@ std::string category_title(MetricCategory c);
 
 /// One catalog entry.
 struct MetricSpec {
-  const char* name;          ///< exact ncu metric name
-  const char* label;         ///< label in reports ("Memory SOL", "L2 hit rate")
-  const char* unit;          ///< kprof's unit for it after normalisation ("%", "ns", "byte", "Hz", "" ...)
-  MetricCategory category;   ///< summary section
-  const char* used_by;       ///< which rule uses it ("class: Memory-Bound", "signal: ...", "roofline", "report")
-  bool required;             ///< the primary classification needs it (missing -> no class from it)
-  const char* fallback;      ///< ncu name read when `name` is absent (same meaning), or nullptr
-  int min_cc;                ///< lowest compute capability (major*10+minor) where ncu has it; 0 = all
+  const char* name;         ///< exact ncu metric name
+  const char* label;        ///< label in reports ("Memory SOL", "L2 hit rate")
+  const char* unit;         ///< kprof's unit for it after normalisation ("%", "ns", "byte", "Hz", "" ...)
+  MetricCategory category;  ///< summary section
+  const char* used_by;      ///< which rule uses it ("class: Memory-Bound", "signal: ...", "roofline", "report")
+  bool required;            ///< the primary classification needs it (missing -> no class from it)
+  const char* fallback;     ///< ncu name read when `name` is absent (same meaning), or nullptr
+  int min_cc;               ///< lowest compute capability (major*10+minor) where ncu has it; 0 = all
 };
 
 /// The catalog, in report order (SOL first).
@@ -46,8 +46,7 @@ std::vector<std::string> ncu_metric_names(int cc = 0);
 /// The value of catalog metric `name` for a kernel: the primary column, else the fallback
 /// column. `used` (optional) receives the ncu name actually read. nullopt when neither holds a
 /// number.
-std::optional<double> catalog_value(const KernelMetrics& k, const std::string& name,
-                                    std::string* used = nullptr);
+std::optional<double> catalog_value(const KernelMetrics& k, const std::string& name, std::string* used = nullptr);
 
 /// The required catalog metrics (MetricSpec::required) that `k` lacks or holds as n/a / NaN,
 /// fallbacks considered; empty when the classification has all it needs. The runner uses it to
@@ -136,11 +135,16 @@ inline constexpr const char* kHfmaPeak = "sm__sass_thread_inst_executed_op_hfma_
 // the mma.sync (hmma) paths, and the FP64/FP8 paths. sm__ops_path_tensor_src_fp16's own peak is
 // the sparse one (8192 per SM per cycle on the H200 against 4096 dense), so it is not used.
 inline constexpr const char* kHgmmaFp16Peak = "sm__ops_path_tensor_op_hgmma_src_fp16_sparsity_off.sum.peak_sustained";
-inline constexpr const char* kHgmmaBf16Peak = "sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained";
-inline constexpr const char* kHgmmaTf32Peak = "sm__ops_path_tensor_op_hgmma_src_tf32_dst_fp32_sparsity_off.sum.peak_sustained";
-inline constexpr const char* kHmmaFp16Peak = "sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained";
-inline constexpr const char* kHmmaBf16Peak = "sm__ops_path_tensor_op_hmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained";
-inline constexpr const char* kHmmaTf32Peak = "sm__ops_path_tensor_op_hmma_src_tf32_dst_fp32_sparsity_off.sum.peak_sustained";
+inline constexpr const char* kHgmmaBf16Peak =
+    "sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained";
+inline constexpr const char* kHgmmaTf32Peak =
+    "sm__ops_path_tensor_op_hgmma_src_tf32_dst_fp32_sparsity_off.sum.peak_sustained";
+inline constexpr const char* kHmmaFp16Peak =
+    "sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained";
+inline constexpr const char* kHmmaBf16Peak =
+    "sm__ops_path_tensor_op_hmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained";
+inline constexpr const char* kHmmaTf32Peak =
+    "sm__ops_path_tensor_op_hmma_src_tf32_dst_fp32_sparsity_off.sum.peak_sustained";
 inline constexpr const char* kTensorFp64Peak = "sm__ops_path_tensor_src_fp64.sum.peak_sustained";
 inline constexpr const char* kTensorFp8Peak = "sm__ops_path_tensor_src_fp8_sparsity_off.sum.peak_sustained";
 // Hierarchical roofline: L2 traffic in sectors, and the L2 / L1 peaks as ncu's full-set roofline

@@ -60,9 +60,15 @@ NcuRepKernel kernel_of(const json& k) {
     for (const auto& [file, text] : k["source_files"].items()) out.source_files[file] = text.get<std::string>();
   if (k.contains("rules")) {
     for (const auto& r : k["rules"]) {
-      NcuRepRule rule{r.value("id", ""), r.value("name", ""), r.value("section", ""), r.value("title", ""),
-                      r.value("message", ""), r.value("type", 0), r.value("speedup_type", 0),
-                      opt_number(r.value("speedup", json())), {}};
+      NcuRepRule rule{r.value("id", ""),
+                      r.value("name", ""),
+                      r.value("section", ""),
+                      r.value("title", ""),
+                      r.value("message", ""),
+                      r.value("type", 0),
+                      r.value("speedup_type", 0),
+                      opt_number(r.value("speedup", json())),
+                      {}};
       for (const auto& f : r.value("focus_metrics", json::array()))
         rule.focus_metrics.emplace_back(f.at(0).get<std::string>(), opt_number(f.at(1)));
       out.rules.push_back(std::move(rule));
@@ -79,17 +85,20 @@ json candidates_json() {
 
 /// Calls the reader; nullopt with `why` when no ncu_report module imports.
 std::optional<json> call_reader(const std::string& path, const NcuRepReadOptions& o, std::string* why) {
-  json arg = {{"path", path}, {"candidates", candidates_json()},
-              {"metrics", o.metrics}, {"source", o.source}, {"rules", o.rules}};
+  json arg = {{"path", path},
+              {"candidates", candidates_json()},
+              {"metrics", o.metrics},
+              {"source", o.source},
+              {"rules", o.rules}};
   json r = call_embedded_python("_kprof_ncu_rep", kNcuRepReaderSource, "read", arg);
   if (r.contains("error")) {
     if (r.value("kind", "") == "no_module") {
       if (why) *why = r["error"].get<std::string>();
       return std::nullopt;
     }
-    throw usage_error(fmt::format("ncu_report could not read {}: {}", path, r["error"].get<std::string>()),
-                      "check that the file is an Nsight Compute report; the module used was " +
-                          r.value("module", std::string("?")));
+    throw usage_error(
+        fmt::format("ncu_report could not read {}: {}", path, r["error"].get<std::string>()),
+        "check that the file is an Nsight Compute report; the module used was " + r.value("module", std::string("?")));
   }
   return r;
 }
@@ -103,8 +112,7 @@ double NcuRepInstruction::counter(const std::string& name) const {
 
 std::vector<std::pair<std::string, std::string>> ncu_report_search_dirs() {
   std::vector<std::pair<std::string, std::string>> dirs;
-  if (const char* env = std::getenv("KPROF_NCU_REPORT"); env && *env)
-    dirs.emplace_back(env, "$KPROF_NCU_REPORT");
+  if (const char* env = std::getenv("KPROF_NCU_REPORT"); env && *env) dirs.emplace_back(env, "$KPROF_NCU_REPORT");
   std::vector<std::string> ncu_dirs;
   std::string ncu = find_ncu();
   if (!ncu.empty()) {
@@ -124,10 +132,11 @@ std::vector<std::pair<std::string, std::string>> ncu_report_search_dirs() {
 }
 
 std::string ncu_report_install_hint() {
-  return fmt::format("install Nsight Compute (its extras/python holds ncu_report), or PyPI's ncu-report in "
-                     "kprof's Python: python3 -m pip install ncu-report=={}; or set KPROF_NCU_REPORT to a "
-                     "folder that holds ncu_report",
-                     kNcuReportTestedVersion);
+  return fmt::format(
+      "install Nsight Compute (its extras/python holds ncu_report), or PyPI's ncu-report in "
+      "kprof's Python: python3 -m pip install ncu-report=={}; or set KPROF_NCU_REPORT to a "
+      "folder that holds ncu_report",
+      kNcuReportTestedVersion);
 }
 
 std::string ncu_report_unavailable_reason() {
@@ -140,8 +149,7 @@ std::string ncu_report_unavailable_reason() {
   }
 }
 
-std::optional<NcuRep> try_read_ncu_rep(const std::string& path, const NcuRepReadOptions& opts,
-                                       std::string* why_not) {
+std::optional<NcuRep> try_read_ncu_rep(const std::string& path, const NcuRepReadOptions& opts, std::string* why_not) {
   if (!path_exists(path)) throw usage_error("no such file: " + path, "pass an Nsight Compute report (.ncu-rep)");
   auto r = call_reader(absolute_path(path), opts, why_not);
   if (!r) return std::nullopt;
@@ -156,8 +164,7 @@ NcuRep read_ncu_rep(const std::string& path, const NcuRepReadOptions& opts) {
   std::string why;
   auto rep = try_read_ncu_rep(path, opts, &why);
   if (!rep)
-    throw check_failed("cannot read " + path + ": no Nsight Compute ncu_report module could be imported (" +
-                           why + ")",
+    throw check_failed("cannot read " + path + ": no Nsight Compute ncu_report module could be imported (" + why + ")",
                        ncu_report_install_hint());
   return *rep;
 }

@@ -31,10 +31,10 @@ inline constexpr const char* kNcuReportTestedVersion = "2026.3.1";
 /// derived__memory_l1_wavefronts_shared_excessive, memory_l2_theoretical_sectors_local,
 /// smsp__branch_targets_threads_divergent. Counters that are zero are absent.
 struct NcuRepInstruction {
-  uint64_t pc = 0;        ///< address of the instruction
-  std::string file;       ///< source file from the line info ("" when the kernel has none)
-  int line = 0;           ///< 1-based source line (0 when none)
-  std::string sass;       ///< disassembly, e.g. "@!P0  LDG.E.CONSTANT R2, desc[UR6][R4.64]"
+  uint64_t pc = 0;   ///< address of the instruction
+  std::string file;  ///< source file from the line info ("" when the kernel has none)
+  int line = 0;      ///< 1-based source line (0 when none)
+  std::string sass;  ///< disassembly, e.g. "@!P0  LDG.E.CONSTANT R2, desc[UR6][R4.64]"
   std::map<std::string, double> counters;
   /// The counter `name`, 0 when absent.
   double counter(const std::string& name) const;
@@ -42,39 +42,40 @@ struct NcuRepInstruction {
 
 /// One of ncu's rule results (the guidance shown under each section in the GUI).
 struct NcuRepRule {
-  std::string id;          ///< rule identifier, e.g. "UncoalescedGlobalAccess"
-  std::string name;        ///< rule name
-  std::string section;     ///< section identifier, e.g. "SourceCounters"
-  std::string title;       ///< message title
-  std::string message;     ///< message text (ncu's own markup kept)
-  int type = 0;            ///< ncu_report MsgType (0 none, 1 ok, 2 optimization, 3 warning, 4 error)
-  int speedup_type = 0;    ///< ncu_report SpeedupType (0 unknown, 1 local, 2 global)
+  std::string id;                 ///< rule identifier, e.g. "UncoalescedGlobalAccess"
+  std::string name;               ///< rule name
+  std::string section;            ///< section identifier, e.g. "SourceCounters"
+  std::string title;              ///< message title
+  std::string message;            ///< message text (ncu's own markup kept)
+  int type = 0;                   ///< ncu_report MsgType (0 none, 1 ok, 2 optimization, 3 warning, 4 error)
+  int speedup_type = 0;           ///< ncu_report SpeedupType (0 unknown, 1 local, 2 global)
   std::optional<double> speedup;  ///< estimated speedup, % of the kernel's time
   std::vector<std::pair<std::string, std::optional<double>>> focus_metrics;  ///< metric name, value
 };
 
 /// One profiled launch (an ncu "action").
 struct NcuRepKernel {
-  int id = 0;                    ///< index in the report, as ncu's "ID" column
-  std::string function;          ///< function name ("uncoalesced_gather")
-  std::string name;              ///< demangled name with parameters, as the CSV's "Kernel Name"
-  std::string mangled;           ///< mangled name
+  int id = 0;            ///< index in the report, as ncu's "ID" column
+  std::string function;  ///< function name ("uncoalesced_gather")
+  std::string name;      ///< demangled name with parameters, as the CSV's "Kernel Name"
+  std::string mangled;   ///< mangled name
   /// Every metric without per-instance values: ncu name -> (number or nullopt, text, unit).
   struct Metric {
     std::optional<double> number;
-    std::string text;            ///< the value as text (strings, or the number printed)
-    std::string unit;            ///< ncu's unit ("ns", "byte", "hz", "%", "")
+    std::string text;  ///< the value as text (strings, or the number printed)
+    std::string unit;  ///< ncu's unit ("ns", "byte", "hz", "%", "")
   };
-  std::map<std::string, Metric> metrics;           ///< filled when read with `metrics`
-  std::vector<NcuRepInstruction> instructions;     ///< by PC; filled when read with `source`
-  std::map<std::string, std::string> source_files; ///< file -> text ("" when not imported)
-  std::vector<NcuRepRule> rules;                   ///< filled when read with `rules`
+  std::map<std::string, Metric> metrics;            ///< filled when read with `metrics`
+  std::vector<NcuRepInstruction> instructions;      ///< by PC; filled when read with `source`
+  std::map<std::string, std::string> source_files;  ///< file -> text ("" when not imported)
+  std::vector<NcuRepRule> rules;                    ///< filled when read with `rules`
 };
 
 /// A report read through ncu_report.
 struct NcuRep {
   std::string path;
-  std::string module_origin;  ///< which ncu_report was used: "ncu's extras/python (...)" or "PyPI package ncu-report X (...)"
+  std::string
+      module_origin;  ///< which ncu_report was used: "ncu's extras/python (...)" or "PyPI package ncu-report X (...)"
   std::vector<NcuRepKernel> kernels;
 };
 
@@ -98,8 +99,7 @@ std::string ncu_report_install_hint();
 
 /// Reads `path` when an ncu_report module imports; nullopt (and `why_not`, where it looked) when
 /// none does. Throws usage_error (exit 2) when the file is missing or ncu_report cannot load it.
-std::optional<NcuRep> try_read_ncu_rep(const std::string& path, const NcuRepReadOptions& opts,
-                                       std::string* why_not);
+std::optional<NcuRep> try_read_ncu_rep(const std::string& path, const NcuRepReadOptions& opts, std::string* why_not);
 
 /// Reads `path`. Throws usage_error (exit 2) when the file is missing or ncu_report cannot load
 /// it (the module's error quoted); check_failed (exit 1) when no ncu_report module can be imported

@@ -15,11 +15,29 @@ const char* const kNcuExportHint =
     "REPORT.csv (or pass the .ncu-rep itself to kprof analyze)";
 
 const std::set<std::string>& ncu_identity_columns() {
-  static const std::set<std::string> cols = {
-      "ID",     "Process ID", "Process Name", "Host Name", "Kernel Name", "Demangled Name",
-      "Mangled Name", "Function Name", "Context", "Stream", "Block Size", "Grid Size", "Device",
-      "CC", "Section Name", "Metric Name", "Metric Unit", "Metric Value", "Rule Name", "Rule Type",
-      "Rule Description", "Estimated Speedup Type", "Estimated Speedup"};
+  static const std::set<std::string> cols = {"ID",
+                                             "Process ID",
+                                             "Process Name",
+                                             "Host Name",
+                                             "Kernel Name",
+                                             "Demangled Name",
+                                             "Mangled Name",
+                                             "Function Name",
+                                             "Context",
+                                             "Stream",
+                                             "Block Size",
+                                             "Grid Size",
+                                             "Device",
+                                             "CC",
+                                             "Section Name",
+                                             "Metric Name",
+                                             "Metric Unit",
+                                             "Metric Value",
+                                             "Rule Name",
+                                             "Rule Type",
+                                             "Rule Description",
+                                             "Estimated Speedup Type",
+                                             "Estimated Speedup"};
   return cols;
 }
 
@@ -75,11 +93,15 @@ bool unit_like(const std::string& cell) {
 NcuRawReader::NcuRawReader(std::istream& in) : csv_(in, /*skip_messages=*/true) {
   bool found = false;
   while (csv_.next(header_))
-    if (!header_.empty() && trim(header_[0]) == "ID") { found = true; break; }
+    if (!header_.empty() && trim(header_[0]) == "ID") {
+      found = true;
+      break;
+    }
   if (!found)
-    throw usage_error("not an Nsight Compute CSV export: no header row starting with \"ID\" "
-                      "(ncu's raw page starts with \"ID\",\"Process ID\",...,\"Kernel Name\",...)",
-                      kNcuExportHint);
+    throw usage_error(
+        "not an Nsight Compute CSV export: no header row starting with \"ID\" "
+        "(ncu's raw page starts with \"ID\",\"Process ID\",...,\"Kernel Name\",...)",
+        kNcuExportHint);
   index_ = ncu_column_index(header_);
   if (!index_.count("Kernel Name") && !index_.count("Function Name"))
     throw usage_error("not an Nsight Compute CSV export: the header has no \"Kernel Name\" column", kNcuExportHint);
@@ -94,17 +116,17 @@ NcuRawReader::NcuRawReader(std::istream& in) : csv_(in, /*skip_messages=*/true) 
     any_metric_name |= name.find("__") != std::string::npos;
   }
   if (!any_metric_name)
-    throw usage_error("not an Nsight Compute raw export: no column holds an ncu metric name "
-                      "(such as sm__throughput.avg.pct_of_peak_sustained_elapsed)",
-                      kNcuExportHint);
+    throw usage_error(
+        "not an Nsight Compute raw export: no column holds an ncu metric name "
+        "(such as sm__throughput.avg.pct_of_peak_sustained_elapsed)",
+        kNcuExportHint);
   // ncu's units row follows the header: its "ID" cell is empty (a kernel row has its launch ID
   // there), identity columns are empty, metric columns hold units. Without it every value would
   // be read in the wrong unit (132 us as 132 ns), so it is required.
   const std::string no_units =
       "the ncu CSV has no units row after its header (ncu writes one: \"\",\"\",...,\"nsecond\",\"byte\",\"%\"); "
       "without it kprof would read every value in the wrong unit";
-  if (!csv_.next(units_) || units_.empty() || !trim(units_[0]).empty())
-    throw usage_error(no_units, kNcuExportHint);
+  if (!csv_.next(units_) || units_.empty() || !trim(units_[0]).empty()) throw usage_error(no_units, kNcuExportHint);
   units_.resize(header_.size());
   for (size_t i = 0; i < header_.size(); ++i) {
     bool identity = ncu_identity_columns().count(trim(header_[i])) > 0;

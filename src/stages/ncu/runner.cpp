@@ -36,20 +36,22 @@ std::string find_ncu() {
 }
 
 const std::vector<std::string>& ncu_main_sections() {
-  static const std::vector<std::string> s = {"SpeedOfLight",   "LaunchStats",          "Occupancy",
-                                             "SchedulerStats", "WarpStateStats",       "MemoryWorkloadAnalysis",
-                                             "ComputeWorkloadAnalysis", "SourceCounters"};
+  static const std::vector<std::string> s = {"SpeedOfLight",
+                                             "LaunchStats",
+                                             "Occupancy",
+                                             "SchedulerStats",
+                                             "WarpStateStats",
+                                             "MemoryWorkloadAnalysis",
+                                             "ComputeWorkloadAnalysis",
+                                             "SourceCounters"};
   return s;
 }
 
 std::vector<std::string> ncu_command(const std::string& ncu, const NcuRunOptions& o) {
-  std::vector<std::string> a = {ncu,
-                                "--clock-control", "none",
-                                "--profile-from-start", "off",
-                                "--cache-control", "all",
-                                "--target-processes", "all",
-                                "--replay-mode", "kernel",
-                                "-f", "-o", o.report_base};
+  std::vector<std::string> a = {ncu,   "--clock-control", "none",   "--profile-from-start",
+                                "off", "--cache-control", "all",    "--target-processes",
+                                "all", "--replay-mode",   "kernel", "-f",
+                                "-o",  o.report_base};
   if (o.metric_set == "full") {
     a.insert(a.end(), {"--set", "full"});
   } else if (o.metric_set == "sections") {
@@ -77,32 +79,37 @@ void interpret_ncu_output(const std::string& out, int exit_code, NcuRunResult& r
   if (out.find("ERR_NVGPUCTRPERM") != std::string::npos) {
     r.failure = NcuFailure::NoPermission;
     r.message = "ncu cannot read the GPU performance counters (ERR_NVGPUCTRPERM): this user lacks the permission";
-    r.hint = "run kprof as root (or with CAP_SYS_ADMIN), or let all users profile: set the nvidia module option "
-             "NVreg_RestrictProfilingToAdminUsers=0 and reload the driver "
-             "(https://developer.nvidia.com/ERR_NVGPUCTRPERM)";
+    r.hint =
+        "run kprof as root (or with CAP_SYS_ADMIN), or let all users profile: set the nvidia module option "
+        "NVreg_RestrictProfilingToAdminUsers=0 and reload the driver "
+        "(https://developer.nvidia.com/ERR_NVGPUCTRPERM)";
     return;
   }
   if (is_driver_resource_error(out)) {
     r.failure = NcuFailure::CountersBusy;
-    r.message = "ncu could not profile: \"Profiling failed because a driver resource was unavailable\" (another "
-                "profiler, a second ncu or DCGM, holds this GPU's performance counters)";
+    r.message =
+        "ncu could not profile: \"Profiling failed because a driver resource was unavailable\" (another "
+        "profiler, a second ncu or DCGM, holds this GPU's performance counters)";
     r.hint = driver_resource_fix();
     return;
   }
   if (out.find("No kernels were profiled") != std::string::npos || (r.profiled.empty() && exit_code == 0)) {
     r.failure = NcuFailure::NoKernels;
     r.message = "ncu profiled no kernel: the call launched none inside the profiled range";
-    r.hint = "the kernel must launch from the call itself (solve / run_kernel) on this GPU; a kernel launched "
-             "from another process or before the call is not in the range";
+    r.hint =
+        "the kernel must launch from the call itself (solve / run_kernel) on this GPU; a kernel launched "
+        "from another process or before the call is not in the range";
     return;
   }
   static const std::regex rc_re(R"(The application returned an error code \((\d+)\))");
   std::smatch m;
   if (std::regex_search(out, m, rc_re) || (exit_code != 0 && r.profiled.empty())) {
     r.failure = NcuFailure::RunnerFailed;
-    r.message = "the profiled kprof process failed" + (m.size() > 1 ? " (exit code " + m[1].str() + ")" : std::string());
-    r.hint = "its own error message is in ncu_details.md (ncu log); the same kernel options must pass "
-             "`kprof check` first";
+    r.message =
+        "the profiled kprof process failed" + (m.size() > 1 ? " (exit code " + m[1].str() + ")" : std::string());
+    r.hint =
+        "its own error message is in ncu_details.md (ncu log); the same kernel options must pass "
+        "`kprof check` first";
     return;
   }
   if (exit_code != 0) {
@@ -142,7 +149,10 @@ NcuRunResult run_ncu(const NcuRunOptions& o) {
     po.on_tick = [&](double elapsed) {
       now = elapsed;
       if (elapsed - last_output >= 15.0) {
-        if (!at_line_start) { std::fputc('\n', stderr); at_line_start = true; }
+        if (!at_line_start) {
+          std::fputc('\n', stderr);
+          at_line_start = true;
+        }
         print_progress("ncu still running (" + std::to_string(static_cast<int>(elapsed)) + " s elapsed, limit " +
                        std::to_string(static_cast<int>(o.timeout_s)) + " s)");
         last_output = elapsed;

@@ -12,24 +12,25 @@ namespace kprof {
 /// Why an ncu run produced no metrics.
 enum class NcuFailure {
   None,
-  NcuMissing,     ///< no ncu executable found
-  NoPermission,   ///< ERR_NVGPUCTRPERM: the user may not read the GPU performance counters
-  CountersBusy,   ///< "a driver resource was unavailable": another ncu or DCGM holds the counters
-  NoKernels,      ///< "No kernels were profiled"
-  RunnerFailed,   ///< the profiled kprof process failed (its message is in the log)
-  Timeout,        ///< ncu ran past the time limit and was stopped
-  ImportFailed,   ///< the .ncu-rep could not be exported to CSV
+  NcuMissing,    ///< no ncu executable found
+  NoPermission,  ///< ERR_NVGPUCTRPERM: the user may not read the GPU performance counters
+  CountersBusy,  ///< "a driver resource was unavailable": another ncu or DCGM holds the counters
+  NoKernels,     ///< "No kernels were profiled"
+  RunnerFailed,  ///< the profiled kprof process failed (its message is in the log)
+  Timeout,       ///< ncu ran past the time limit and was stopped
+  ImportFailed,  ///< the .ncu-rep could not be exported to CSV
 };
 
 /// How to run ncu.
 struct NcuRunOptions {
-  std::string ncu;                       ///< ncu executable; "" = find_ncu()
-  std::vector<std::string> target;       ///< the program to profile: kprof path, "__runner", its options
-  std::vector<std::string> metrics;      ///< --metrics list (the catalog, src/stages/ncu/metrics.hpp)
-  std::string metric_set = "kprof";      ///< "kprof" (catalog only), "sections" (+ the 8 main sections), "full" (+ --set full)
-  std::string report_base;               ///< output path without extension: DIR/profile -> DIR/profile.ncu-rep
-  double timeout_s = 900;                ///< wall-clock limit for the profiling run, seconds
-  bool show_progress = true;             ///< echo ncu's ==PROF== progress to stderr as it arrives
+  std::string ncu;                   ///< ncu executable; "" = find_ncu()
+  std::vector<std::string> target;   ///< the program to profile: kprof path, "__runner", its options
+  std::vector<std::string> metrics;  ///< --metrics list (the catalog, src/stages/ncu/metrics.hpp)
+  std::string metric_set =
+      "kprof";                ///< "kprof" (catalog only), "sections" (+ the 8 main sections), "full" (+ --set full)
+  std::string report_base;    ///< output path without extension: DIR/profile -> DIR/profile.ncu-rep
+  double timeout_s = 900;     ///< wall-clock limit for the profiling run, seconds
+  bool show_progress = true;  ///< echo ncu's ==PROF== progress to stderr as it arrives
   /// Collect the source-level data for the hot lines: ncu's SourceCounters section (already part of
   /// "sections" and "full") and --import-source yes (the source files go into the report).
   bool source = false;
@@ -38,16 +39,16 @@ struct NcuRunOptions {
 /// What came back.
 struct NcuRunResult {
   NcuFailure failure = NcuFailure::None;
-  std::string message;                   ///< one line: what went wrong ("" when ok)
-  std::string hint;                      ///< one line: what to do
-  std::vector<std::string> command;      ///< the ncu command line that was run (argv)
-  std::string report_path;               ///< DIR/profile.ncu-rep when written
-  std::string csv;                       ///< `ncu --import ... --csv --page raw --print-units base` output
-  int replay_passes = 0;                 ///< largest "N passes" ncu reported for a kernel
-  std::vector<std::string> profiled;     ///< kernel names ncu reported profiling
-  double wall_s = 0;                     ///< wall time of the profiling run, seconds
-  double export_wall_s = 0;              ///< wall time of the CSV export, seconds
-  std::string log;                       ///< ncu's and the runner's output (for the details report)
+  std::string message;                ///< one line: what went wrong ("" when ok)
+  std::string hint;                   ///< one line: what to do
+  std::vector<std::string> command;   ///< the ncu command line that was run (argv)
+  std::string report_path;            ///< DIR/profile.ncu-rep when written
+  std::string csv;                    ///< `ncu --import ... --csv --page raw --print-units base` output
+  int replay_passes = 0;              ///< largest "N passes" ncu reported for a kernel
+  std::vector<std::string> profiled;  ///< kernel names ncu reported profiling
+  double wall_s = 0;                  ///< wall time of the profiling run, seconds
+  double export_wall_s = 0;           ///< wall time of the CSV export, seconds
+  std::string log;                    ///< ncu's and the runner's output (for the details report)
   bool ok() const { return failure == NcuFailure::None; }
 };
 

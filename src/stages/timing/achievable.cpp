@@ -36,7 +36,6 @@ std::string utc_now() {
   return buf;
 }
 
-
 /// Median of kTimedReps timed runs of `op` (after kWarmupReps), in seconds; throws Error on CUDA errors.
 template <typename Op>
 double median_seconds(Op op) {
@@ -74,10 +73,11 @@ AchievableBandwidth measure() {
   double moved = 2.0 * static_cast<double>(bytes);  // each byte read once and written once
   AchievableBandwidth bw;
   bw.bytes_per_s = std::max(moved / t_kernel, moved / t_memcpy);
-  bw.how = fmt::format("device-to-device copy of {} (read + write {}), median of {} after {} warm-up: kprof's "
-                       "float4 copy kernel {}/s, cudaMemcpy {}/s; the higher is the ceiling",
-                       fmt_bytes(static_cast<double>(bytes)), fmt_bytes(moved), kTimedReps, kWarmupReps,
-                       fmt_bytes(moved / t_kernel), fmt_bytes(moved / t_memcpy));
+  bw.how = fmt::format(
+      "device-to-device copy of {} (read + write {}), median of {} after {} warm-up: kprof's "
+      "float4 copy kernel {}/s, cudaMemcpy {}/s; the higher is the ceiling",
+      fmt_bytes(static_cast<double>(bytes)), fmt_bytes(moved), kTimedReps, kWarmupReps, fmt_bytes(moved / t_kernel),
+      fmt_bytes(moved / t_memcpy));
   bw.measured_at = utc_now();
   return bw;
 }

@@ -12,10 +12,10 @@ namespace kprof {
 
 /// One measured ceiling.
 struct AchievableBandwidth {
-  double bytes_per_s = 0;  ///< read + write bytes per second of the best copy (median over its repetitions)
-  std::string how;         ///< "copy kernel 2 x 1.07 GB, median of 20 (kernel 4.31 TB/s, cudaMemcpy 4.25 TB/s)"
-  std::string measured_at; ///< UTC date-time of the measurement
-  bool cached = false;     ///< read from the cache rather than measured now
+  double bytes_per_s = 0;   ///< read + write bytes per second of the best copy (median over its repetitions)
+  std::string how;          ///< "copy kernel 2 x 1.07 GB, median of 20 (kernel 4.31 TB/s, cudaMemcpy 4.25 TB/s)"
+  std::string measured_at;  ///< UTC date-time of the measurement
+  bool cached = false;      ///< read from the cache rather than measured now
 };
 
 /// The cache file: $KPROF_CACHE_DIR/ceilings.json, else $XDG_CACHE_HOME/kprof/ceilings.json,

@@ -14,8 +14,7 @@ namespace {
 
 /// Index of the window containing host/GPU time `t`, or -1.
 long find_window(const std::vector<CallWindow>& w, uint64_t t) {
-  auto it = std::upper_bound(w.begin(), w.end(), t,
-                             [](uint64_t v, const CallWindow& c) { return v < c.begin_ns; });
+  auto it = std::upper_bound(w.begin(), w.end(), t, [](uint64_t v, const CallWindow& c) { return v < c.begin_ns; });
   if (it == w.begin()) return -1;
   --it;
   return t <= it->end_ns ? static_cast<long>(it - w.begin()) : -1;
@@ -27,14 +26,13 @@ double ns_to_ms(uint64_t ns) { return static_cast<double>(ns) * 1e-6; }
 
 size_t drop_kernels_named(std::vector<KernelRecord>& kernels, const std::string& name) {
   const size_t before = kernels.size();
-  kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
-                               [&](const KernelRecord& k) { return k.name == name; }),
+  kernels.erase(std::remove_if(kernels.begin(), kernels.end(), [&](const KernelRecord& k) { return k.name == name; }),
                 kernels.end());
   return before - kernels.size();
 }
 
-Attribution attribute_kernels(const std::vector<KernelRecord>& kernels,
-                              const std::vector<ApiRecord>& apis, std::vector<CallWindow> windows) {
+Attribution attribute_kernels(const std::vector<KernelRecord>& kernels, const std::vector<ApiRecord>& apis,
+                              std::vector<CallWindow> windows) {
   std::sort(windows.begin(), windows.end(),
             [](const CallWindow& a, const CallWindow& b) { return a.begin_ns < b.begin_ns; });
   std::unordered_map<uint32_t, uint64_t> api_start;
@@ -54,8 +52,10 @@ Attribution attribute_kernels(const std::vector<KernelRecord>& kernels,
       idx = find_window(windows, k.start_ns);
       if (idx >= 0) ++out.by_time;
     }
-    if (idx < 0) out.outside.push_back(k);
-    else out.per_call[static_cast<size_t>(idx)].push_back(k);
+    if (idx < 0)
+      out.outside.push_back(k);
+    else
+      out.per_call[static_cast<size_t>(idx)].push_back(k);
   }
   for (auto& call : out.per_call)
     std::sort(call.begin(), call.end(),
@@ -129,6 +129,5 @@ KernelTimeSummary summarize_kernels(const Attribution& a, std::optional<uint32_t
   s.other_streams.assign(other.begin(), other.end());
   return s;
 }
-
 
 }  // namespace kprof

@@ -27,7 +27,7 @@ namespace kprof {
 
 /// One kernel execution (CUPTI_ACTIVITY_KIND_KERNEL record). Timestamps in ns (CUPTI clock).
 struct KernelRecord {
-  std::string name;             ///< demangled name
+  std::string name;  ///< demangled name
   uint64_t start_ns = 0;
   uint64_t end_ns = 0;
   uint32_t stream_id = 0;       ///< CUPTI stream id
@@ -62,8 +62,8 @@ size_t drop_kernels_named(std::vector<KernelRecord>& kernels, const std::string&
 
 /// Attributes `kernels` to `windows` (sorted by begin, non-overlapping) as the file comment says.
 /// Never throws; unsorted windows are sorted first.
-Attribution attribute_kernels(const std::vector<KernelRecord>& kernels,
-                              const std::vector<ApiRecord>& apis, std::vector<CallWindow> windows);
+Attribution attribute_kernels(const std::vector<KernelRecord>& kernels, const std::vector<ApiRecord>& apis,
+                              std::vector<CallWindow> windows);
 
 /// The union length of the kernels' [start, end) intervals in ns: GPU time during which at
 /// least one of them ran (overlapping kernels on different streams count once).
@@ -82,18 +82,17 @@ struct KernelNameStats {
 
 /// What the kernel-time phase reports, derived from an Attribution.
 struct KernelTimeSummary {
-  std::vector<double> sum_ms;     ///< per call: summed kernel duration, ms (the "kernel time")
-  std::vector<double> busy_ms;    ///< per call: union of kernel intervals, ms
-  SampleStats sum;                ///< statistics of sum_ms over calls
-  SampleStats busy;               ///< statistics of busy_ms over calls
+  std::vector<double> sum_ms;            ///< per call: summed kernel duration, ms (the "kernel time")
+  std::vector<double> busy_ms;           ///< per call: union of kernel intervals, ms
+  SampleStats sum;                       ///< statistics of sum_ms over calls
+  SampleStats busy;                      ///< statistics of busy_ms over calls
   std::vector<KernelNameStats> kernels;  ///< per name, largest total_ms first
   size_t calls_without_kernels = 0;
-  std::vector<uint32_t> other_streams;   ///< stream ids other than `default_stream`, ascending
+  std::vector<uint32_t> other_streams;  ///< stream ids other than `default_stream`, ascending
 };
 
 /// Sums, unions and per-name aggregates of `a`. `default_stream` is the CUPTI id of the legacy
 /// default stream (where kprof's events are recorded); when absent, other_streams stays empty.
 KernelTimeSummary summarize_kernels(const Attribution& a, std::optional<uint32_t> default_stream);
-
 
 }  // namespace kprof

@@ -16,8 +16,8 @@ cudaError_t launch_bandwidth_copy(const void* src, void* dst, size_t bytes) {
   if (n == 0) return cudaSuccess;
   constexpr unsigned kBlock = 256;
   size_t blocks = (n + kBlock - 1) / kBlock;
-  kprof_bandwidth_copy<<<static_cast<unsigned>(blocks), kBlock, 0, cudaStreamLegacy>>>(
-      static_cast<const float4*>(src), static_cast<float4*>(dst), n);
+  kprof_bandwidth_copy<<<static_cast<unsigned>(blocks), kBlock, 0, cudaStreamLegacy>>>(static_cast<const float4*>(src),
+                                                                                       static_cast<float4*>(dst), n);
   return cudaGetLastError();
 }
 

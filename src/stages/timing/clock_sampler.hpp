@@ -32,16 +32,16 @@ struct SampledRange {
 
 /// What the samples of one timed phase show.
 struct ClockSummary {
-  size_t samples = 0;          ///< samples taken
-  double span_ms = 0;          ///< time from the first to the last sample
-  double period_ms = 0;        ///< the requested sampling period
+  size_t samples = 0;    ///< samples taken
+  double span_ms = 0;    ///< time from the first to the last sample
+  double period_ms = 0;  ///< the requested sampling period
   SampledRange sm_mhz, mem_mhz, power_w, temp_c;
   std::optional<double> power_limit_w;  ///< nvmlDeviceGetEnforcedPowerLimit, W
   /// Per clock event reason bit (nvml_reason_bits()): in how many samples it was set.
   std::map<uint64_t, size_t> reason_counts;
-  size_t reason_samples = 0;   ///< samples that had a reasons mask
-  size_t throttled = 0;        ///< samples whose mask throttles (nvml_reasons_throttle)
-  std::string note;            ///< why nothing was sampled ("" when samples exist)
+  size_t reason_samples = 0;  ///< samples that had a reasons mask
+  size_t throttled = 0;       ///< samples whose mask throttles (nvml_reasons_throttle)
+  std::string note;           ///< why nothing was sampled ("" when samples exist)
 };
 
 /// Summarises `samples` (pure: tests feed it synthetic samples). Means are plain averages over

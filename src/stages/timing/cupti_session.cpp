@@ -88,8 +88,7 @@ void disable_all() {
 
 }  // namespace
 
-std::optional<uint32_t> marker_stream_id(const std::vector<MemsetRecord>& memsets, uint64_t bytes,
-                                         uint32_t value) {
+std::optional<uint32_t> marker_stream_id(const std::vector<MemsetRecord>& memsets, uint64_t bytes, uint32_t value) {
   const MemsetRecord* best = nullptr;
   for (const auto& m : memsets)
     if (m.bytes == bytes && m.value == value && (!best || m.start_ns < best->start_ns)) best = &m;

@@ -38,19 +38,18 @@ struct MemsetRecord {
 
 /// Everything one CuptiSession collected.
 struct CuptiRecords {
-  std::vector<KernelRecord> kernels;   ///< names demangled; records without timestamps dropped
+  std::vector<KernelRecord> kernels;  ///< names demangled; records without timestamps dropped
   std::vector<ApiRecord> apis;
   std::vector<MemsetRecord> memsets;
-  size_t other_kinds = 0;              ///< records of kinds kprof does not read (e.g. memcpy)
-  size_t dropped = 0;                  ///< records CUPTI dropped (cuptiActivityGetNumDroppedRecords)
-  size_t no_timestamp = 0;             ///< kernel records without start/end (CUPTI could not time them)
+  size_t other_kinds = 0;   ///< records of kinds kprof does not read (e.g. memcpy)
+  size_t dropped = 0;       ///< records CUPTI dropped (cuptiActivityGetNumDroppedRecords)
+  size_t no_timestamp = 0;  ///< kernel records without start/end (CUPTI could not time them)
 };
 
 /// The CUPTI stream id of the first memset of exactly `bytes` bytes writing `value`: kprof
 /// enqueues such a marker on the legacy default stream right after enabling CUPTI, so this is the
 /// id under which CUPTI reports that stream. nullopt when no record matches.
-std::optional<uint32_t> marker_stream_id(const std::vector<MemsetRecord>& memsets, uint64_t bytes,
-                                         uint32_t value);
+std::optional<uint32_t> marker_stream_id(const std::vector<MemsetRecord>& memsets, uint64_t bytes, uint32_t value);
 
 /// One activity collection, active from construction to finish(). Only one per process at a time
 /// (CUPTI has one activity subscriber); the CUDA context must exist before construction.

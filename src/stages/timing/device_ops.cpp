@@ -28,7 +28,8 @@ OutputSnapshot::OutputSnapshot(const std::vector<BufferView>& buffers) {
     if (!saved) {
       note_ = fmt::format(
           "outputs not restored between calls: no device memory for a {} copy of '{}' (an in-place "
-          "kernel sees its previous outputs as inputs)", fmt_bytes(static_cast<double>(c.bytes)), b.name);
+          "kernel sees its previous outputs as inputs)",
+          fmt_bytes(static_cast<double>(c.bytes)), b.name);
       copies_.clear();
       return;
     }
@@ -62,10 +63,9 @@ L2Flusher::L2Flusher(size_t l2_bytes, bool enabled) {
   bytes_ = 2 * l2_bytes;
   auto scratch = DeviceArray::try_allocate(bytes_);
   if (!scratch) {
-    throw check_failed(
-        fmt::format("cannot allocate the {} scratch buffer that flushes L2 between timed calls",
-                    fmt_bytes(static_cast<double>(bytes_))),
-        "free GPU memory, or pass --no-l2-flush (timings then include warm-L2 effects)");
+    throw check_failed(fmt::format("cannot allocate the {} scratch buffer that flushes L2 between timed calls",
+                                   fmt_bytes(static_cast<double>(bytes_))),
+                       "free GPU memory, or pass --no-l2-flush (timings then include warm-L2 effects)");
   }
   scratch_ = std::move(*scratch);
   cuda_check(cudaMemset(scratch_.get(), 0x5a, bytes_), "initialising the L2-flush scratch buffer");
@@ -90,7 +90,8 @@ void wait_device_idle(int gpu, double limit_ms, const std::string& what) {
   if (auto f = guarded_sync(limit_ms / 1000.0, what)) {
     if (f->kind == FaultKind::Timeout)
       throw check_failed(fmt::format("{} did not finish within the per-call limit of {}: the kernel may hang "
-                                     "(the GPU can still be running it)", what, fmt_duration_ms(limit_ms)),
+                                     "(the GPU can still be running it)",
+                                     what, fmt_duration_ms(limit_ms)),
                          "check the kernel for an endless loop or a deadlock; if it is just slow, raise --timeout");
     throw check_failed(f->message, f->hint);
   }
@@ -102,10 +103,10 @@ void check_launch(const std::string& what, int kernel_runtime_error) {
   cudaError_t rc = cudaGetLastError();
   if (rc == cudaSuccess) rc = static_cast<cudaError_t>(kernel_runtime_error);
   if (rc == cudaSuccess) return;
-  throw check_failed(fmt::format("{}: kernel launch failed: {}: {}", what, cudaGetErrorName(rc),
-                                 cudaGetErrorString(rc)),
-                     "check the launch configuration in solve (grid/block sizes, shared memory); "
-                     "`kprof check` reports the same error on the first call");
+  throw check_failed(
+      fmt::format("{}: kernel launch failed: {}: {}", what, cudaGetErrorName(rc), cudaGetErrorString(rc)),
+      "check the launch configuration in solve (grid/block sizes, shared memory); "
+      "`kprof check` reports the same error on the first call");
 }
 
 EventPair::EventPair() {

@@ -18,7 +18,7 @@ struct SampleStats {
   double stddev = 0;  ///< sample standard deviation (divides by n - 1)
   double min = 0;
   double max = 0;
-  double cv = 0;      ///< coefficient of variation = stddev / mean (NaN when mean is 0)
+  double cv = 0;  ///< coefficient of variation = stddev / mean (NaN when mean is 0)
 };
 
 /// Median, mean, sample standard deviation, min, max, n and CV of `xs` (any order). Never throws.

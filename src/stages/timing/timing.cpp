@@ -24,9 +24,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 // The marker memset that reveals the legacy default stream's CUPTI id (marker_stream_id).
 constexpr uint64_t kMarkerBytes = 4;
@@ -105,8 +103,10 @@ class ClockSampler {
     if (auto clk = nvml_->clocks(gpu)) c_.max_mhz = clk->sm_max_mhz;
     power_limit_w_ = nvml_->power_limit_w(gpu);
     if (std::getenv("CUDA_VISIBLE_DEVICES"))
-      c_.note = fmt::format("SM clock read from NVML GPU {}; CUDA_VISIBLE_DEVICES is set, so NVML's "
-                            "GPU {} may not be CUDA device {}", gpu, gpu, gpu);
+      c_.note = fmt::format(
+          "SM clock read from NVML GPU {}; CUDA_VISIBLE_DEVICES is set, so NVML's "
+          "GPU {} may not be CUDA device {}",
+          gpu, gpu, gpu);
   }
   std::optional<unsigned> sample() {
     if (!nvml_) return std::nullopt;
@@ -228,12 +228,13 @@ void phase_kernel_time(Driver& d, TimingResult& r) {
   if (rec.no_timestamp)
     r.notes.push_back(fmt::format("CUPTI could not time {} kernel executions (not counted)", rec.no_timestamp));
   if (kt.outside_kernels)
-    r.notes.push_back(fmt::format("{} kernel executions ran outside every call (not counted): {}",
-                                  kt.outside_kernels, fmt::join(kt.outside_names, ", ")));
+    r.notes.push_back(fmt::format("{} kernel executions ran outside every call (not counted): {}", kt.outside_kernels,
+                                  fmt::join(kt.outside_names, ", ")));
   const size_t empty = kt.summary.calls_without_kernels;
   if (empty == windows.size() && !windows.empty())
-    r.notes.push_back("CUPTI saw no kernel launched by any call: does the kernel function launch one "
-                      "(or does it only run host code)?");
+    r.notes.push_back(
+        "CUPTI saw no kernel launched by any call: does the kernel function launch one "
+        "(or does it only run host code)?");
   else if (empty)
     r.notes.push_back(fmt::format("CUPTI saw no kernel in {} of {} calls", empty, windows.size()));
 }
@@ -249,8 +250,7 @@ void validate(const TimingOptions& o) {
     throw usage_error(fmt::format("--iters {} is below 1", o.iters), "pass --iters 1 or more (default 100)");
   if (o.min_warmup_calls < 0 || o.min_iters < 1)
     throw usage_error("internal: negative minimum warm-up or iteration count");
-  if (!(o.budget_ms > 0))
-    throw usage_error(fmt::format("timing budget {} ms is not positive", o.budget_ms));
+  if (!(o.budget_ms > 0)) throw usage_error(fmt::format("timing budget {} ms is not positive", o.budget_ms));
   if (!(o.call_timeout_ms > 0))
     throw usage_error(fmt::format("per-call time limit {} ms is not positive", o.call_timeout_ms),
                       "pass a per-call limit in seconds > 0");
@@ -284,17 +284,19 @@ TimingResult measure_timing(KernelInstance& kernel, const TimingOptions& options
   r.l2_bytes = gpu_l2_bytes(gpu);
   L2Flusher flush(r.l2_bytes, options.l2_flush);
   r.l2_flush_bytes = flush.bytes();
-  if (options.l2_flush && r.l2_flush_bytes == 0)
-    r.notes.push_back("the GPU reports no L2 size: L2 not flushed");
+  if (options.l2_flush && r.l2_flush_bytes == 0) r.notes.push_back("the GPU reports no L2 size: L2 not flushed");
 
   Driver d(kernel, options, gpu, snap.get(), flush);
   warm_up(d, options, r);
   if (r.warmup_calls == 0)
-    r.notes.push_back("no warm-up: the first timed call includes one-time costs (module loading, "
-                      "Triton compilation and autotuning)");
+    r.notes.push_back(
+        "no warm-up: the first timed call includes one-time costs (module loading, "
+        "Triton compilation and autotuning)");
   phase_call_time(d, options, r, gpu);
-  if (options.kernel_time) phase_kernel_time(d, r);
-  else r.kernel.note = "kernel time not measured (disabled)";
+  if (options.kernel_time)
+    phase_kernel_time(d, r);
+  else
+    r.kernel.note = "kernel time not measured (disabled)";
   if (!flush.note().empty()) r.notes.push_back(flush.note());
   if (!r.sm_clock.note.empty()) r.notes.push_back(r.sm_clock.note);
   apply_rules(r);

@@ -72,27 +72,27 @@ struct SmClockRecord {
 struct KernelTimeResult {
   bool available = false;
   std::string note;
-  KernelTimeSummary summary;            ///< per call and per kernel name
+  KernelTimeSummary summary;               ///< per call and per kernel name
   std::optional<uint32_t> default_stream;  ///< CUPTI id of the legacy default stream, if seen
-  size_t outside_kernels = 0;           ///< kernels no call window owns (not counted)
+  size_t outside_kernels = 0;              ///< kernels no call window owns (not counted)
   std::vector<std::string> outside_names;
-  size_t by_correlation = 0;            ///< attribution statistics (attribution.hpp)
+  size_t by_correlation = 0;  ///< attribution statistics (attribution.hpp)
   size_t by_time = 0;
 };
 
 /// Everything the timing stage measured, in ms unless named otherwise.
 struct TimingResult {
-  TimingOptions options;             ///< as requested
-  int warmup_calls = 0;              ///< warm-up calls made
-  double warmup_ms = 0;              ///< wall time they took
-  int iters = 0;                     ///< timed calls per phase
-  bool budget_hit = false;           ///< phase 1 stopped at the time budget before `options.iters`
-  size_t l2_flush_bytes = 0;         ///< bytes written per flush (0: no flush)
-  size_t l2_bytes = 0;               ///< L2 size (cudaDevAttrL2CacheSize)
-  std::vector<std::string> restored; ///< output buffers restored between calls
-  std::vector<double> call_ms;       ///< phase 1, per call
-  SampleStats call;                  ///< statistics of call_ms
-  bool call_unstable = false;        ///< call.cv > kUnstableCv
+  TimingOptions options;              ///< as requested
+  int warmup_calls = 0;               ///< warm-up calls made
+  double warmup_ms = 0;               ///< wall time they took
+  int iters = 0;                      ///< timed calls per phase
+  bool budget_hit = false;            ///< phase 1 stopped at the time budget before `options.iters`
+  size_t l2_flush_bytes = 0;          ///< bytes written per flush (0: no flush)
+  size_t l2_bytes = 0;                ///< L2 size (cudaDevAttrL2CacheSize)
+  std::vector<std::string> restored;  ///< output buffers restored between calls
+  std::vector<double> call_ms;        ///< phase 1, per call
+  SampleStats call;                   ///< statistics of call_ms
+  bool call_unstable = false;         ///< call.cv > kUnstableCv
   KernelTimeResult kernel;
   bool kernel_unstable = false;      ///< kernel.summary.sum.cv > kUnstableCv
   bool overhead_dominates = false;   ///< median kernel time < kOverheadKernelShare * median call time
@@ -102,7 +102,7 @@ struct TimingResult {
   /// kprof's restore/flush between them): SM and memory clock, power, clock event reasons,
   /// temperature. `during.note` says why it is empty.
   ClockSummary during;
-  std::vector<std::string> notes;    ///< anything the reader should know (restore, CUPTI, clocks)
+  std::vector<std::string> notes;  ///< anything the reader should know (restore, CUPTI, clocks)
 };
 
 /// Derives call_unstable, kernel_unstable, overhead_dominates and kernels_exceed_call from the

@@ -97,17 +97,28 @@ OutputComparison compare_buffer(const BufferView& v, const HostArray& pre, const
 Tolerance resolve_tolerance(DType dtype, const CheckOptions& opts, const ReferenceRunner* ref) {
   Tolerance t = default_tolerance(dtype);
   std::vector<std::string> from;
-  if (opts.atol) { t.atol = *opts.atol; from.push_back("atol from --atol"); }
-  else if (ref && ref->atol()) { t.atol = *ref->atol(); from.push_back("atol from ref.py"); }
-  if (opts.rtol) { t.rtol = *opts.rtol; from.push_back("rtol from --rtol"); }
-  else if (ref && ref->rtol()) { t.rtol = *ref->rtol(); from.push_back("rtol from ref.py"); }
-  if (from.size() == 1) t.source = from[0] + ", other " + t.source;
-  else if (from.size() == 2) t.source = from[0] + ", " + from[1];
+  if (opts.atol) {
+    t.atol = *opts.atol;
+    from.push_back("atol from --atol");
+  } else if (ref && ref->atol()) {
+    t.atol = *ref->atol();
+    from.push_back("atol from ref.py");
+  }
+  if (opts.rtol) {
+    t.rtol = *opts.rtol;
+    from.push_back("rtol from --rtol");
+  } else if (ref && ref->rtol()) {
+    t.rtol = *ref->rtol();
+    from.push_back("rtol from ref.py");
+  }
+  if (from.size() == 1)
+    t.source = from[0] + ", other " + t.source;
+  else if (from.size() == 2)
+    t.source = from[0] + ", " + from[1];
   return t;
 }
 
-CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&()>& reference,
-                      const CheckOptions& o) {
+CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&()>& reference, const CheckOptions& o) {
   CheckResult res;
   bool python = is_python_impl(inst.implementation());
   for (int t = 0; t < std::max(1, o.trials); ++t) {

@@ -20,11 +20,11 @@ namespace kprof {
 
 /// Options of `kprof check` that shape the comparison.
 struct CheckOptions {
-  uint64_t seed = 42;              ///< trial t uses seed + t
-  int trials = 1;                  ///< fresh random inputs per trial; any failing trial fails
-  double timeout_s = 60.0;         ///< per kernel call (host call + GPU work), seconds
-  std::optional<double> atol;      ///< --atol: wins over ref.py and the dtype default
-  std::optional<double> rtol;      ///< --rtol
+  uint64_t seed = 42;          ///< trial t uses seed + t
+  int trials = 1;              ///< fresh random inputs per trial; any failing trial fails
+  double timeout_s = 60.0;     ///< per kernel call (host call + GPU work), seconds
+  std::optional<double> atol;  ///< --atol: wins over ref.py and the dtype default
+  std::optional<double> rtol;  ///< --rtol
 };
 
 /// An input the kernel changed although it must not (a `const` parameter of solve, or an input
@@ -58,7 +58,7 @@ struct CheckResult {
   std::vector<std::string> reference_notes;
   /// Non-const buffers that neither the kernel nor the reference changed: treated as inputs.
   std::vector<std::string> treated_as_inputs;
-  ReferencePrecision reference_precision;  ///< PyTorch's float32 matmul settings during the reference
+  ReferencePrecision reference_precision;     ///< PyTorch's float32 matmul settings during the reference
   std::vector<PrecisionDiagnosis> precision;  ///< one per failing float output (see diagnose_precision)
 };
 

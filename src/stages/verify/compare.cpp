@@ -33,9 +33,23 @@ size_t parallel_chunks(size_t n, Fn&& fn) {
 template <typename F>
 void with_loader(DType t, F&& f) {
   switch (t) {
-    case DType::F32: f([](const uint8_t* p, size_t i) { float v; std::memcpy(&v, p + 4 * i, 4); return double(v); }); break;
-    case DType::F64: f([](const uint8_t* p, size_t i) { double v; std::memcpy(&v, p + 8 * i, 8); return v; }); break;
-    default: f([t](const uint8_t* p, size_t i) { return dtype_load(p, i, t); }); break;
+    case DType::F32:
+      f([](const uint8_t* p, size_t i) {
+        float v;
+        std::memcpy(&v, p + 4 * i, 4);
+        return double(v);
+      });
+      break;
+    case DType::F64:
+      f([](const uint8_t* p, size_t i) {
+        double v;
+        std::memcpy(&v, p + 8 * i, 8);
+        return v;
+      });
+      break;
+    default:
+      f([t](const uint8_t* p, size_t i) { return dtype_load(p, i, t); });
+      break;
   }
 }
 
@@ -58,11 +72,16 @@ struct Partial {
 
 Tolerance default_tolerance(DType dtype) {
   switch (dtype) {
-    case DType::F32: return {1e-4, 1e-3, "default for float32"};
-    case DType::F64: return {1e-8, 1e-6, "default for float64"};
-    case DType::F16: return {1e-3, 1e-2, "default for float16"};
-    case DType::BF16: return {1e-2, 2e-2, "default for bfloat16"};
-    default: return {0.0, 0.0, "exact (integer output)"};
+    case DType::F32:
+      return {1e-4, 1e-3, "default for float32"};
+    case DType::F64:
+      return {1e-8, 1e-6, "default for float64"};
+    case DType::F16:
+      return {1e-3, 1e-2, "default for float16"};
+    case DType::BF16:
+      return {1e-2, 2e-2, "default for bfloat16"};
+    default:
+      return {0.0, 0.0, "exact (integer output)"};
   }
 }
 
@@ -76,8 +95,8 @@ bool element_matches(double k, double r, const Tolerance& tol) {
 OutputComparison compare_output(const HostArray& kernel, const HostArray& reference, const Tolerance& tol,
                                 const std::vector<uint8_t>& never_written) {
   if (kernel.count != reference.count)
-    throw usage_error(fmt::format("output '{}': the reference has {} elements, the kernel's buffer {}",
-                                  kernel.name, reference.count, kernel.count),
+    throw usage_error(fmt::format("output '{}': the reference has {} elements, the kernel's buffer {}", kernel.name,
+                                  reference.count, kernel.count),
                       "return (or fill) a tensor with exactly one value per element of the buffer");
   OutputComparison c;
   c.name = kernel.name;
@@ -107,8 +126,14 @@ OutputComparison compare_output(const HostArray& kernel, const HostArray& refere
             p.nonzero += d > 0;
             p.min_atol = std::max(p.min_atol, d - tol.rtol * std::fabs(r));
             ++p.n_abs;
-            if (d > p.max_abs) { p.max_abs = d; p.max_abs_index = i; }
-            if (std::fabs(r) > tol.atol) { p.sum_rel += d / std::fabs(r); ++p.n_rel; }
+            if (d > p.max_abs) {
+              p.max_abs = d;
+              p.max_abs_index = i;
+            }
+            if (std::fabs(r) > tol.atol) {
+              p.sum_rel += d / std::fabs(r);
+              ++p.n_rel;
+            }
           } else if (!std::isfinite(k) && std::isfinite(r)) {
             ++p.nonfinite;
           }
@@ -138,7 +163,10 @@ OutputComparison compare_output(const HostArray& kernel, const HostArray& refere
     n_ref += p.n_ref;
     c.nonzero_errors += p.nonzero;
     c.min_atol_at_rtol = std::max(c.min_atol_at_rtol, p.min_atol);
-    if (p.max_abs > c.max_abs) { c.max_abs = p.max_abs; c.max_abs_index = p.max_abs_index; }
+    if (p.max_abs > c.max_abs) {
+      c.max_abs = p.max_abs;
+      c.max_abs_index = p.max_abs_index;
+    }
     c.ref_max_abs = std::max(c.ref_max_abs, p.ref_max_abs);
     c.nonfinite += p.nonfinite;
     c.never_written += p.never_written;
@@ -223,15 +251,27 @@ std::vector<uint8_t> reference_changes(const HostArray& before, const HostArray&
 
 uint64_t sentinel_bits(DType dtype) {
   switch (dtype) {
-    case DType::F32: return 0xF1835A5Bull;               // about -1.3e30
-    case DType::F64: return 0xC62A5A5A5A5A5A5Bull;       // about -1.1e30
-    case DType::F16: return 0xFA5Bull;                   // -52064
-    case DType::BF16: return 0xF15Bull;                  // about -1.1e30
-    case DType::I8: return 0xA5ull;
-    case DType::U8: return 0xA5ull;
-    case DType::I16: case DType::U16: return 0xA55Bull;
-    case DType::I32: case DType::U32: return 0xA55A5A5Bull;
-    case DType::I64: case DType::U64: return 0xA55A5A5A5A5A5A5Bull;
+    case DType::F32:
+      return 0xF1835A5Bull;  // about -1.3e30
+    case DType::F64:
+      return 0xC62A5A5A5A5A5A5Bull;  // about -1.1e30
+    case DType::F16:
+      return 0xFA5Bull;  // -52064
+    case DType::BF16:
+      return 0xF15Bull;  // about -1.1e30
+    case DType::I8:
+      return 0xA5ull;
+    case DType::U8:
+      return 0xA5ull;
+    case DType::I16:
+    case DType::U16:
+      return 0xA55Bull;
+    case DType::I32:
+    case DType::U32:
+      return 0xA55A5A5Bull;
+    case DType::I64:
+    case DType::U64:
+      return 0xA55A5A5A5A5A5A5Bull;
   }
   return 0;
 }

@@ -34,9 +34,9 @@ struct Mismatch {
 
 /// What a non-const buffer turned out to be (docs/REFERENCE.md, "Inputs declared without const").
 enum class BufferRole {
-  Output,            ///< the reference changed it: compared element by element
-  UnchangedInput,    ///< neither the kernel nor the reference changed it: an input (passes)
-  WrittenInput,      ///< the reference left it unchanged but the kernel changed it (fails)
+  Output,          ///< the reference changed it: compared element by element
+  UnchangedInput,  ///< neither the kernel nor the reference changed it: an input (passes)
+  WrittenInput,    ///< the reference left it unchanged but the kernel changed it (fails)
 };
 
 /// The verdict and statistics for one output buffer.
@@ -46,27 +46,27 @@ struct OutputComparison {
   size_t count = 0;
   Tolerance tol;
   bool pass = false;
-  size_t mismatches = 0;           ///< elements outside tolerance (NaN/Inf and never-written included)
-  size_t nonfinite = 0;            ///< NaN/Inf in the kernel output where the reference is finite
-  size_t never_written = 0;        ///< elements the kernel never wrote (see find_never_written)
-  double max_abs = 0;              ///< max |k - r| over finite pairs
+  size_t mismatches = 0;     ///< elements outside tolerance (NaN/Inf and never-written included)
+  size_t nonfinite = 0;      ///< NaN/Inf in the kernel output where the reference is finite
+  size_t never_written = 0;  ///< elements the kernel never wrote (see find_never_written)
+  double max_abs = 0;        ///< max |k - r| over finite pairs
   size_t max_abs_index = 0;
-  double mean_abs = 0;             ///< mean |k - r| over finite pairs
-  double mean_rel = 0;             ///< mean |k - r| / |r| over elements with |r| > atol (others excluded)
-  double ref_max_abs = 0;          ///< largest |r|
-  double rms_error = 0;            ///< sqrt(mean (k - r)^2) over finite pairs
-  double ref_rms = 0;              ///< sqrt(mean r^2) over finite references
-  size_t nonzero_errors = 0;       ///< finite pairs with k != r
+  double mean_abs = 0;        ///< mean |k - r| over finite pairs
+  double mean_rel = 0;        ///< mean |k - r| / |r| over elements with |r| > atol (others excluded)
+  double ref_max_abs = 0;     ///< largest |r|
+  double rms_error = 0;       ///< sqrt(mean (k - r)^2) over finite pairs
+  double ref_rms = 0;         ///< sqrt(mean r^2) over finite references
+  size_t nonzero_errors = 0;  ///< finite pairs with k != r
   /// max over finite pairs of |k - r| - rtol*|r|: the smallest atol that accepts every element at
   /// this rtol (<= 0: rtol alone suffices).
   double min_atol_at_rtol = 0;
   BufferRole role = BufferRole::Output;
-  bool atol_dwarfs_reference = false;  ///< atol >= largest |r|: a zero output would pass
-  std::vector<Mismatch> first_mismatches;     ///< up to kMaxListed, in index order
-  std::vector<size_t> first_never_written;    ///< up to kMaxListed indices
-  std::vector<double> kernel_preview;         ///< first 8 kernel values
-  std::vector<double> reference_preview;      ///< first 8 reference values
-  std::string reason;              ///< one line: why it failed ("" when it passed)
+  bool atol_dwarfs_reference = false;       ///< atol >= largest |r|: a zero output would pass
+  std::vector<Mismatch> first_mismatches;   ///< up to kMaxListed, in index order
+  std::vector<size_t> first_never_written;  ///< up to kMaxListed indices
+  std::vector<double> kernel_preview;       ///< first 8 kernel values
+  std::vector<double> reference_preview;    ///< first 8 reference values
+  std::string reason;                       ///< one line: why it failed ("" when it passed)
 };
 
 /// How many mismatches / never-written indices a comparison lists.

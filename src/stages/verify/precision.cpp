@@ -50,20 +50,23 @@ std::optional<PrecisionDiagnosis> diagnose_precision(const std::vector<const Out
   d.unit_roundoff = tf32 ? kUnitRoundoffTf32Fp16 : kUnitRoundoffBf16;
   const double ratio = q / d.unit_roundoff;
   if (ratio < 0.1)
-    d.why = fmt::format("the RMS error is {} of the output's RMS, below 0.1 u of every reduced format (TF32/float16 "
-                        "u = 2^-11): too small to come from one; look at the few elements that fail",
-                        fmt_sig(q, 2));
+    d.why = fmt::format(
+        "the RMS error is {} of the output's RMS, below 0.1 u of every reduced format (TF32/float16 "
+        "u = 2^-11): too small to come from one; look at the few elements that fail",
+        fmt_sig(q, 2));
   else if (ratio > 4)
-    d.why = fmt::format("the RMS error is {} of the output's RMS, more than 4 u of bfloat16 (u = 2^-8): larger than "
-                        "reduced-precision rounding leaves",
-                        fmt_sig(q, 2));
+    d.why = fmt::format(
+        "the RMS error is {} of the output's RMS, more than 4 u of bfloat16 (u = 2^-8): larger than "
+        "reduced-precision rounding leaves",
+        fmt_sig(q, 2));
   else if (d.nonzero_fraction < 0.5)
     d.why = fmt::format("only {:.1f}% of the elements differ at all: rounding touches nearly every element",
                         100 * d.nonzero_fraction);
   else if (d.spread < 0.5 || d.peak_to_rms > 20)
-    d.why = fmt::format("the error is concentrated (mean |error| / RMS error {}, peak {}x the RMS error): rounding "
-                        "spreads evenly (about 0.8 and below 20x)",
-                        fmt_sig(d.spread, 2), fmt_sig(d.peak_to_rms, 3));
+    d.why = fmt::format(
+        "the error is concentrated (mean |error| / RMS error {}, peak {}x the RMS error): rounding "
+        "spreads evenly (about 0.8 and below 20x)",
+        fmt_sig(d.spread, 2), fmt_sig(d.peak_to_rms, 3));
   else
     d.consistent = true;
   if (d.consistent && min_atol > 0) {
@@ -84,9 +87,10 @@ std::string precision_line(const PrecisionDiagnosis& d) {
       d.output, d.format, fmt_sig(d.relative_rms, 2), fmt_sig(d.relative_rms / d.unit_roundoff, 2), u,
       100 * d.nonzero_fraction, fmt_sig(d.peak_to_rms, 3), d.format);
   if (d.suggested_atol)
-    s += fmt::format(". To accept it: --atol {:g} (or `atol = {:g}` in ref.py) with rtol {:g}, which accepts all {} "
-                     "trial(s) with a 2x margin",
-                     *d.suggested_atol, *d.suggested_atol, d.rtol, d.trials);
+    s += fmt::format(
+        ". To accept it: --atol {:g} (or `atol = {:g}` in ref.py) with rtol {:g}, which accepts all {} "
+        "trial(s) with a 2x margin",
+        *d.suggested_atol, *d.suggested_atol, d.rtol, d.trials);
   else
     s += ". No atol below the output's largest magnitude accepts it at this rtol; raise --rtol instead";
   return s + "; the verdict stays FAIL";

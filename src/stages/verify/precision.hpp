@@ -32,8 +32,8 @@ struct PrecisionDiagnosis {
   /// significant digit) at the output's rtol. Set only when consistent and below the
   /// reference's largest magnitude (else kprof's own "atol dwarfs the reference" warning fires).
   std::optional<double> suggested_atol;
-  double rtol = 0;              ///< the rtol that suggestion goes with (the one in force)
-  int trials = 0;               ///< trials the suggestion was checked over
+  double rtol = 0;  ///< the rtol that suggestion goes with (the one in force)
+  int trials = 0;   ///< trials the suggestion was checked over
 };
 
 /// Diagnoses one output from its comparison in every trial (same output, one entry per trial).

@@ -58,9 +58,7 @@ std::optional<double> read_tolerance(const py::module_& m, const char* name, con
 }
 
 /// True when tensor `a` views the memory of tensor `b` (the same storage).
-bool same_storage(py::handle a, py::handle b) {
-  return kprof_helpers().attr("same_storage")(a, b).cast<bool>();
-}
+bool same_storage(py::handle a, py::handle b) { return kprof_helpers().attr("same_storage")(a, b).cast<bool>(); }
 
 /// The index of the given output whose storage `t` shares, or -1.
 int given_index(py::handle t, const std::vector<py::object>& given) {
@@ -135,7 +133,8 @@ std::vector<py::object> collect_outputs(const py::object& ret, const std::vector
   if (py::isinstance<py::tuple>(ret) || py::isinstance<py::list>(ret)) {
     py::sequence seq = py::reinterpret_borrow<py::sequence>(ret);
     bool all_given = true;
-    for (size_t i = 0; i < seq.size(); ++i) all_given = all_given && is_tensor(seq[i]) && given_index(seq[i], given) >= 0;
+    for (size_t i = 0; i < seq.size(); ++i)
+      all_given = all_given && is_tensor(seq[i]) && given_index(seq[i], given) >= 0;
     if (all_given) return given;  // returned (some of) the outputs it wrote in place
     if (seq.size() == 1 && is_tensor(seq[0])) return collect_outputs(seq[0], outputs, given, changed, notes);
     if (seq.size() != n)
@@ -207,8 +206,7 @@ ReferenceModule ReferenceModule::load(const std::string& path) {
   ReferenceModule r;
   r.path_ = path;
   py::module_ m = load_module_by_path(path, "reference");
-  if (!py::hasattr(m, "reference"))
-    throw usage_error(path + " defines no function `reference`", kNoReferenceHint);
+  if (!py::hasattr(m, "reference")) throw usage_error(path + " defines no function `reference`", kNoReferenceHint);
   py::object fn = m.attr("reference");
   if (!PyCallable_Check(fn.ptr()))
     throw usage_error(path + ": `reference` is " + py_a_type(fn) + ", not a function",
@@ -229,7 +227,8 @@ ReferenceCall ReferenceModule::call(const std::vector<BufferView>& buffers, cons
   ensure_python();
   py::gil_scoped_acquire gil;
   const std::string& file = state_->file;
-  const std::string hint = "fix " + path_ + "; reference(**kwargs) gets the kernel's buffers as CUDA tensors "
+  const std::string hint = "fix " + path_ +
+                           "; reference(**kwargs) gets the kernel's buffers as CUDA tensors "
                            "(1-D for solve(); a Python kernel's inputs in their shapes, its outputs flat) and its "
                            "scalars by name (docs/REFERENCE.md)";
   try {
@@ -259,21 +258,22 @@ ReferenceCall ReferenceModule::call(const std::vector<BufferView>& buffers, cons
       try {
         ret = state_->fn(**reference_kwargs(buffers, scalars, kernel, shaped, given));
       } catch (const py::error_already_set& e2) {
-        throw_python_error(e2, file,
-                           fmt::format("reference raised an exception with the outputs {} (and with them {}: {})",
-                                       shaped ? "in setup()'s shapes" : "flat", shaped ? "flat" : "in setup()'s shapes",
-                                       first),
-                           hint);
+        throw_python_error(
+            e2, file,
+            fmt::format("reference raised an exception with the outputs {} (and with them {}: {})",
+                        shaped ? "in setup()'s shapes" : "flat", shaped ? "flat" : "in setup()'s shapes", first),
+            hint);
       }
       state_->shaped_first = shaped;
-      out.notes.push_back(fmt::format("reference raised with the outputs {} ({}); called again with them {}, which worked",
-                                      shaped ? "flat" : "in setup()'s shapes", first,
-                                      shaped ? "in setup()'s shapes" : "flat"));
+      out.notes.push_back(
+          fmt::format("reference raised with the outputs {} ({}); called again with them {}, which worked",
+                      shaped ? "flat" : "in setup()'s shapes", first, shaped ? "in setup()'s shapes" : "flat"));
     }
     if (!shaped_outs.empty())
       out.notes.push_back(shaped ? "outputs " + shaped_outs + " given to reference in setup()'s shapes"
-                                 : "outputs " + shaped_outs + " given to reference as flat 1-D views (the seed's "
-                                   "convention; inputs keep setup()'s shapes)");
+                                 : "outputs " + shaped_outs +
+                                       " given to reference as flat 1-D views (the seed's "
+                                       "convention; inputs keep setup()'s shapes)");
     std::vector<py::object> results = collect_outputs(ret, outputs, given, changed, out.notes);
     torch_synchronize("the reference's GPU work failed");
     out.precision = read_precision();
@@ -286,10 +286,10 @@ ReferenceCall ReferenceModule::call(const std::vector<BufferView>& buffers, cons
                           "return torch tensors (torch.as_tensor(x, device='cuda') converts other arrays)");
       size_t numel = results[i].attr("numel")().cast<size_t>();
       if (numel != b.count)
-        throw usage_error(what + " has " + std::to_string(numel) + " elements, the buffer has " +
-                              std::to_string(b.count),
-                          "the reference must give one value per element of the kernel's output (compared "
-                          "flattened); check the shapes and the dimensions passed to kprof");
+        throw usage_error(
+            what + " has " + std::to_string(numel) + " elements, the buffer has " + std::to_string(b.count),
+            "the reference must give one value per element of the kernel's output (compared "
+            "flattened); check the shapes and the dimensions passed to kprof");
       out.outputs.push_back(tensor_to_host(b.name, results[i], what));
     }
     return out;

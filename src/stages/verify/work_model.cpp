@@ -24,7 +24,8 @@ namespace {
 std::string call_text(const char* fn, const std::map<std::string, double>& ints,
                       const std::map<std::string, double>& floats) {
   std::string args;
-  for (const auto& [k, v] : ints) args += (args.empty() ? "" : ", ") + fmt::format("{}={}", k, static_cast<long long>(v));
+  for (const auto& [k, v] : ints)
+    args += (args.empty() ? "" : ", ") + fmt::format("{}={}", k, static_cast<long long>(v));
   for (const auto& [k, v] : floats) args += (args.empty() ? "" : ", ") + fmt::format("{}={}", k, v);
   return fmt::format("ref.py {}({})", fn, args);
 }
@@ -61,7 +62,8 @@ DeclaredWork declared_work(const std::string& ref_path, const std::map<std::stri
   for (const auto& [k, v] : int_dims) kwargs[py::str(k)] = py::int_(static_cast<long long>(v));
   for (const auto& [k, v] : float_dims) kwargs[py::str(k)] = py::float_(v);
   w.flops = call_number(m, "flops", kwargs, ref_path, w.flops_how, call_text("flops", int_dims, float_dims));
-  w.bytes = call_number(m, "bytes_moved", kwargs, ref_path, w.bytes_how, call_text("bytes_moved", int_dims, float_dims));
+  w.bytes =
+      call_number(m, "bytes_moved", kwargs, ref_path, w.bytes_how, call_text("bytes_moved", int_dims, float_dims));
   return w;
 }
 
