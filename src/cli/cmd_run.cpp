@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "cli/commands.hpp"
 #include "cli/profile_settings.hpp"
@@ -11,31 +12,36 @@
 #include "core/fs.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
+#include "cli/run_options.hpp"
+#include "core/sweep.hpp"
+#include "core/tools.hpp"
 #include "flows/run_flow.hpp"
+#include "flows/scale_run.hpp"
+#include "stages/env/gpu_info.hpp"
 
 namespace kprof {
 namespace {
 
-struct RunCmd {
-  KernelCliOptions k;
-  ProfileCliOptions p;
-  double env_timeout_s = 60;
-  std::string ncu_session = "one";
-};
+int run_scaled_command(RunCmd& c) {
+  ScaleRequest sr;
+  sr.run = make_run_request(c);
+  const auto& argv = invocation();
+  std::vector<std::string> words;
+  for (size_t i = 2; i < argv.size(); ++i) words.push_back(argv[i]);  // after "kprof run"
+  sr.run_args = strip_scale_args(words);
+  for (const auto& s : c.sweep) sr.axes.push_back(parse_sweep_axis(s));
+  if (!c.gpus.empty()) sr.gpus = parse_gpu_list(c.gpus, c.gpus == "all" ? cuda_versions().device_count : 0);
+  sr.slurm = c.slurm;
+  sr.slurm.wait = !c.no_wait;
+  if (const char* poll = std::getenv("KPROF_SLURM_POLL_S"))
+    sr.slurm.poll_s = parse_number(poll).value_or(sr.slurm.poll_s);
+  sr.self_exe = self_exe_path();
+  return run_scaled(sr);
+}
 
 int run_run_command(RunCmd& c) {
-  RunRequest req;
-  for (size_t i = 0; i < c.k.kernels.size(); ++i) req.versions.push_back(spec_for(c.k, i));
-  req.ref = c.k.ref;
-  req.check.seed = c.k.spec.seed;
-  req.check.trials = c.k.trials;
-  req.check.timeout_s = c.k.spec.timeout_s;
-  if (c.k.atol >= 0) req.check.atol = c.k.atol;
-  if (c.k.rtol >= 0) req.check.rtol = c.k.rtol;
-  req.profile = make_profile_settings(c.k, c.p);
-  req.output_dir = c.k.output_dir;
-  req.env_timeout_s = c.env_timeout_s;
-  req.one_ncu_session = c.ncu_session == "one";
+  if (is_scaled(c)) return run_scaled_command(c);
+  RunRequest req = make_run_request(c);
   RunOutcome out = run_workflow(req);
   if (!out.env_ready) return 1;
   std::printf("\n%s\n", styled("Summary", Style::Bold).c_str());
@@ -63,20 +69,16 @@ void register_run(CLI::App& app, CommandAction& action) {
       "A version that fails correctness is not profiled; one that cannot be built, loaded or profiled gets\n"
       "its row with the error, and the other versions go on (after a hung kernel nothing more can run).\n"
       "Exit 0 when every version is correct and classified; else the worst of the versions: 2 when one\n"
-      "had a usage/input error (including a broken ref.py), 1 when one failed.");
-  add_kernel_options(sub, c->k, /*several=*/true, /*with_ref=*/true, /*with_output=*/true);
-  add_profile_options(sub, c->p);
-  sub->add_option("--env-timeout", c->env_timeout_s, "Seconds each environment probe may take")
-      ->capture_default_str()
-      ->check(positive_number());
-  sub->add_option("--ncu-session", c->ncu_session,
-                  "one: every correct version profiled in one Nsight Compute session (one ncu process, one "
-                  "PyTorch import; a version it cannot attribute, e.g. one that crashes under ncu, falls back "
-                  "to its own); per-version: one ncu process per version")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"one", "per-version"}));
+      "had a usage/input error (including a broken ref.py), 1 when one failed.\n\n"
+      "At scale (docs/SCALE.md): --sweep runs every version at every size (one result file per unit in\n"
+      "OUTPUT_DIR/units/, a rerun runs only the units without one), --gpus spreads the units over this host's\n"
+      "GPUs (one worker per GPU), --slurm submits them as a Slurm array job; OUTPUT_DIR/comparison.md then has\n"
+      "one table per size and per version its class and % of bound by size (sweep.svg). Exit 0 when every\n"
+      "unit is ok, 1 otherwise.");
+  add_run_options(sub, *c);
   sub->callback([sub, c, &action] {
     finish_kernel_options(sub, c->k);
+    check_scale_options(sub, *c);
     action = [c] { return run_run_command(*c); };
   });
 }

@@ -22,5 +22,6 @@ void register_run(CLI::App& app, CommandAction& action);      ///< kprof run    
 void register_compare(CLI::App& app, CommandAction& action);  ///< kprof compare  (cmd_compare.cpp)
 void register_runner(CLI::App& app, CommandAction& action);   ///< kprof __runner (hidden; what ncu profiles)
 void register_probe(CLI::App& app, CommandAction& action);    ///< kprof __probe  (hidden; env's ncu counter probe)
+void register_worker(CLI::App& app, CommandAction& action);   ///< kprof __worker (hidden; a shard of a scaled run)
 
 }  // namespace kprof

@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/kernel_options.hpp"
+#include "cli/run_options.hpp"
 #include "core/error.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
@@ -83,6 +84,7 @@ int main(int argc, char** argv) {
   register_compare(app, action);
   register_runner(app, action);
   register_probe(app, action);
+  register_worker(app, action);
 
   if (argc < 2) {
     std::fputs(app.help().c_str(), stdout);
@@ -102,6 +104,7 @@ int main(int argc, char** argv) {
     print_error(why, hint);
     return static_cast<int>(ExitCode::Usage);
   }
+  set_invocation(args);  // `kprof run --sweep/--gpus/--slurm` hands its words to its workers
   std::vector<const char*> cargs;
   for (const auto& a : args) cargs.push_back(a.c_str());
   try {

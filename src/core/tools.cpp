@@ -99,6 +99,16 @@ std::string counter_permission_fix() {
          "see https://developer.nvidia.com/ERR_NVGPUCTRPERM";
 }
 
+bool is_driver_resource_error(const std::string& out) {
+  return out.find("a driver resource was unavailable") != std::string::npos;
+}
+
+std::string driver_resource_fix() {
+  return "another profiler holds this GPU's performance counters: wait for the other ncu (or Nsight Systems GPU "
+         "metrics) session to end, or stop DCGM's profiling for the run (`dcgmi profile --pause`, afterwards "
+         "`dcgmi profile --resume`); run one kprof per GPU at a time (kprof run --gpus does), then run again";
+}
+
 NcuCounters parse_ncu_probe(const ProcessResult& r) {
   NcuCounters c;
   c.checked = true;
@@ -135,6 +145,11 @@ NcuCounters parse_ncu_probe(const ProcessResult& r) {
     c.permission_denied = true;
     c.error = "ERR_NVGPUCTRPERM: this user may not access the NVIDIA GPU performance counters";
     c.fix = counter_permission_fix();
+    return c;
+  }
+  if (is_driver_resource_error(all)) {
+    c.error = "the GPU's performance counters are busy: ncu reports \"a driver resource was unavailable\"";
+    c.fix = driver_resource_fix();
     return c;
   }
   if (all.find("No kernels were profiled") != std::string::npos) {

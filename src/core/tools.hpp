@@ -60,6 +60,16 @@ bool is_counter_permission_error(const std::string& ncu_output);
 /// run as root / with CAP_SYS_ADMIN, or set NVreg_RestrictProfilingToAdminUsers=0 and reload.
 std::string counter_permission_fix();
 
+/// True when ncu's output says "Profiling failed because a driver resource was unavailable":
+/// another profiling session (a second ncu on the same GPU, Nsight Systems GPU metrics, or DCGM's
+/// profiling module) holds the GPU's performance counters. Measured on an H200 (issue 18): two ncu
+/// at once with separate TMPDIRs, the second fails with it.
+bool is_driver_resource_error(const std::string& ncu_output);
+
+/// What to do about it: wait for the other profiler or stop it; pause DCGM profiling with
+/// `dcgmi profile --pause` (resume: `dcgmi profile --resume`); never run two kprof on one GPU at once.
+std::string driver_resource_fix();
+
 /// Reads the result of the one-metric probe from ncu's output (text or --csv form) and exit state.
 NcuCounters parse_ncu_probe(const ProcessResult& result);
 

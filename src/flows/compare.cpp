@@ -11,7 +11,9 @@
 #include "core/term.hpp"
 #include "core/text.hpp"
 #include "report/compare_report.hpp"
+#include "flows/units.hpp"
 #include "report/comparison.hpp"
+#include "report/units_report.hpp"
 
 namespace kprof {
 namespace {
@@ -19,7 +21,8 @@ namespace {
 namespace fs = std::filesystem;
 
 const char* kReadHint =
-    "pass comparison.json files of `kprof run`, profile.json files of `kprof profile`, or their folders";
+    "pass comparison.json files of `kprof run`, profile.json files of `kprof profile`, or their folders (also the "
+    "output folder of a scaled run)";
 
 std::optional<double> num_at(const nlohmann::json& j, const nlohmann::json::json_pointer& p) {
   if (!j.contains(p) || !j.at(p).is_number()) return std::nullopt;
@@ -86,7 +89,7 @@ void read_correctness_beside(const std::string& profile_path, VersionRow& r) {
 
 std::string resolve(const std::string& path) {
   if (!fs::is_directory(path)) return path;
-  for (const char* name : {"comparison.json", "profile.json"}) {
+  for (const char* name : {"comparison.json", "profile.json", "units.json"}) {
     std::string p = (fs::path(path) / name).string();
     if (path_exists(p)) return p;
   }
@@ -101,7 +104,17 @@ CompareInput read_compare_input(const std::string& path, const std::string& labe
   in.path = resolve(path);
   if (!path_exists(in.path)) throw usage_error("cannot read " + in.path + ": no such file", kReadHint);
   try {
-    nlohmann::json j = nlohmann::json::parse(read_file(in.path));
+    nlohmann::json j;
+    if (fs::path(in.path).filename() == "units.json") {  // a scaled run not merged yet (kprof run --slurm --no-wait)
+      UnitPlan plan = read_unit_plan(in.path);
+      plan.out = parent_dir(in.path);
+      std::vector<UnitResult> results;
+      for (const auto& u : plan.units)
+        if (auto r = read_unit_result(plan.out, u)) results.push_back(*r);
+      j = units_json(merge_unit_results(plan.units, results), plan.axes, {});
+    } else {
+      j = nlohmann::json::parse(read_file(in.path));
+    }
     if (!j.is_object()) throw usage_error(in.path + " is not a kprof result (not a JSON object)", kReadHint);
     in.schema_version = j.value("schema_version", 1);
     in.header = header_of(j);

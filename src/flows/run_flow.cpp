@@ -229,6 +229,7 @@ class RunWorkflow {
     write_correctness_reports(row.folder, cr, kernel_header_rows(spec, inst, req_.ref));
     row.status = cr.pass ? VersionStatus::Pass : VersionStatus::Fail;
     row.status_reason = cr.pass ? "" : first_failure(cr);
+    if (cr.fault) row.fault = cr.fault->kind;
     step_line(row.name, "check", correctness_text(row), t0);
     if (cr.pass && !hard_exit_requested()) return true;
     out_.exit_code = std::max(out_.exit_code, 1);
@@ -329,7 +330,7 @@ RunOutcome run_workflow(const RunRequest& req) {
   EnvOptions eo;
   eo.gpu = first.gpu;
   eo.timeout_s = req.env_timeout_s;
-  EnvReport env = assess_env(collect_env(eo));
+  EnvReport env = req.env ? *req.env : assess_env(collect_env(eo));
   write_env_reports(env, join_path(req.output_dir, "env_check.md"));
   out.env_ready = env.ready;
   step_line("env", "environment", env.ready ? "ready" : "NOT ready", t_env);

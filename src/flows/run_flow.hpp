@@ -9,6 +9,7 @@
 
 #include "flows/profile.hpp"
 #include "report/comparison.hpp"
+#include "stages/env/readiness.hpp"
 #include "stages/verify/check.hpp"
 
 namespace kprof {
@@ -25,6 +26,9 @@ struct RunRequest {
   /// profiles all of them in one session (flows/ncu_session.hpp); per-version (false): one ncu
   /// process per version, right after its timing.
   bool one_ncu_session = true;
+  /// The environment already probed by this process (a `kprof __worker` running several sizes):
+  /// used as is instead of probing again; nullptr = probe.
+  const EnvReport* env = nullptr;
 };
 
 /// Outcome of the whole run.

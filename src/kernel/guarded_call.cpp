@@ -122,6 +122,24 @@ std::string fault_kind_name(FaultKind kind) {
   return "fault";
 }
 
+std::string fault_kind_id(FaultKind kind) {
+  switch (kind) {
+    case FaultKind::LaunchError:
+      return "launch_error";
+    case FaultKind::KernelError:
+      return "kernel_error";
+    case FaultKind::Timeout:
+      return "timeout";
+  }
+  return "kernel_error";
+}
+
+std::optional<FaultKind> parse_fault_kind(const std::string& id) {
+  for (FaultKind k : {FaultKind::LaunchError, FaultKind::KernelError, FaultKind::Timeout})
+    if (fault_kind_id(k) == id) return k;
+  return std::nullopt;
+}
+
 std::optional<KernelFault> guarded_call(KernelInstance& inst, double timeout_s) {
   LaunchWatch watch;  // sees launch errors of any CUDA runtime in the process (a .so has its own)
   auto sh = std::make_shared<Shared>();

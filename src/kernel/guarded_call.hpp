@@ -30,6 +30,10 @@ struct KernelFault {
 
 /// "kernel fault" / "launch error" / "timeout".
 std::string fault_kind_name(FaultKind kind);
+/// "launch_error" / "kernel_error" / "timeout" (the JSON form).
+std::string fault_kind_id(FaultKind kind);
+/// Parses fault_kind_id's form; nullopt for anything else.
+std::optional<FaultKind> parse_fault_kind(const std::string& id);
 
 /// Runs inst.call() on a worker thread, reads the launch error there, synchronises the device and
 /// waits at most `timeout_s` seconds for all of it. Returns the fault, or nullopt when the call

@@ -11,6 +11,18 @@ namespace kprof {
 
 namespace {
 
+// What every chart ends with: the figure saved as SVG and PNG, each to a temporary file renamed into
+// place (a chart is whole or absent). Run in the chart's namespace before its code.
+const char* kSavePy = R"PY(
+import os
+
+def _save(fig, svg_path, png_path):
+    for path, fmt in ((svg_path, "svg"), (png_path, "png")):
+        tmp = path + ".tmp"
+        fig.savefig(tmp, format=fmt, dpi=130)
+        os.replace(tmp, path)
+)PY";
+
 // The chart code, run in a fresh namespace of the embedded interpreter. Two panels: the
 // hierarchical roofline for kernels with FLOPs (log axes), and achieved bandwidth per memory
 // level for kernels without (they have no place on a log intensity axis).
@@ -134,16 +146,52 @@ def draw(spec_text, svg_path, png_path):
         _bandwidth(axes.pop(0), spec, bw, colors)
     fig.suptitle(spec.get("title", "Roofline"), fontsize=11)
     fig.tight_layout()
-    for path, fmt in ((svg_path, "svg"), (png_path, "png")):
-        tmp = path + ".tmp"
-        fig.savefig(tmp, format=fmt, dpi=130)
-        os.replace(tmp, path)
+    _save(fig, svg_path, png_path)
     plt.close(fig)
 )PY";
 
-}  // namespace
+// The sweep chart: time and % of bound against the swept size, one line per version (log axes
+// for size and time).
+const char* kSweepPy = R"PY(
+import json, os
 
-std::string render_roofline(const std::string& spec_json, const std::string& svg_path, const std::string& png_path) {
+def draw(spec_text, svg_path, png_path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    spec = json.loads(spec_text)
+    series = spec.get("series", [])
+    if not series:
+        raise ValueError("nothing to draw: no unit has a time")
+    fig, (ax_t, ax_b) = plt.subplots(1, 2, figsize=(13, 5))
+    for s in series:
+        xt = [(x, y) for x, y in zip(s["x"], s["time_ms"]) if y is not None]
+        if xt:
+            ax_t.plot([p[0] for p in xt], [p[1] for p in xt], marker="o", label=s["label"])
+        xb = [(x, y) for x, y in zip(s["x"], s["pct_of_bound"]) if y is not None]
+        if xb:
+            ax_b.plot([p[0] for p in xb], [p[1] for p in xb], marker="o", label=s["label"])
+    for ax in (ax_t, ax_b):
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel(spec.get("x_label", "size"))
+        ax.grid(True, which="major", alpha=0.3)
+    ax_t.set_yscale("log")
+    ax_t.set_ylabel("Median time (ms)")
+    ax_t.set_title("Time by size", fontsize=10)
+    ax_b.set_ylim(0, 105)
+    ax_b.set_ylabel("% of the time bound")
+    ax_b.set_title("% of bound by size (100% = at the bound)", fontsize=10)
+    ax_t.legend(fontsize=7)
+    fig.suptitle(spec.get("title", "Sweep"), fontsize=11)
+    fig.tight_layout()
+    _save(fig, svg_path, png_path)
+    plt.close(fig)
+)PY";
+
+/// Runs chart code `code` (defining draw(spec_text, svg_path, png_path)) on `spec_json`; "" when
+/// drawn, else why not (`what`: "the roofline chart").
+std::string run_chart(const char* code, const char* what, const std::string& spec_json, const std::string& svg_path,
+                      const std::string& png_path) {
   try {
     ensure_python();
   } catch (const Error& e) {
@@ -163,12 +211,23 @@ std::string render_roofline(const std::string& spec_json, const std::string& svg
   try {
     py::dict ns;
     ns["__builtins__"] = py::module_::import("builtins");
-    py::exec(kRooflinePy, ns);
+    py::exec(kSavePy, ns);
+    py::exec(code, ns);
     ns["draw"](spec_json, svg_path, png_path);
   } catch (py::error_already_set& e) {
-    return "the roofline chart could not be drawn: " + describe_python_error(e, "");
+    return std::string(what) + " could not be drawn: " + describe_python_error(e, "");
   }
   return "";
+}
+
+}  // namespace
+
+std::string render_roofline(const std::string& spec_json, const std::string& svg_path, const std::string& png_path) {
+  return run_chart(kRooflinePy, "the roofline chart", spec_json, svg_path, png_path);
+}
+
+std::string render_sweep_chart(const std::string& spec_json, const std::string& svg_path, const std::string& png_path) {
+  return run_chart(kSweepPy, "the sweep chart", spec_json, svg_path, png_path);
 }
 
 }  // namespace kprof

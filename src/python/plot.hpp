@@ -13,4 +13,9 @@ namespace kprof {
 /// error. Never throws; starts Python if needed.
 std::string render_roofline(const std::string& spec_json, const std::string& svg_path, const std::string& png_path);
 
+/// Draws the sweep chart described by `spec_json` (report/units_report.hpp sweep_chart_spec: time
+/// and % of bound against size, one line per version) into `svg_path` and `png_path`, whole or
+/// absent. Returns "" on success, else why not in one line (as render_roofline). Never throws.
+std::string render_sweep_chart(const std::string& spec_json, const std::string& svg_path, const std::string& png_path);
+
 }  // namespace kprof

@@ -151,7 +151,9 @@ void to_json(nlohmann::json& j, const VersionRow& r) {
                            : nlohmann::json{{"title", r.top_finding}, {"gain_pct", opt(r.top_finding_gain_pct)}}},
        {"note", r.note.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.note)},
        {"build", r.build.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.build)},
-       {"steps_s", r.steps_s}};
+       {"steps_s", r.steps_s},
+
+       {"fault", r.fault ? nlohmann::json(fault_kind_id(*r.fault)) : nlohmann::json(nullptr)}};
 }
 
 void from_json(const nlohmann::json& j, VersionRow& r) {
@@ -198,6 +200,7 @@ void from_json(const nlohmann::json& j, VersionRow& r) {
   if (auto it = j.find("steps_s"); it != j.end() && it->is_object())
     for (const auto& [k, v] : it->items())
       if (v.is_number()) r.steps_s[k] = v.get<double>();
+  r.fault = parse_fault_kind(str_or(j, "fault"));
 }
 
 void to_json(nlohmann::json& j, const RowComparison& c) {

@@ -535,3 +535,29 @@ if want onesession; then  # issue 17: one Nsight Compute session for all version
   done
   find "$W" -path "$W/os_*" -name '*.ncu-rep' -delete
 fi
+
+if want scale; then  # issue 18: sweeps, resume, two workers on one GPU, every GPU, the benchmark
+  S=$E/softmax_versions
+  SD=(--ref $S/ref.py --build --D=1024 --size input=N*D --size output=N*D)
+  scenario scale-sweep 0 '12 of 12 unit\(s\) ok' -- "$K" run $S/v0.cu $S/v1.cu $S/v2.cu "${SD[@]}" --sweep N=256..2048 \
+    -o "$OUT/scale_sweep"
+  scenario scale-sweep-tables 0 'v2: class and % of bound by size' -- cat "$OUT/scale_sweep/comparison.md"
+  scenario scale-sweep-gpu-named 0 '"gpu_uuid": "GPU-' -- cat "$OUT/scale_sweep/units/v1/D=1024_N=512.json"
+  scenario scale-sweep-chart 0 '' -- test -s "$OUT/scale_sweep/sweep.svg"
+  # Resume: one result deleted, the same command runs that unit only.
+  rm -f "$OUT/scale_sweep/units/v1/D=1024_N=512.json"
+  scenario scale-resume 0 '1 to run, 11 kept' -- "$K" run $S/v0.cu $S/v1.cu $S/v2.cu "${SD[@]}" --sweep N=256..2048 \
+    -o "$OUT/scale_sweep"
+  # Two workers on one GPU: they take turns (the GPU lock), no "driver resource was unavailable".
+  scenario scale-gpus-same 0 '6 of 6 unit\(s\) ok' -- "$K" run $S/v0.cu $S/v1.cu $S/v2.cu "${SD[@]}" --sweep N=1024,2048 \
+    --gpus 0,0 -o "$W/scale_gpus00"
+  scenario scale-gpus-same-waited 0 'waiting for the GPU' -- cat "$W/scale-gpus-same.log"
+  scenario scale-gpus-same-no-busy 1 '' -- grep -q 'driver resource' "$W/scale-gpus-same.log"
+  # Every GPU of the host (one on nvidia-h200, two on nvidia-h200-x2).
+  scenario scale-gpus-all 0 'unit\(s\) ok' -- "$K" run $S/v0.cu $S/v1.cu $S/v2.cu "${SD[@]}" --N=4096 --gpus all \
+    -o "$W/scale_gpus_all"
+  # The targets of issue 18 (bench/RESULTS.md): 4 versions x 8 sizes <= 3x one run; on 2 GPUs, 8 units <= 60%.
+  scenario scale-bench 0 'sweep / one run: [0-9.]+x' -- python3 bench/bench_scale.py --kprof "$K" --out "$W/bench_scale"
+  cp "$W/bench_scale/scale.md" "$OUT/bench_scale.md" 2>/dev/null
+  cp "$OUT/scale_sweep/comparison.md" "$OUT/scale_sweep_comparison.md" 2>/dev/null
+fi

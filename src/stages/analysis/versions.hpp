@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "kernel/guarded_call.hpp"
 #include "stages/analysis/verdict.hpp"
 #include "stages/ncu/metric_table.hpp"
 #include "stages/timing/timing.hpp"
@@ -75,6 +76,7 @@ struct VersionRow {
       build;  ///< how `kprof run --build` got its .so: "compiled (2.1 s)", "up to date", "from cache"; "" when not built
   std::map<std::string, double>
       steps_s;  ///< seconds of each step of `kprof run`: build (on the pool, overlapping others), load, check, profile
+  std::optional<FaultKind> fault;  ///< the kind of kernel fault that failed the check (timeout, kernel/launch error)
 };
 
 /// Fills the ncu columns of `row` (class, SOL, occupancy, DRAM bytes, stall, bound, top finding)

@@ -1,5 +1,7 @@
 #include "stages/env/gpu_info.hpp"
 
+#include <cstring>
+
 #include <cuda_runtime_api.h>
 
 #include "device/cuda.hpp"
@@ -41,6 +43,17 @@ int nvml_index_for_cuda_device(int cuda_index, std::string* note) {
   return cuda_index;
 }
 
+std::string format_gpu_uuid(const unsigned char (&bytes)[16]) {
+  static const char* hex = "0123456789abcdef";
+  std::string s = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) s += '-';
+    s += hex[bytes[i] >> 4];
+    s += hex[bytes[i] & 0xF];
+  }
+  return s;
+}
+
 GpuInfo gpu_info(int index) {
   GpuInfo g;
   g.index = index;
@@ -66,6 +79,9 @@ GpuInfo gpu_info(int index) {
       g.sm_count = p.multiProcessorCount;
       g.memory_bytes = p.totalGlobalMem;
       g.l2_bytes = static_cast<size_t>(p.l2CacheSize);
+      unsigned char uuid[16];
+      std::memcpy(uuid, p.uuid.bytes, sizeof uuid);
+      g.uuid = format_gpu_uuid(uuid);
       char bus[32] = {};
       if (cudaDeviceGetPCIBusId(bus, sizeof bus, index) == cudaSuccess) g.pci_bus_id = bus;
       cudaGetLastError();

@@ -30,6 +30,7 @@ struct GpuInfo {
   size_t memory_bytes = 0;         ///< cudaDeviceProp::totalGlobalMem, bytes
   size_t l2_bytes = 0;             ///< cudaDevAttrL2CacheSize, bytes
   std::string pci_bus_id;          ///< cudaDeviceGetPCIBusId, "0000:3B:00.0"
+  std::string uuid;                ///< cudaDeviceProp::uuid as nvidia-smi prints it, "GPU-5f0c1a2b-..."
   CudaVersions versions;           ///< runtime / driver API / device count
   // NVML part (optional: the GPU can still be used without NVML).
   int nvml_index = -1;                    ///< the same GPU in NVML's order, -1 when unknown
@@ -38,6 +39,9 @@ struct GpuInfo {
   std::optional<GpuClocks> clocks;        ///< current/max SM and memory clocks, MHz
   std::optional<uint64_t> clock_reasons;  ///< nvmlDeviceGetCurrentClocksEventReasons mask
 };
+
+/// The 16 bytes of a GPU UUID in nvidia-smi's form: "GPU-" + 8-4-4-4-12 lowercase hex digits.
+std::string format_gpu_uuid(const unsigned char (&bytes)[16]);
 
 /// Runtime / driver API versions and device count. Never throws.
 CudaVersions cuda_versions();

@@ -11,6 +11,7 @@
 #include "core/subprocess.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
+#include "core/tools.hpp"
 
 namespace kprof {
 
@@ -84,6 +85,14 @@ void interpret_ncu_output(const std::string& out, int exit_code, NcuRunResult& r
         "run kprof as root (or with CAP_SYS_ADMIN), or let all users profile: set the nvidia module option "
         "NVreg_RestrictProfilingToAdminUsers=0 and reload the driver "
         "(https://developer.nvidia.com/ERR_NVGPUCTRPERM)";
+    return;
+  }
+  if (is_driver_resource_error(out)) {
+    r.failure = NcuFailure::CountersBusy;
+    r.message =
+        "ncu could not profile: \"Profiling failed because a driver resource was unavailable\" (another "
+        "profiler, a second ncu or DCGM, holds this GPU's performance counters)";
+    r.hint = driver_resource_fix();
     return;
   }
   if (out.find("No kernels were profiled") != std::string::npos || (r.profiled.empty() && exit_code == 0)) {

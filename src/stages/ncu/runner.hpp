@@ -14,6 +14,7 @@ enum class NcuFailure {
   None,
   NcuMissing,    ///< no ncu executable found
   NoPermission,  ///< ERR_NVGPUCTRPERM: the user may not read the GPU performance counters
+  CountersBusy,  ///< "a driver resource was unavailable": another ncu or DCGM holds the counters
   NoKernels,     ///< "No kernels were profiled"
   RunnerFailed,  ///< the profiled kprof process failed (its message is in the log)
   Timeout,       ///< ncu ran past the time limit and was stopped

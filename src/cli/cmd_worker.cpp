@@ -1,0 +1,63 @@
+// kprof __worker (hidden): runs one shard of a scaled run's units (flows/worker.hpp). Started by
+// `kprof run --sweep/--gpus` (one per GPU) and by each task of `kprof run --slurm`'s array job.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "cli/commands.hpp"
+#include "cli/run_options.hpp"
+#include "core/error.hpp"
+#include "core/fs.hpp"
+#include "core/tools.hpp"
+#include "flows/worker.hpp"
+
+namespace kprof {
+namespace {
+
+struct WorkerCli {
+  std::string units;
+  std::string shard = "0/1";
+  std::string output_dir;  ///< -o: overrides the unit list's output folder (a copy of the folder)
+  std::string unit;
+  bool in_process = false;
+  bool one_gpu = false;
+};
+
+int run_worker_command(const WorkerCli& c) {
+  WorkerRequest req;
+  req.units_path = absolute_path(c.units);
+  req.plan = read_unit_plan(req.units_path);
+  if (!c.output_dir.empty()) req.plan.out = absolute_path(c.output_dir);
+  if (!req.plan.cwd.empty() && ::chdir(req.plan.cwd.c_str()) != 0)
+    throw usage_error("cannot enter " + req.plan.cwd + " (the folder of the run): " + std::strerror(errno),
+                      "the kernel files and ref.py must be reachable at the same paths on this node");
+  RunCmd run = parse_run_words(req.plan.run_args);
+  req.base = make_run_request(run);
+  if (c.one_gpu)
+    for (auto& v : req.base.versions) v.gpu = 0;  // CUDA_VISIBLE_DEVICES names this worker's one GPU
+  auto [k, n] = parse_shard(c.shard);
+  req.shard = k;
+  req.shards = n;
+  req.only = c.unit;
+  req.in_process = c.in_process;
+  req.self_exe = self_exe_path();
+  return run_worker(req);
+}
+
+}  // namespace
+
+void register_worker(CLI::App& app, CommandAction& action) {
+  auto c = std::make_shared<WorkerCli>();
+  auto* sub = app.add_subcommand("__worker", "Internal: runs one shard of the units of a scaled `kprof run`");
+  sub->group("");  // hidden from --help
+  sub->add_option("--units", c->units, "units.json of the run")->required();
+  sub->add_option("--shard", c->shard, "K/N: this worker's shard")->capture_default_str();
+  sub->add_option("-o,--output-dir", c->output_dir, "Output folder (default: the one units.json names)");
+  sub->add_option("--unit", c->unit, "Run only this unit (VERSION/KEY)");
+  sub->add_flag("--in-process", c->in_process, "Run the units in this process (no supervising parent)");
+  sub->add_flag("--one-gpu", c->one_gpu, "CUDA_VISIBLE_DEVICES names one GPU: run on device 0");
+  sub->callback([c, &action] { action = [c] { return run_worker_command(*c); }; });
+}
+
+}  // namespace kprof

@@ -1,0 +1,43 @@
+// `kprof __worker`: runs one shard of a scaled run's units (docs/SCALE.md) through the run
+// workflow (flows/run_flow.hpp): the environment probed once, the versions of one size together in
+// one `kprof run` (built once, profiled in one ncu session where the run workflow does so), one
+// result file per unit. By default the worker supervises a child worker so that a unit that kills
+// its process costs only its own result (status crash): the units the child left without a result
+// run again one per process.
+#pragma once
+
+#include <string>
+
+#include "flows/run_flow.hpp"
+#include "flows/units.hpp"
+
+namespace kprof {
+
+/// What one worker runs.
+struct WorkerRequest {
+  RunRequest base;         ///< parsed from plan.run_args: every kernel file of the run, the shared options
+  UnitPlan plan;           ///< units.json
+  std::string units_path;  ///< its path (the child worker reads it again)
+  int shard = 0, shards = 1;
+  std::string only;         ///< run only this unit id ("" = the whole shard); used for isolation
+  bool in_process = false;  ///< run the units in this process (the child); false = supervise a child
+  std::string self_exe;     ///< this kprof executable (to start the child)
+};
+
+/// Exit code of a worker whose GPU was left unusable (a hung kernel or a lost context): its
+/// supervisor runs the units left without a result in fresh processes.
+inline constexpr int kWorkerGpuLost = 3;
+
+/// Runs the worker. Returns 0 when every unit of the shard is ok, 1 when one is not, kWorkerGpuLost
+/// (in-process only) after a hung kernel. Throws Error (exit 2) for a bad plan or shard.
+int run_worker(const WorkerRequest& req);
+
+/// Where a unit ran, from this process's environment probe (GPU name, UUID, driver, ncu version,
+/// clocks) and CUDA_VISIBLE_DEVICES.
+UnitPlace unit_place(const EnvReport& env);
+
+/// The lock id of the GPU `place` names: its UUID, else "visible-" + CUDA_VISIBLE_DEVICES, else
+/// "index-" + `gpu` (core/file_lock.hpp gpu_lock_path).
+std::string gpu_lock_id(const UnitPlace& place, int gpu);
+
+}  // namespace kprof
