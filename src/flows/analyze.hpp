@@ -1,0 +1,28 @@
+// kprof analyze REPORT as a flow: the bottleneck verdict for an existing Nsight Compute report
+// (.ncu-rep, .ncu-repz or a raw-page CSV), its reports written whole once (flows/analyze.cpp).
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace kprof {
+
+/// What `kprof analyze` was asked (cli/cmd_analyze.cpp parses it).
+struct AnalyzeOptions {
+  std::string report;  ///< .ncu-rep / .ncu-repz / raw-page CSV
+  std::string output_dir = "analyze_out";
+  bool json = false;
+  bool no_roofline = false;
+  double timeout_s = 300.0;  ///< seconds allowed for ncu to export a .ncu-rep
+  size_t top = 10;           ///< hot lines per kernel
+  bool sass = false;
+};
+
+/// Reads REPORT (through ncu_report when it imports, else exported by ncu and streamed), classifies
+/// every launch, writes DIR/ncu_summary.md, ncu_details.md, roofline.svg (and analysis.json with
+/// --json) and prints the verdict. Returns 0. Throws kprof::Error: usage (exit 2) for an unusable
+/// -o, an unreadable or damaged report or impossible values only; check_failed (exit 1) when the
+/// report holds no kernel or no kernel has the Speed of Light metrics.
+int run_analyze(const AnalyzeOptions& o);
+
+}  // namespace kprof
