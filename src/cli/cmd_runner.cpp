@@ -12,17 +12,24 @@
 #include <cuda_runtime_api.h>
 #include <nvtx3/nvToolsExt.h>
 
+#include <signal.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <thread>
 
 #include "cli/commands.hpp"
 #include "cli/kernel_options.hpp"
 #include "cli/validators.hpp"
 #include "core/error.hpp"
+#include "core/fs.hpp"
 #include "device/cuda.hpp"
 #include "kernel/guarded_call.hpp"
 #include "kernel/load.hpp"
+#include "python/interpreter.hpp"
 #include "stages/ncu/session.hpp"
 
 namespace kprof {
@@ -156,6 +163,48 @@ int run_session(const std::string& plan_path) {
   return rc;
 }
 
+/// What `__session --standby` waits for.
+struct StandbyOptions {
+  std::string go;  ///< the final plan, written (atomically) by `kprof run` once its versions are timed
+  int parent = 0;  ///< kprof run's process id: the standby ends when it is gone
+};
+
+/// Standby (issue 17): ncu and this process start while `kprof run` still checks and times its
+/// versions; meanwhile this process creates its CUDA context and imports the Python packages the
+/// versions of `prelim_path` need (torch, triton or cutlass.cute), then waits, with no GPU work,
+/// until kprof writes the final plan to `o.go`. Returns that plan's path, or "" when kprof cancelled
+/// the session ({"cancel": why}) or ended.
+std::string wait_for_go(const std::string& prelim_path, const StandbyOptions& o) {
+  std::ifstream in(prelim_path);
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  bool gpu_selected = false;
+  std::vector<std::string> modules;
+  if (!j.is_discarded()) {
+    for (const auto& entry : parse_session_plan(j)) {
+      try {
+        KernelSpec spec = spec_for(parse_runner_args(entry.args).k, 0);
+        if (!gpu_selected) select_gpu(spec.gpu);
+        gpu_selected = true;
+        Implementation impl = spec_implementation(spec);
+        if (impl == Implementation::Triton) modules.insert(modules.end(), {"torch", "triton"});
+        if (impl == Implementation::CuteDsl) modules.insert(modules.end(), {"torch", "cutlass.cute"});
+      } catch (const Error&) {  // the final plan's run says what is wrong with it
+      }
+    }
+  }
+  for (const auto& m : modules) python_preimport(m);  // a second import of a module is free
+  std::fprintf(stderr, "==KPROF== session standing by\n");
+  std::fflush(stderr);
+  while (!path_exists(o.go)) {
+    if (o.parent > 0 && ::kill(o.parent, 0) != 0 && errno == ESRCH) return "";  // kprof run ended
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  std::ifstream go(o.go);
+  nlohmann::json g = nlohmann::json::parse(go, nullptr, false);
+  if (g.is_object() && g.contains("cancel")) return "";
+  return o.go;
+}
+
 }  // namespace
 
 void register_runner(CLI::App& app, CommandAction& action) {
@@ -168,10 +217,20 @@ void register_runner(CLI::App& app, CommandAction& action) {
     action = [opts] { return run_runner(*opts); };
   });
   auto plan = std::make_shared<std::string>();
+  auto standby = std::make_shared<StandbyOptions>();
   auto* ses = app.add_subcommand("__session", "Internal: the one process `kprof run` runs under ncu for all versions");
   ses->group("");
   ses->add_option("plan", *plan, "The session plan (OUTPUT_DIR/ncu_session.json, written by kprof run)")->required();
-  ses->callback([plan, &action] { action = [plan] { return run_session(*plan); }; });
+  ses->add_option("--standby", standby->go,
+                  "Start now with PLAN as the preliminary plan and wait for the final plan in this file");
+  ses->add_option("--parent", standby->parent, "With --standby: end when this process (kprof run) has ended");
+  ses->callback([plan, standby, &action] {
+    action = [plan, standby] {
+      if (standby->go.empty()) return run_session(*plan);
+      std::string final_plan = wait_for_go(*plan, *standby);
+      return final_plan.empty() ? 0 : run_session(final_plan);
+    };
+  });
 }
 
 }  // namespace kprof

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <thread>
 
 #include "core/error.hpp"
 #include "core/fs.hpp"
@@ -14,6 +15,7 @@
 #include "core/tools.hpp"
 #include "flows/assess_context.hpp"
 #include "kernel/load.hpp"
+#include "python/chart_pool.hpp"
 #include "stages/ncu/metric_table.hpp"
 #include "stages/ncu/session.hpp"
 
@@ -39,11 +41,43 @@ struct SessionRun {
   SessionSplit split;
 };
 
-/// Runs ncu on `kprof __session PLAN` for `versions` (indices into `pending`).
+/// Reads the session's report at `path` through ncu_report once: NVTX ranges, and the source
+/// counters and rule results when the settings collect them.
+void read_session_report(SessionRun& run, const ProfileSettings& s, const std::string& path) {
+  auto start = Clock::now();
+  NcuRepReadOptions ro;
+  ro.metrics = false;
+  ro.source = s.source;
+  ro.rules = s.metric_set != "kprof";
+  ro.nvtx = true;
+  run.shared.why_not.clear();
+  try {
+    run.rep = try_read_ncu_rep(path, ro, &run.shared.why_not);
+  } catch (const Error& e) {
+    run.shared.why_not = e.what();
+  }
+  if (run.rep) run.shared.rep = &*run.rep;
+  run.shared.read_s = std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// Runs ncu on `kprof __session PLAN` for `versions` (indices into `pending`); reads its report
+/// (read_session_report) while ncu exports it to CSV.
 NcuRunResult run_session_ncu(const std::vector<PendingProfile>& pending, const std::vector<size_t>& versions,
-                             const ProfileSettings& s, const std::string& run_dir) {
+                             const ProfileSettings& s, const std::string& run_dir, SessionRun& run,
+                             StandbySession* standby) {
   std::vector<SessionPlanEntry> plan;
   for (size_t i : versions) plan.push_back({pending[i].name, runner_args(pending[i].spec, pending[i].out.timing)});
+  run.shared.why_not = "ncu wrote no report";
+  double timeout_s = s.ncu_timeout_s * static_cast<double>(versions.size());  // each version's own limit, summed
+  if (standby) {
+    if (s.show_progress)
+      print_progress(fmt::format("ncu: releasing the session started in standby for {} versions, one call each in "
+                                 "its NVTX range (set '{}', --clock-control none)",
+                                 versions.size(), s.metric_set));
+    NcuRunResult r = standby->release(plan, timeout_s, [&run, &s](const std::string& path) { read_session_report(run, s, path); });
+    write_file_atomic(join_path(run_dir, "ncu_session.log"), shell_join(r.command) + "\n\n" + r.log);
+    return r;
+  }
   const std::string plan_path = join_path(run_dir, "ncu_session.json");
   write_file_atomic(plan_path, session_plan_json(plan).dump(2) + "\n");
   NcuRunOptions no = session_ncu_options(pending[versions.front()].spec, s);
@@ -51,7 +85,8 @@ NcuRunResult run_session_ncu(const std::vector<PendingProfile>& pending, const s
   no.report_base = join_path(run_dir, "run");
   no.nvtx = true;
   no.keep_partial = true;
-  no.timeout_s = s.ncu_timeout_s * static_cast<double>(versions.size());  // each version's own limit, summed
+  no.timeout_s = timeout_s;
+  no.while_exporting = [&run, &s](const std::string& path) { read_session_report(run, s, path); };
   if (s.show_progress)
     print_progress(
         fmt::format("ncu: one session for {} versions, one call each in its NVTX range ({} metrics, set "
@@ -60,28 +95,6 @@ NcuRunResult run_session_ncu(const std::vector<PendingProfile>& pending, const s
   NcuRunResult r = run_ncu(no);
   write_file_atomic(join_path(run_dir, "ncu_session.log"), shell_join(r.command) + "\n\n" + r.log);
   return r;
-}
-
-/// Reads the session's report through ncu_report once: NVTX ranges, and the source counters and
-/// rule results when the settings collect them.
-void read_session_report(SessionRun& run, const ProfileSettings& s) {
-  if (run.ncu.report_path.empty()) {
-    run.shared.why_not = "ncu wrote no report";
-    return;
-  }
-  auto start = Clock::now();
-  NcuRepReadOptions ro;
-  ro.metrics = false;
-  ro.source = s.source;
-  ro.rules = s.metric_set != "kprof";
-  ro.nvtx = true;
-  try {
-    run.rep = try_read_ncu_rep(run.ncu.report_path, ro, &run.shared.why_not);
-  } catch (const Error& e) {
-    run.shared.why_not = e.what();
-  }
-  if (run.rep) run.shared.rep = &*run.rep;
-  run.shared.read_s = std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 /// The session's rows and the versions as the split sees them, then the split.
@@ -145,9 +158,10 @@ bool fails_everywhere(const NcuRunResult& r) {
 
 /// The one session for `versions`; returns the indices of those it did not attribute.
 std::vector<size_t> profile_in_one_session(std::vector<PendingProfile>& pending, const std::vector<size_t>& versions,
-                                           const ProfileSettings& s, const std::string& run_dir) {
+                                           const ProfileSettings& s, const std::string& run_dir,
+                                           StandbySession* standby) {
   SessionRun run;
-  run.ncu = run_session_ncu(pending, versions, s, run_dir);
+  run.ncu = run_session_ncu(pending, versions, s, run_dir, run, standby);
   if (fails_everywhere(run.ncu)) {
     for (size_t i : versions) {
       pending[i].out.ncu = run.ncu;
@@ -156,7 +170,6 @@ std::vector<size_t> profile_in_one_session(std::vector<PendingProfile>& pending,
     }
     return {};
   }
-  read_session_report(run, s);
   split_session(run, pending, versions);
   std::vector<size_t> rest;
   size_t attributed = 0;
@@ -200,7 +213,7 @@ std::string session_ineligible(const TimingResult& t) {
 }
 
 void profile_pending(std::vector<PendingProfile>& pending, const ProfileSettings& s, const std::string& run_dir,
-                     bool gpu_usable) {
+                     bool gpu_usable, StandbySession* standby) {
   std::vector<size_t> shared, own;
   for (size_t i = 0; i < pending.size(); ++i) {
     std::string why = session_ineligible(pending[i].out.timing);
@@ -212,16 +225,21 @@ void profile_pending(std::vector<PendingProfile>& pending, const ProfileSettings
     }
   }
   if (!gpu_usable) {
+    if (standby) standby->cancel("a version left the GPU unusable");
     for (auto& p : pending) {
       p.out.ncu.failure = NcuFailure::RunnerFailed;
       p.out.failure = "Nsight Compute did not run: a version before the ncu step left the GPU unusable";
       p.out.hint = "fix the version that hung or faulted (its row says which), then run again";
     }
   } else {
+    // Chart workers import matplotlib while ncu runs: one per version and one for the run's chart,
+    // at most half the cores (python/chart_pool.hpp).
+    if (s.roofline) start_chart_workers(std::min<size_t>(pending.size() + 1, std::max(1u, std::thread::hardware_concurrency() / 2)));
+    if (shared.size() < 2 && standby) standby->cancel("fewer than two versions share the session");
     if (shared.size() == 1)
       own.push_back(shared.front());
     else if (!shared.empty())
-      for (size_t i : profile_in_one_session(pending, shared, s, run_dir)) own.push_back(i);
+      for (size_t i : profile_in_one_session(pending, shared, s, run_dir, standby)) own.push_back(i);
     std::sort(own.begin(), own.end());
     for (size_t i : own) {
       if (s.show_progress)
@@ -230,6 +248,9 @@ void profile_pending(std::vector<PendingProfile>& pending, const ProfileSettings
       timed(p, [&] { profile_own_session(p.out, p.spec, s, p.dir, p.work); });
     }
   }
+  // The charts first, all at once on the chart workers (started with the ncu step), then each
+  // version's reports, which wait for its chart.
+  for (auto& p : pending) timed(p, [&] { start_profile_chart(p.dir, s, p.out, p.header); });
   for (auto& p : pending) timed(p, [&] { write_profile_reports(p.dir, p.spec, s, p.out, p.header); });
 }
 

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "flows/ncu_standby.hpp"
 #include "flows/profile.hpp"
 
 namespace kprof {
@@ -42,9 +43,12 @@ std::string session_ineligible(const TimingResult& timing);
 /// or more), a session of its own for each other one and for each the session did not attribute;
 /// then the classification and write_profile_reports per version. With `gpu_usable` false (a
 /// kernel hung or lost the context before) ncu does not run and each version's reports say so.
+/// With `standby` (flows/ncu_standby.hpp, started while the versions were checked and timed) the
+/// one session is that one, released with the eligible versions, else a new ncu process; a standby
+/// that is not needed is cancelled.
 /// Writes OUTPUT_DIR/ncu_session.json (the plan), run.ncu-rep and ncu_session.log. Throws Error
 /// only when a report cannot be written.
 void profile_pending(std::vector<PendingProfile>& pending, const ProfileSettings& settings, const std::string& run_dir,
-                     bool gpu_usable);
+                     bool gpu_usable, StandbySession* standby = nullptr);
 
 }  // namespace kprof

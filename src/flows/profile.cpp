@@ -19,6 +19,7 @@
 #include "stages/ncu/ncu_rep.hpp"
 #include "stages/analysis/ncu_rules.hpp"
 #include "flows/assess_context.hpp"
+#include "python/chart_pool.hpp"
 #include "report/ncu_report.hpp"
 #include "report/roofline_chart.hpp"
 #include "report/comparison.hpp"
@@ -137,10 +138,11 @@ std::string title_of(const std::vector<std::pair<std::string, std::string>>& hea
   return "";
 }
 
-/// roofline.svg of one call: every launch shown in detail, the leading one with the call's bound.
-std::string write_call_roofline(const std::string& dir, const NcuAnalysis& a, const std::string& title) {
+/// roofline.svg of one call: every launch shown in detail, the leading one with the call's bound
+/// (started: RooflineJob::note() waits for it).
+RooflineJob start_call_roofline(const std::string& dir, const NcuAnalysis& a, const std::string& title) {
   const CallVerdict& call = a.verdict;
-  if (!call.ceilings) return "roofline not drawn: no kernel was classified";
+  if (!call.ceilings) return RooflineJob::not_drawn("roofline not drawn: no kernel was classified");
   std::vector<RooflineEntry> entries;
   for (size_t i : kernels_to_detail(call)) {
     RooflineEntry e{display_kernel_name(a.table.kernels[i].name), &a.table.kernels[i], std::nullopt, std::nullopt};
@@ -150,7 +152,7 @@ std::string write_call_roofline(const std::string& dir, const NcuAnalysis& a, co
     }
     entries.push_back(e);
   }
-  return write_roofline(dir, roofline_spec(entries, *call.ceilings, "kprof roofline: " + title));
+  return start_roofline(dir, roofline_spec(entries, *call.ceilings, "kprof roofline: " + title));
 }
 
 }  // namespace
@@ -186,13 +188,22 @@ TimingResult time_profile(KernelInstance& inst, const KernelSpec& spec, const Pr
 
 void profile_own_session(ProfileOutcome& out, const KernelSpec& spec, const ProfileSettings& s,
                          const std::string& out_dir, const WorkModel& work) {
-  out.ncu = run_ncu(ncu_options(spec, s, out_dir, out.timing));
-  ProfileReportRead read;  // the .ncu-rep read once: source counters (hot lines) and rules (sections|full)
+  NcuRunOptions no = ncu_options(spec, s, out_dir, out.timing);
+  if (s.roofline) start_chart_workers(1);  // matplotlib imports while ncu runs
+  // The .ncu-rep read once (source counters for the hot lines, rules for sections|full), while
+  // ncu exports the same report to CSV.
+  ProfileReportRead read;
+  bool read_done = false;
+  no.while_exporting = [&](const std::string& path) {
+    read = read_profile_report(path, s.source, s.metric_set != "kprof");
+    read_done = true;
+  };
+  out.ncu = run_ncu(no);
   if (!out.ncu.ok()) {
     out.failure = out.ncu.message;
     out.hint = out.ncu.hint;
   } else {
-    read = read_profile_report(out.ncu.report_path, s.source, s.metric_set != "kprof");
+    if (!read_done) read = read_profile_report(out.ncu.report_path, s.source, s.metric_set != "kprof");
     AnalysisContext ctx = profile_context(work, spec, out.timing, read, s.metric_set, out.notes);
     out.analysis = analyze_ncu_csv(out.ncu.csv, ctx);
     judge_classification(out);
@@ -248,6 +259,12 @@ void skip_ncu(ProfileOutcome& out) {
   out.hint = "run without --no-ncu for the metrics and the bottleneck";
 }
 
+void start_profile_chart(const std::string& out_dir, const ProfileSettings& s, ProfileOutcome& out,
+                         const std::vector<std::pair<std::string, std::string>>& header) {
+  if (!s.roofline || !out.classified || out.roofline_job) return;
+  out.roofline_job = start_call_roofline(out_dir, *out.analysis, title_of(header));
+}
+
 void write_profile_reports(const std::string& out_dir, const KernelSpec& spec, const ProfileSettings& s,
                            ProfileOutcome& out, std::vector<std::pair<std::string, std::string>> header) {
   header.push_back({"Execution time", execution_time_row(out.timing)});
@@ -268,7 +285,10 @@ void write_profile_reports(const std::string& out_dir, const KernelSpec& spec, c
     nh.hot_lines_note = out.hot_lines_note;
     nh.show_sass = s.sass;
     write_ncu_reports(out_dir, out.analysis->table, out.analysis->verdict, nh);
-    if (s.roofline) out.roofline_note = write_call_roofline(out_dir, *out.analysis, title_of(header));
+    if (s.roofline) {
+      if (!out.roofline_job) start_profile_chart(out_dir, s, out, header);
+      out.roofline_note = out.roofline_job->note();
+    }
     for (const auto& n : out.notes) print_warning(n);
     if (!out.roofline_note.empty() && s.roofline) print_warning(out.roofline_note);
   } else {

@@ -19,6 +19,7 @@
 #include "kernel/kernel_instance.hpp"
 #include "kernel/kernel_spec.hpp"
 #include "report/ncu_report.hpp"
+#include "report/roofline_chart.hpp"
 #include "stages/analysis/versions.hpp"
 #include "stages/timing/timing.hpp"
 
@@ -57,6 +58,7 @@ struct ProfileOutcome {
   std::string hint;
   std::vector<std::string> notes;  ///< what the assessment could not do (achievable bandwidth, ref.py's work)
   std::string roofline_note;       ///< why roofline.svg was not written ("" when it was)
+  std::optional<RooflineJob> roofline_job;  ///< the chart started by start_profile_chart, if it was
   std::string hot_lines_reader;    ///< where the ncu_report module came from ("" when not read)
   std::optional<double>
       hot_lines_read_s;  ///< seconds the one read of the .ncu-rep took (source counters, and rule results with --metrics sections|full)
@@ -104,6 +106,12 @@ struct SharedReport {
 /// the hot lines of those launches only, from `shared`.
 void classify_session_rows(ProfileOutcome& out, const KernelSpec& spec, const ProfileSettings& settings,
                            const WorkModel& work, MetricTable rows, const SharedReport& shared);
+
+/// Starts drawing the roofline chart of a classified `out` into `out_dir` (settings.roofline;
+/// report/roofline_chart.hpp start_roofline: on a chart worker when they run), so several
+/// versions' charts are drawn at once; write_profile_reports waits for it. Never throws.
+void start_profile_chart(const std::string& out_dir, const ProfileSettings& settings, ProfileOutcome& out,
+                         const std::vector<std::pair<std::string, std::string>>& header);
 
 /// Renders and writes DIR/ncu_summary.md, ncu_details.md, roofline.svg/.png and profile.json
 /// (each whole, once) from `out`; sets out.json and out.roofline_note. `header` rows describe the

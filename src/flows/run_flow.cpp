@@ -14,9 +14,6 @@
 #include "core/fs.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
-#include "stages/env/env_check.hpp"
-#include "report/env_report.hpp"
-#include "stages/env/readiness.hpp"
 #include "kernel/guarded_call.hpp"
 #include "kernel/load.hpp"
 #include "stages/verify/reference_loader.hpp"
@@ -24,6 +21,8 @@
 #include "flows/report_files.hpp"
 #include "report/roofline_chart.hpp"
 #include "flows/ncu_session.hpp"
+#include "flows/env_gate.hpp"
+#include "flows/ncu_standby.hpp"
 #include "flows/parallel_builds.hpp"
 
 namespace kprof {
@@ -96,23 +95,49 @@ std::vector<std::string> version_folder_names(const std::vector<KernelSpec>& ver
 
 namespace {
 
+/// The run's profile settings (its ref.py for the work model).
+ProfileSettings run_profile_settings(const RunRequest& req) {
+  ProfileSettings ps = req.profile;
+  ps.ref = req.ref;
+  return ps;
+}
+
+/// True when the run's ncu step is one session for two or more versions, which may start in standby.
+bool standby_wanted(const RunRequest& req) {
+  return req.one_ncu_session && req.profile.run_ncu && req.versions.size() >= 2;
+}
+
 /// One `kprof run`: the versions in turn, each loaded, checked and (when correct) profiled; the
 /// comparison and its reports at the end. Each step records its outcome on the version's row.
 class RunWorkflow {
  public:
   /// Starts loading ref.py in the background (PyTorch's import overlaps the environment probe and
   /// the builds); `builds` are the versions' builds, already started.
-  RunWorkflow(const RunRequest& req, RunOutcome& out, ParallelBuilds& builds)
+  RunWorkflow(const RunRequest& req, RunOutcome& out, ParallelBuilds& builds, EnvGate& env, StandbySlot& standby)
       : req_(req),
         out_(out),
         names_(version_folder_names(req.versions)),
         builds_(builds),
+        env_(env),
+        standby_(standby),
         reference_(req.ref, req.versions[0].gpu) {}
+
+  /// The environment gate (flows/env_gate.hpp): waits for the check running beside the versions;
+  /// when it failed the run stops (builds cancelled, exit 1) and nothing of the versions is reported.
+  bool env_ready() {
+    if (env_.wait()) return true;
+    if (!stopped_) builds_.cancel();
+    stopped_ = true;
+    out_.exit_code = 1;
+    return false;
+  }
 
   /// Runs every version (stops after a hung GPU or a ref.py that does not load).
   void run_versions() {
     for (size_t i = 0; i < req_.versions.size(); ++i) {
-      out_.rows.push_back(run_version(i));
+      VersionRow r = run_version(i);
+      if (stopped_) return;  // the environment is not ready: no row is a result
+      out_.rows.push_back(std::move(r));
       const VersionRow& row = out_.rows.back();
       std::string why;
       if (hard_exit_requested())
@@ -160,7 +185,6 @@ class RunWorkflow {
     t0 = Clock::now();
     bool correct = false;
     if (!step(row, "check", t0, [&] { correct = check_version(spec, *inst, row, t0); })) return row;
-    row.steps_s["check"] = seconds_since(t0);
     if (!correct) return row;
     builds_.wait_all();  // no nvcc on the CPU while calls are timed or ncu runs
     t0 = Clock::now();
@@ -187,6 +211,7 @@ class RunWorkflow {
       fn();
       return true;
     } catch (const Error& e) {
+      if (!env_ready()) return false;  // a machine that is not ready explains the failure: its blockers are printed
       if (name == "profile") {
         row.profile = ProfileStatus::NotClassified;
         row.profile_reason = one_line_summary(e.what());
@@ -226,11 +251,14 @@ class RunWorkflow {
     note_buffers(spec, inst, row);
     CheckResult cr = run_check(
         inst, [&]() -> ReferenceRunner& { return reference_.get(); }, req_.check);
+    auto checked = Clock::now() - t0;  // the check's own time, without the wait for the environment
+    row.steps_s["check"] = std::chrono::duration<double>(checked).count();
+    if (!env_ready()) return false;  // checked beside the environment probe; reported only once it passed
     write_correctness_reports(row.folder, cr, kernel_header_rows(spec, inst, req_.ref));
     row.status = cr.pass ? VersionStatus::Pass : VersionStatus::Fail;
     row.status_reason = cr.pass ? "" : first_failure(cr);
     if (cr.fault) row.fault = cr.fault->kind;
-    step_line(row.name, "check", correctness_text(row), t0);
+    step_line(row.name, "check", correctness_text(row), Clock::now() - checked);
     if (cr.pass && !hard_exit_requested()) return true;
     out_.exit_code = std::max(out_.exit_code, 1);
     return false;
@@ -251,11 +279,7 @@ class RunWorkflow {
     record_profile(row, run_profile(inst, spec, ps, row.folder, kernel_header_rows(spec, inst)), t0);
   }
 
-  ProfileSettings profile_settings() const {
-    ProfileSettings ps = req_.profile;
-    ps.ref = req_.ref;
-    return ps;
-  }
+  ProfileSettings profile_settings() const { return run_profile_settings(req_); }
 
   static double row_time_ms(const TimingResult& t) {
     return t.kernel.available ? t.kernel.summary.sum.median : t.call.median;
@@ -281,7 +305,7 @@ class RunWorkflow {
   void finish_profiles() {
     if (pending_.empty()) return;
     try {
-      profile_pending(pending_, profile_settings(), req_.output_dir, !hard_exit_requested());
+      profile_pending(pending_, profile_settings(), req_.output_dir, !hard_exit_requested(), standby_.get());
     } catch (const Error& e) {
       for (size_t k = 0; k < pending_.size(); ++k) {
         VersionRow& row = out_.rows[pending_rows_[k]];
@@ -303,6 +327,9 @@ class RunWorkflow {
   RunOutcome& out_;
   std::vector<std::string> names_;
   ParallelBuilds& builds_;
+  EnvGate& env_;
+  StandbySlot& standby_;
+  bool stopped_ = false;  ///< the environment is not ready: the run reports nothing more
   BackgroundReference reference_;
   std::vector<std::pair<std::string, std::string>> header_;
   std::vector<std::pair<std::string, std::string>> first_buffers_;  ///< the first loaded version's
@@ -321,29 +348,41 @@ RunOutcome run_workflow(const RunRequest& req) {
   check_reference_source(req.ref);
   make_dirs(req.output_dir);
 
-  // 1. The builds (nvcc, one thread per core at most) and the ref.py load start now and run while
-  //    the environment is probed; nothing of them is reported unless the environment is ready.
+  // 1. The builds (nvcc, one thread per core at most), the ref.py load and the environment check
+  //    start now and run beside each other; the first versions load and are checked meanwhile.
+  //    Nothing of them is reported before the environment has passed (RunWorkflow::env_ready), and
+  //    no call is timed before (the environment's probes use the CPU and the GPU).
+  //    The one Nsight Compute session starts in standby as soon as the environment's own ncu probe
+  //    has ended (flows/ncu_standby.hpp), so its start-up is done when the versions are timed.
   ParallelBuilds builds(req.versions, version_folder_names(req.versions));
-  RunWorkflow flow(req, out, builds);
-  // 2. Environment, once; stop before any kernel runs when a required item fails.
-  auto t_env = Clock::now();
+  StandbySlot standby;
+  auto start_standby = [&req, &standby](const EnvFacts& f) {
+    if (!standby_wanted(req) || !f.ncu.ok() || !f.counters.readable) return;
+    std::vector<SessionPlanEntry> prelim;
+    auto names = version_folder_names(req.versions);
+    for (size_t i = 0; i < req.versions.size(); ++i) prelim.push_back({names[i], spec_to_args(req.versions[i])});
+    try {
+      standby.start(prelim, req.versions.front(), run_profile_settings(req), req.output_dir);
+    } catch (const Error& e) {  // the session then starts when the versions are timed
+      print_warning(std::string("ncu session: no standby start: ") + e.what());
+    }
+  };
   EnvOptions eo;
   eo.gpu = first.gpu;
   eo.timeout_s = req.env_timeout_s;
-  EnvReport env = req.env ? *req.env : assess_env(collect_env(eo));
-  write_env_reports(env, join_path(req.output_dir, "env_check.md"));
-  out.env_ready = env.ready;
-  step_line("env", "environment", env.ready ? "ready" : "NOT ready", t_env);
-  if (!env.ready) {
-    builds.cancel();  // the builds that run end unreported; the others do not start
-    for (const auto& b : env.blockers) print_error(b);
-    print_error("a required environment item failed: no kernel was run",
-                "see " + join_path(req.output_dir, "env_check.md") + " for each item and its fix");
-    out.exit_code = 1;
-    return out;
+  eo.on_counters_probed = start_standby;
+  if (req.env) start_standby(req.env->facts);  // probed before (a worker's later sizes): no ncu probe runs now
+  EnvGate env(eo, req.env, join_path(req.output_dir, "env_check.md"));
+  RunWorkflow flow(req, out, builds, env, standby);
+  try {
+    select_gpu(first.gpu);  // the CUDA context for the checks (no GPU: the environment's blockers say why)
+  } catch (const Error&) {
+    if (!(out.env_ready = flow.env_ready())) return out;
+    throw;
   }
-  select_gpu(first.gpu);
   flow.run_versions();
+  out.env_ready = flow.env_ready();
+  if (!out.env_ready) return out;
   flow.finish_profiles();
   flow.write_comparison();
   return out;

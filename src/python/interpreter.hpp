@@ -61,6 +61,11 @@ std::string python_prefix();
 /// thread (cudaGetDevice) is used.
 void python_select_gpu(int gpu);
 
+/// Imports `module` ("torch", "triton", "cutlass.cute") in the embedded Python, starting it if
+/// needed, so a later load finds it imported: the standby ncu session of `kprof run` imports what
+/// its versions need while it waits. Returns "" or the import's error in one line. Never throws.
+std::string python_preimport(const std::string& module);
+
 /// "" when `import torch` works in the embedded Python and torch.cuda.is_available(); else why
 /// not, in one line ("PyTorch cannot be imported ...: ModuleNotFoundError: No module named
 /// 'torch'"). Starts Python and imports torch (once per process, ~5 s with CUDA). Never throws.

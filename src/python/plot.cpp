@@ -222,12 +222,23 @@ std::string run_chart(const char* code, const char* what, const std::string& spe
 
 }  // namespace
 
+const char* chart_save_code() { return kSavePy; }
+
+const char* chart_code(ChartKind kind) { return kind == ChartKind::Roofline ? kRooflinePy : kSweepPy; }
+
+const char* chart_name(ChartKind kind) { return kind == ChartKind::Roofline ? "the roofline chart" : "the sweep chart"; }
+
+std::string render_chart(ChartKind kind, const std::string& spec_json, const std::string& svg_path,
+                         const std::string& png_path) {
+  return run_chart(chart_code(kind), chart_name(kind), spec_json, svg_path, png_path);
+}
+
 std::string render_roofline(const std::string& spec_json, const std::string& svg_path, const std::string& png_path) {
-  return run_chart(kRooflinePy, "the roofline chart", spec_json, svg_path, png_path);
+  return render_chart(ChartKind::Roofline, spec_json, svg_path, png_path);
 }
 
 std::string render_sweep_chart(const std::string& spec_json, const std::string& svg_path, const std::string& png_path) {
-  return run_chart(kSweepPy, "the sweep chart", spec_json, svg_path, png_path);
+  return render_chart(ChartKind::Sweep, spec_json, svg_path, png_path);
 }
 
 }  // namespace kprof

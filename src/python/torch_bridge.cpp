@@ -137,6 +137,23 @@ py::module_ import_torch() {
   return *g_torch;
 }
 
+std::string python_preimport(const std::string& module) {
+  try {
+    ensure_python();
+    py::gil_scoped_acquire gil;
+    if (module == "torch") {
+      import_torch();
+    } else {
+      py::module_::import(module.c_str());
+    }
+  } catch (const Error& e) {
+    return e.what();
+  } catch (py::error_already_set& e) {
+    return describe_python_error(e, "");
+  }
+  return "";
+}
+
 std::string torch_unavailable_reason() {
   try {
     ensure_python();

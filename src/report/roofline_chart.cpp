@@ -5,7 +5,7 @@
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "stages/ncu/metrics.hpp"
-#include "python/plot.hpp"
+#include "python/chart_pool.hpp"
 
 namespace kprof {
 
@@ -84,15 +84,29 @@ bool roofline_has_data(const json& spec) {
          (spec.contains("bandwidth_kernels") && !spec["bandwidth_kernels"].empty());
 }
 
-std::string write_roofline(const std::string& dir, const json& spec) {
-  if (!roofline_has_data(spec)) return "roofline not drawn: no kernel has a duration and FLOPs or memory traffic";
+std::string RooflineJob::note() const {
+  if (!drawing_.valid()) return note_;
+  std::string why = drawing_.get();
+  return why.empty() ? "" : "roofline not drawn: " + why;
+}
+
+RooflineJob start_roofline(const std::string& dir, const json& spec) {
+  RooflineJob job;
+  if (!roofline_has_data(spec)) {
+    job.note_ = "roofline not drawn: no kernel has a duration and FLOPs or memory traffic";
+    return job;
+  }
   try {
     make_dirs(dir);
   } catch (const Error& e) {
-    return std::string("roofline not drawn: ") + e.what();
+    job.note_ = std::string("roofline not drawn: ") + e.what();
+    return job;
   }
-  std::string why = render_roofline(spec.dump(), join_path(dir, "roofline.svg"), join_path(dir, "roofline.png"));
-  return why.empty() ? "" : "roofline not drawn: " + why;
+  job.drawing_ =
+      draw_chart(ChartKind::Roofline, spec.dump(), join_path(dir, "roofline.svg"), join_path(dir, "roofline.png"));
+  return job;
 }
+
+std::string write_roofline(const std::string& dir, const json& spec) { return start_roofline(dir, spec).note(); }
 
 }  // namespace kprof

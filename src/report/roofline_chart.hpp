@@ -7,9 +7,11 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "stages/analysis/bound.hpp"
+#include "python/chart_pool.hpp"
 #include "stages/ncu/metric_table.hpp"
 
 namespace kprof {
@@ -35,9 +37,31 @@ nlohmann::json roofline_spec(const std::vector<RooflineEntry>& entries, const Ce
 /// True when `spec` has at least one point or bandwidth kernel to draw.
 bool roofline_has_data(const nlohmann::json& spec);
 
-/// Writes DIR/roofline.svg and DIR/roofline.png from `spec` (python/plot.hpp render_roofline).
-/// Returns "" when written, else a one-line note saying why not (matplotlib missing, nothing to
-/// draw). Never throws.
+/// A roofline chart being drawn (start_roofline); note() waits for it.
+class RooflineJob {
+ public:
+  /// "" once DIR/roofline.svg and .png are written, else a one-line note saying why not
+  /// ("roofline not drawn: ..."). Waits for the chart worker drawing it; may be called again.
+  std::string note() const;
+  /// A chart that is not drawn, for `why` ("roofline not drawn: ...").
+  static RooflineJob not_drawn(std::string why) {
+    RooflineJob j;
+    j.note_ = std::move(why);
+    return j;
+  }
+
+ private:
+  friend RooflineJob start_roofline(const std::string& dir, const nlohmann::json& spec);
+  std::string note_;    ///< why not, when known at once
+  ChartResult drawing_;  ///< the chart being drawn (python/chart_pool.hpp)
+};
+
+/// Starts drawing DIR/roofline.svg and DIR/roofline.png from `spec` (python/chart_pool.hpp
+/// draw_chart: on a chart worker when they run, else now in this process). Never throws.
+RooflineJob start_roofline(const std::string& dir, const nlohmann::json& spec);
+
+/// start_roofline(dir, spec).note(): "" when written, else a one-line note saying why not
+/// (matplotlib missing, nothing to draw). Never throws.
 std::string write_roofline(const std::string& dir, const nlohmann::json& spec);
 
 }  // namespace kprof

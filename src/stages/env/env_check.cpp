@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <future>
 
 #include "core/term.hpp"
 #include "core/text.hpp"
@@ -43,6 +44,12 @@ EnvFacts collect_env(const EnvOptions& opts) {
   progress("env: CUDA runtime, GPU " + std::to_string(opts.gpu) + " and NVML");
   f.gpu = gpu_info(opts.gpu);
 
+  // The Python probe (a subprocess importing torch, triton, cutlass.cute: the slowest item, ~5 s)
+  // runs on its own thread while the tools and the ncu counter probe (~2 s) run on this one.
+  progress("env: Python packages (torch, triton, cutlass.cute, nsight) in " + python_executable() + ", up to " +
+           fmt_sig(opts.timeout_s, 3) + " s");
+  std::future<PythonInfo> python = std::async(std::launch::async, [&opts] { return probe_python(opts.timeout_s); });
+
   progress("env: nvcc, ncu, compute-sanitizer (--version)");
   f.nvcc = probe_tool("nvcc", opts.timeout_s);
   f.ncu = probe_tool("ncu", opts.timeout_s);
@@ -59,10 +66,8 @@ EnvFacts collect_env(const EnvOptions& opts) {
     progress("env: can ncu read performance counters? (one-kernel probe under ncu)");
     f.counters = probe_ncu_counters(f.ncu.path, {exe, "__probe", "--gpu", std::to_string(opts.gpu)}, opts.timeout_s);
   }
-
-  progress("env: Python packages (torch, triton, cutlass.cute, nsight) in " + python_executable() + ", up to " +
-           fmt_sig(opts.timeout_s, 3) + " s");
-  f.python = probe_python(opts.timeout_s);
+  if (opts.on_counters_probed) opts.on_counters_probed(f);
+  f.python = python.get();
 
   CutlassSearch search = CutlassSearch::from_environment();
   search.pip_source = f.python.cutlass_pip_source;

@@ -2,6 +2,7 @@
 // CUTLASS). Judging them is readiness.hpp; writing them is env_report.hpp.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,8 @@
 
 namespace kprof {
 
+struct EnvFacts;
+
 /// Options of one environment check.
 struct EnvOptions {
   int gpu = 0;            ///< CUDA device index to check (--gpu)
@@ -21,6 +24,10 @@ struct EnvOptions {
   /// (self_exe_path()). Tests point it at the built kprof binary.
   std::string self_exe;
   bool progress = true;  ///< print one progress line per probe on stderr
+  /// Called (on the collecting thread) once the tools and the ncu counter probe are done, while the
+  /// Python probe may still run: `kprof run` starts its Nsight Compute session then, so no two ncu
+  /// processes overlap. Gets the facts gathered so far (gpu, nvcc, ncu, sanitizer, counters).
+  std::function<void(const EnvFacts&)> on_counters_probed;
 };
 
 /// Everything the check found. Plain data: assess_env() judges it, so tests can build one by hand.
@@ -40,8 +47,9 @@ struct EnvFacts {
   std::vector<std::pair<std::string, std::string>> env_vars;
 };
 
-/// Runs every probe (each under `opts.timeout_s`) and returns what it found. Never throws for
-/// a missing or broken item: those are recorded in the facts.
+/// Runs every probe (each under `opts.timeout_s`; the Python probe on a thread of its own, beside
+/// the tools and the ncu counter probe) and returns what it found. Never throws for a missing or
+/// broken item: those are recorded in the facts.
 EnvFacts collect_env(const EnvOptions& opts);
 
 /// The CUDA_* (and kprof-relevant) variables of this process, sorted.

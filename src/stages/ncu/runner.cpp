@@ -4,7 +4,10 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
+#include <future>
 #include <regex>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/fs.hpp"
@@ -133,39 +136,55 @@ NcuRunResult run_ncu(const NcuRunOptions& o) {
   }
   r.command = ncu_command(ncu, o);
   ProcessOptions po;
-  po.timeout_s = o.timeout_s;
+  po.timeout_s = o.stop_when ? 0 : o.timeout_s;
+  std::atomic<bool> stop{false};
+  po.cancel = &stop;
   double last_output = 0, now = 0;
   bool at_line_start = true;
+  std::string held;  // output held back while o.hold_output is false
+  auto echo = [&](const std::string& chunk) {
+    std::string text;
+    for (char c : chunk) {
+      if (at_line_start) text += "  | ";
+      text += c;
+      at_line_start = c == '\n';
+    }
+    std::fputs(text.c_str(), stderr);
+    std::fflush(stderr);
+    last_output = now;
+  };
+  auto holding = [&] { return o.hold_output && !o.hold_output->load(); };
   if (o.show_progress) {
     po.on_chunk = [&](const std::string& chunk, bool) {
-      std::string text;
-      for (char c : chunk) {
-        if (at_line_start) text += "  | ";
-        text += c;
-        at_line_start = c == '\n';
+      if (holding()) {
+        held += chunk;
+        return;
       }
-      std::fputs(text.c_str(), stderr);
-      std::fflush(stderr);
-      last_output = now;
-    };
-    po.on_tick = [&](double elapsed) {
-      now = elapsed;
-      if (elapsed - last_output >= 15.0) {
-        if (!at_line_start) {
-          std::fputc('\n', stderr);
-          at_line_start = true;
-        }
-        print_progress("ncu still running (" + std::to_string(static_cast<int>(elapsed)) + " s elapsed, limit " +
-                       std::to_string(static_cast<int>(o.timeout_s)) + " s)");
-        last_output = elapsed;
-      }
+      if (!held.empty()) echo(std::exchange(held, ""));
+      echo(chunk);
     };
   }
+  po.on_tick = [&](double elapsed) {
+    now = elapsed;
+    if (o.stop_when && o.stop_when(elapsed)) stop = true;
+    if (!o.show_progress || holding()) return;
+    if (!held.empty()) echo(std::exchange(held, ""));
+    if (elapsed - last_output >= 15.0) {
+      if (!at_line_start) {
+        std::fputc('\n', stderr);
+        at_line_start = true;
+      }
+      print_progress("ncu still running (" + std::to_string(static_cast<int>(elapsed)) + " s elapsed, limit " +
+                     std::to_string(static_cast<int>(o.timeout_s)) + " s)");
+      last_output = elapsed;
+    }
+  };
   auto pr = run_process(r.command, po);
+  if (o.show_progress && !holding() && !held.empty()) echo(std::exchange(held, ""));  // a cancelled standby stays quiet
   if (o.show_progress && !at_line_start) std::fputc('\n', stderr);
   r.wall_s = pr.wall_s;
   r.log = pr.combined();
-  if (pr.timed_out) {
+  if (pr.timed_out || pr.cancelled) {
     r.failure = NcuFailure::Timeout;
     r.message = "ncu did not finish within " + std::to_string(static_cast<int>(o.timeout_s)) + " s and was stopped";
     r.hint = "raise --ncu-timeout, use a smaller problem, or --metrics kprof (fewest replay passes)";
@@ -183,7 +202,18 @@ NcuRunResult run_ncu(const NcuRunOptions& o) {
   r.report_path = report;
   ProcessOptions io;
   io.timeout_s = 300;
-  auto ex = run_process({ncu, "--import", r.report_path, "--csv", "--page", "raw", "--print-units", "base"}, io);
+  std::vector<std::string> export_cmd = {ncu, "--import", r.report_path, "--csv", "--page", "raw", "--print-units", "base"};
+  auto exporting = std::async(std::launch::async, [&export_cmd, io] { return run_process(export_cmd, io); });
+  std::exception_ptr reader_error;
+  if (o.while_exporting) {
+    try {
+      o.while_exporting(r.report_path);
+    } catch (...) {
+      reader_error = std::current_exception();
+    }
+  }
+  ProcessResult ex = exporting.get();
+  if (reader_error) std::rethrow_exception(reader_error);
   r.export_wall_s = ex.wall_s;
   if (!ex.ok() || trim(ex.out).empty()) {
     if (!r.ok()) return r;  // a partial report that does not export: the runner's failure stands

@@ -4,6 +4,8 @@
 // exactly the kernels of one call (Triton's compilation and autotuning stay in the warm-up).
 #pragma once
 
+#include <atomic>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -40,6 +42,18 @@ struct NcuRunOptions {
   /// Export the report to CSV even when the profiled process failed, if ncu wrote one (a session
   /// of several versions keeps the rows of the versions before the one that failed).
   bool keep_partial = false;
+  /// Called on the calling thread with the report's path while its CSV export (another ncu
+  /// process, ~1 s) runs on a second thread: the caller reads the same report through ncu_report
+  /// (source counters, rules, NVTX) meanwhile instead of after it. Not called when ncu wrote no
+  /// report to export. Whatever it throws is rethrown once the export has ended.
+  std::function<void(const std::string& report_path)> while_exporting;
+  /// A standby session (flows/ncu_standby.hpp): ncu's output is held back, not echoed, while this
+  /// is false; once it turns true what was held is echoed, then the rest as it comes.
+  const std::atomic<bool>* hold_output = nullptr;
+  /// Called about every 200 ms with the seconds since ncu started; true stops ncu as on a timeout.
+  /// A standby session's limit counts from its release, so with stop_when ncu runs unbounded
+  /// otherwise and timeout_s only names the limit in the message.
+  std::function<bool(double elapsed_s)> stop_when;
 };
 
 /// What came back.

@@ -1,0 +1,40 @@
+#include "flows/env_gate.hpp"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "core/term.hpp"
+#include "flows/report_files.hpp"
+
+namespace kprof {
+
+EnvGate::EnvGate(const EnvOptions& opts, const EnvReport* known, std::string report_path)
+    : start_(std::chrono::steady_clock::now()), report_path_(std::move(report_path)) {
+  if (known) {
+    report_ = *known;
+    return;
+  }
+  pending_ = std::async(std::launch::async, [opts] { return assess_env(collect_env(opts)); });
+}
+
+EnvGate::~EnvGate() {
+  if (pending_.valid()) pending_.wait();  // its probes are bounded by their timeouts
+}
+
+bool EnvGate::wait() {
+  if (waited_) return report_->ready;
+  waited_ = true;
+  if (pending_.valid()) report_ = pending_.get();
+  write_env_reports(*report_, report_path_);
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  print_progress(fmt::format("[env] environment: {} ({:.1f} s)", report_->ready ? "ready" : "NOT ready", s));
+  if (!report_->ready) {
+    for (const auto& b : report_->blockers) print_error(b);
+    print_error("a required environment item failed: no kernel result of this run is valid or reported",
+                "see " + report_path_ + " for each item and its fix");
+  }
+  return report_->ready;
+}
+
+}  // namespace kprof

@@ -1,0 +1,94 @@
+#include "flows/ncu_standby.hpp"
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <utility>
+
+#include "core/error.hpp"
+#include "core/fs.hpp"
+#include "core/tools.hpp"
+#include "python/interpreter.hpp"
+
+namespace kprof {
+
+namespace {
+constexpr double kCancelGraceS = 15;  ///< a cancelled standby that has not ended by then is stopped
+}  // namespace
+
+StandbySession::StandbySession(const std::vector<SessionPlanEntry>& prelim, const KernelSpec& first,
+                               const ProfileSettings& s, const std::string& run_dir)
+    : run_dir_(run_dir), go_path_(join_path(run_dir, "ncu_session.json")) {
+  std::remove(go_path_.c_str());  // a plan left by an earlier run would release the session at once
+  const std::string prelim_path = join_path(run_dir, "ncu_session.standby.json");
+  write_file_atomic(prelim_path, session_plan_json(prelim).dump(2) + "\n");
+  NcuRunOptions no = session_ncu_options(first, s);
+  no.target = {self_exe_path(), "__session", prelim_path, "--standby", go_path_, "--parent",
+               std::to_string(::getpid())};
+  no.report_base = join_path(run_dir, "run");
+  no.nvtx = true;
+  no.keep_partial = true;
+  no.hold_output = &released_;
+  no.while_exporting = [this](const std::string& path) {
+    std::function<void(const std::string&)> f;
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      f = while_exporting_;
+    }
+    adopt_python_thread();  // the read runs Python on ncu's thread (python/interpreter.hpp)
+    if (f && released_) f(path);
+  };
+  no.stop_when = [this](double elapsed) {
+    elapsed_ = elapsed;
+    if (cancelled_ && cancelled_at_ < 0) cancelled_at_ = elapsed;
+    if (cancelled_ && elapsed - cancelled_at_.load() > kCancelGraceS) return true;  // it did not end by itself
+    return released_ && elapsed - released_at_.load() > limit_s_.load();
+  };
+  ncu_ = std::async(std::launch::async, [no] { return run_ncu(no); });
+}
+
+StandbySession::~StandbySession() {
+  cancel("the run did not use it");
+  if (ncu_.valid()) ncu_.wait();  // the cancelled process ends at once; ncu shortly after
+}
+
+void StandbySession::cancel(const std::string& why) {
+  if (released_ || cancelled_.exchange(true)) return;
+  try {
+    write_file_atomic(go_path_, nlohmann::json({{"cancel", why}}).dump() + "\n");
+  } catch (const Error&) {  // the process also ends when kprof has ended
+  }
+}
+
+NcuRunResult StandbySession::release(const std::vector<SessionPlanEntry>& plan, double timeout_s,
+                                     std::function<void(const std::string&)> while_exporting) {
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    while_exporting_ = std::move(while_exporting);
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  limit_s_ = timeout_s;
+  released_at_ = elapsed_.load();
+  released_ = true;
+  write_file_atomic(go_path_, session_plan_json(plan).dump(2) + "\n");
+  NcuRunResult r = ncu_.get();
+  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (r.failure == NcuFailure::Timeout)
+    r.message = "ncu did not finish within " + std::to_string(static_cast<int>(timeout_s)) + " s and was stopped";
+  return r;
+}
+
+void StandbySlot::start(const std::vector<SessionPlanEntry>& prelim, const KernelSpec& first,
+                        const ProfileSettings& s, const std::string& run_dir) {
+  std::lock_guard<std::mutex> lock(m_);
+  if (!session_) session_ = std::make_unique<StandbySession>(prelim, first, s, run_dir);
+}
+
+StandbySession* StandbySlot::get() {
+  std::lock_guard<std::mutex> lock(m_);
+  return session_.get();
+}
+
+}  // namespace kprof

@@ -1,0 +1,80 @@
+// The standby Nsight Compute session of `kprof run` (issue 17). ncu and the process it profiles
+// (`kprof __session PRELIM --standby GO`) start while the run still checks and times its versions:
+// ncu's own start-up, the profiled process's CUDA context and, for Triton and CuTe DSL versions,
+// its PyTorch import (about 5 s) are then done by the time the versions are timed. The process does
+// no GPU work while it waits. The run releases it by writing the final plan (GO: the versions to
+// profile, in order, with their runner words) and then waits for ncu as for any session.
+//
+// It starts only once the environment's own ncu probe has ended (two ncu processes never overlap)
+// and only where a session can run (ncu found, counters readable); otherwise the run starts its
+// session when its versions are timed, as before. A standby that is not used (the run stopped,
+// fewer than two versions to share a session) is cancelled: GO says {"cancel": why} and the process
+// ends without profiling anything; ncu's output is then not shown.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "flows/profile.hpp"
+#include "stages/ncu/session.hpp"
+
+namespace kprof {
+
+/// One standby session; constructed when it should start.
+class StandbySession {
+ public:
+  /// Starts ncu (settings `s`: metrics, sections, source, timeout per version) on `kprof __session`
+  /// with the preliminary plan `prelim` (every version, spec_to_args words) in `run_dir`: writes
+  /// RUN_DIR/ncu_session.standby.json and removes a stale RUN_DIR/ncu_session.json. Returns at once.
+  StandbySession(const std::vector<SessionPlanEntry>& prelim, const KernelSpec& first, const ProfileSettings& s,
+                 const std::string& run_dir);
+  /// Cancels the session when it was not released, then waits for ncu to end (seconds at most).
+  ~StandbySession();
+  StandbySession(const StandbySession&) = delete;
+  StandbySession& operator=(const StandbySession&) = delete;
+
+  /// Releases the session with `plan` (written to RUN_DIR/ncu_session.json, the GO file), allows it
+  /// `timeout_s` from now, and waits for ncu. `while_exporting` reads the report while ncu exports
+  /// it (NcuRunOptions::while_exporting). The result's wall_s counts from the release. Call once.
+  NcuRunResult release(const std::vector<SessionPlanEntry>& plan, double timeout_s,
+                       std::function<void(const std::string&)> while_exporting);
+
+  /// Ends the session unused: GO says {"cancel": why}. No effect after release().
+  void cancel(const std::string& why);
+
+ private:
+  std::string run_dir_;
+  std::string go_path_;
+  std::atomic<bool> released_{false};
+  std::atomic<bool> cancelled_{false};
+  std::atomic<double> limit_s_{0};      ///< seconds after the release that ncu may take
+  std::atomic<double> released_at_{0};  ///< ncu's elapsed seconds at the release
+  std::atomic<double> elapsed_{0};      ///< ncu's elapsed seconds, as last ticked
+  std::atomic<double> cancelled_at_{-1};  ///< ncu's elapsed seconds when the cancel was seen
+  std::mutex m_;
+  std::function<void(const std::string&)> while_exporting_;
+  std::future<NcuRunResult> ncu_;
+};
+
+/// Starts the standby session of a run once it may start, from any thread, at most once; the run
+/// takes it when its versions are timed. Thread-safe.
+class StandbySlot {
+ public:
+  /// Starts it (StandbySession's constructor) unless one was started already.
+  void start(const std::vector<SessionPlanEntry>& prelim, const KernelSpec& first, const ProfileSettings& s,
+             const std::string& run_dir);
+  /// The session started, or nullptr.
+  StandbySession* get();
+
+ private:
+  std::mutex m_;
+  std::unique_ptr<StandbySession> session_;
+};
+
+}  // namespace kprof
