@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <future>
 
 #include "core/dtype.hpp"
 #include "core/error.hpp"
 #include "stages/verify/work_model.hpp"
 #include "flows/ceiling_cache.hpp"
+#include "python/interpreter.hpp"
 
 namespace kprof {
 
@@ -59,6 +61,19 @@ ProfileReportRead read_profile_report(const std::string& report, bool source, bo
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
+}
+
+NcuReportPrewarm::NcuReportPrewarm(bool wanted) {
+  if (!wanted) return;
+  try {
+    ensure_python();  // on this thread: Python's main thread is the one that starts it
+  } catch (const Error&) {
+    return;  // the read says why
+  }
+  done_ = std::async(std::launch::async, [] {
+            adopt_python_thread();
+            ncu_report_unavailable_reason();  // imports the module (cached for the read)
+          }).share();
 }
 
 AnalysisContext measured_context(const WorkModel& work, const KernelSpec& spec, const TimingResult& timing,

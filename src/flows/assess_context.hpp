@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,26 @@ struct ProfileReportRead {
 /// `source` and the rule results when `rules`; reads nothing when neither is asked. Never throws:
 /// a missing module or a failed read is recorded in the result.
 ProfileReportRead read_profile_report(const std::string& report, bool source, bool rules);
+
+/// Imports Nsight Compute's `ncu_report` module on another thread while ncu runs (about 0.3 s, and
+/// the embedded Python's start for a cuda-cpp kernel, which happens on this thread first), so the
+/// report's one read after ncu does not wait for it. Nothing happens when `wanted` is false (no
+/// source counters, no rules to read). Never throws: a module that does not import is found again,
+/// and said, by the read.
+class NcuReportPrewarm {
+ public:
+  explicit NcuReportPrewarm(bool wanted);
+  ~NcuReportPrewarm() { wait(); }
+  NcuReportPrewarm(const NcuReportPrewarm&) = delete;
+  NcuReportPrewarm& operator=(const NcuReportPrewarm&) = delete;
+  /// Waits for the import (call before reading, on any thread).
+  void wait() {
+    if (done_.valid()) done_.wait();
+  }
+
+ private:
+  std::shared_future<void> done_;
+};
 
 /// measured_context plus ncu's rule results from `read` (present only when `metric_set` collects
 /// ncu sections: "sections" or "full"; else rules_note says why there are none).

@@ -64,7 +64,7 @@ void read_session_report(SessionRun& run, const ProfileSettings& s, const std::s
 /// (read_session_report) while ncu exports it to CSV.
 NcuRunResult run_session_ncu(const std::vector<PendingProfile>& pending, const std::vector<size_t>& versions,
                              const ProfileSettings& s, const std::string& run_dir, SessionRun& run,
-                             StandbySession* standby) {
+                             StandbySession* standby, NcuReportPrewarm& warm) {
   std::vector<SessionPlanEntry> plan;
   for (size_t i : versions) plan.push_back({pending[i].name, runner_args(pending[i].spec, pending[i].out.timing)});
   run.shared.why_not = "ncu wrote no report";
@@ -74,7 +74,10 @@ NcuRunResult run_session_ncu(const std::vector<PendingProfile>& pending, const s
       print_progress(fmt::format("ncu: releasing the session started in standby for {} versions, one call each in "
                                  "its NVTX range (set '{}', --clock-control none)",
                                  versions.size(), s.metric_set));
-    NcuRunResult r = standby->release(plan, timeout_s, [&run, &s](const std::string& path) { read_session_report(run, s, path); });
+    NcuRunResult r = standby->release(plan, timeout_s, [&run, &s, &warm](const std::string& path) {
+      warm.wait();
+      read_session_report(run, s, path);
+    });
     write_file_atomic(join_path(run_dir, "ncu_session.log"), shell_join(r.command) + "\n\n" + r.log);
     return r;
   }
@@ -86,7 +89,10 @@ NcuRunResult run_session_ncu(const std::vector<PendingProfile>& pending, const s
   no.nvtx = true;
   no.keep_partial = true;
   no.timeout_s = timeout_s;
-  no.while_exporting = [&run, &s](const std::string& path) { read_session_report(run, s, path); };
+  no.while_exporting = [&run, &s, &warm](const std::string& path) {
+    warm.wait();
+    read_session_report(run, s, path);
+  };
   if (s.show_progress)
     print_progress(
         fmt::format("ncu: one session for {} versions, one call each in its NVTX range ({} metrics, set "
@@ -161,7 +167,8 @@ std::vector<size_t> profile_in_one_session(std::vector<PendingProfile>& pending,
                                            const ProfileSettings& s, const std::string& run_dir,
                                            StandbySession* standby) {
   SessionRun run;
-  run.ncu = run_session_ncu(pending, versions, s, run_dir, run, standby);
+  NcuReportPrewarm warm(true);  // the NVTX ranges are read through ncu_report in any case
+  run.ncu = run_session_ncu(pending, versions, s, run_dir, run, standby, warm);
   if (fails_everywhere(run.ncu)) {
     for (size_t i : versions) {
       pending[i].out.ncu = run.ncu;
@@ -213,7 +220,8 @@ std::string session_ineligible(const TimingResult& t) {
 }
 
 void profile_pending(std::vector<PendingProfile>& pending, const ProfileSettings& s, const std::string& run_dir,
-                     bool gpu_usable, StandbySession* standby) {
+                     bool gpu_usable, StandbySession* standby,
+                     const std::function<void(const std::vector<PendingProfile>&)>& classified) {
   std::vector<size_t> shared, own;
   for (size_t i = 0; i < pending.size(); ++i) {
     std::string why = session_ineligible(pending[i].out.timing);
@@ -250,6 +258,7 @@ void profile_pending(std::vector<PendingProfile>& pending, const ProfileSettings
   }
   // The charts first, all at once on the chart workers (started with the ncu step), then each
   // version's reports, which wait for its chart.
+  if (classified) classified(pending);
   for (auto& p : pending) timed(p, [&] { start_profile_chart(p.dir, s, p.out, p.header); });
   for (auto& p : pending) timed(p, [&] { write_profile_reports(p.dir, p.spec, s, p.out, p.header); });
 }

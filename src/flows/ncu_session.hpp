@@ -8,6 +8,7 @@
 // before (ncu_summary.md, ncu_details.md, profile.json, roofline), linking the shared report.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,10 +46,12 @@ std::string session_ineligible(const TimingResult& timing);
 /// kernel hung or lost the context before) ncu does not run and each version's reports say so.
 /// With `standby` (flows/ncu_standby.hpp, started while the versions were checked and timed) the
 /// one session is that one, released with the eligible versions, else a new ncu process; a standby
-/// that is not needed is cancelled.
+/// that is not needed is cancelled. `classified` is called once every version is classified, before
+/// the reports are written (`kprof run` starts its own chart then).
 /// Writes OUTPUT_DIR/ncu_session.json (the plan), run.ncu-rep and ncu_session.log. Throws Error
 /// only when a report cannot be written.
 void profile_pending(std::vector<PendingProfile>& pending, const ProfileSettings& settings, const std::string& run_dir,
-                     bool gpu_usable, StandbySession* standby = nullptr);
+                     bool gpu_usable, StandbySession* standby = nullptr,
+                     const std::function<void(const std::vector<PendingProfile>&)>& classified = {});
 
 }  // namespace kprof

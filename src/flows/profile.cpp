@@ -190,11 +190,13 @@ void profile_own_session(ProfileOutcome& out, const KernelSpec& spec, const Prof
                          const std::string& out_dir, const WorkModel& work) {
   NcuRunOptions no = ncu_options(spec, s, out_dir, out.timing);
   if (s.roofline) start_chart_workers(1);  // matplotlib imports while ncu runs
+  NcuReportPrewarm warm(s.source || s.metric_set != "kprof");  // and ncu_report
   // The .ncu-rep read once (source counters for the hot lines, rules for sections|full), while
   // ncu exports the same report to CSV.
   ProfileReportRead read;
   bool read_done = false;
   no.while_exporting = [&](const std::string& path) {
+    warm.wait();
     read = read_profile_report(path, s.source, s.metric_set != "kprof");
     read_done = true;
   };
@@ -203,7 +205,10 @@ void profile_own_session(ProfileOutcome& out, const KernelSpec& spec, const Prof
     out.failure = out.ncu.message;
     out.hint = out.ncu.hint;
   } else {
-    if (!read_done) read = read_profile_report(out.ncu.report_path, s.source, s.metric_set != "kprof");
+    if (!read_done) {
+      warm.wait();
+      read = read_profile_report(out.ncu.report_path, s.source, s.metric_set != "kprof");
+    }
     AnalysisContext ctx = profile_context(work, spec, out.timing, read, s.metric_set, out.notes);
     out.analysis = analyze_ncu_csv(out.ncu.csv, ctx);
     judge_classification(out);

@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <exception>
+#include <future>
 #include <map>
+#include <optional>
 
 #include "stages/analysis/derived.hpp"
 #include "device/cuda.hpp"
@@ -36,20 +39,20 @@ void step_line(const std::string& version, const std::string& step, const std::s
   print_progress(fmt::format("[{}] {}: {} ({:.1f} s)", version, step, what, s));
 }
 
-/// roofline.svg of `kprof run`: each version's leading kernel with its bound. Returns a note
-/// when it is not written ("" when it is).
-std::string write_versions_roofline(const std::string& dir,
-                                    const std::vector<std::pair<std::string, NcuAnalysis>>& done) {
+/// roofline.svg of `kprof run`: each version's leading kernel with its bound; started on the
+/// chart workers (RooflineJob::note() waits for it and says why not).
+RooflineJob start_versions_roofline(const std::string& dir,
+                                    const std::vector<std::pair<std::string, const NcuAnalysis*>>& done) {
   std::vector<RooflineEntry> entries;
   const Ceilings* ceilings = nullptr;
   for (const auto& [name, a] : done) {
-    const CallVerdict& v = a.verdict;
+    const CallVerdict& v = a->verdict;
     if (v.leading < 0 || !v.ceilings) continue;
     if (!ceilings) ceilings = &*v.ceilings;
-    entries.push_back({name, &a.table.kernels[static_cast<size_t>(v.leading)], v.work, v.bound});
+    entries.push_back({name, &a->table.kernels[static_cast<size_t>(v.leading)], v.work, v.bound});
   }
-  if (!ceilings) return "roofline not drawn: no version was classified";
-  return write_roofline(dir, roofline_spec(entries, *ceilings, "kprof roofline: the versions' leading kernels"));
+  if (!ceilings) return RooflineJob::not_drawn("roofline not drawn: no version was classified");
+  return start_roofline(dir, roofline_spec(entries, *ceilings, "kprof roofline: the versions' leading kernels"));
 }
 
 /// "A: f32 x 1024, C: f32 x 1024" from {"A", "f32 x 1024"}, {"C", "f32 x 1024"}.
@@ -100,6 +103,33 @@ ProfileSettings run_profile_settings(const RunRequest& req) {
   ProfileSettings ps = req.profile;
   ps.ref = req.ref;
   return ps;
+}
+
+/// validate_spec of every version; the .cu ones at once (each reads solve() through nvcc's host
+/// preprocessor, 0.1 s or more), the .py ones on this thread (their check runs Python). Rethrows
+/// the first version's error, in the order given.
+void validate_versions(const std::vector<KernelSpec>& versions) {
+  std::vector<std::future<void>> cu(versions.size());
+  for (size_t i = 0; i < versions.size(); ++i) {
+    bool python = true;  // also when the implementation does not resolve: validate_spec says why, in order
+    try {
+      python = is_python_impl(spec_implementation(versions[i]));
+    } catch (const Error&) {
+    }
+    if (!python) cu[i] = std::async(std::launch::async, [&versions, i] { validate_spec(versions[i]); });
+  }
+  std::exception_ptr first;
+  for (size_t i = 0; i < versions.size(); ++i) {
+    try {
+      if (cu[i].valid())
+        cu[i].get();
+      else if (!first)
+        validate_spec(versions[i]);
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+  }
+  if (first) std::rethrow_exception(first);
 }
 
 /// True when the run's ncu step is one session for two or more versions, which may start in standby.
@@ -163,7 +193,12 @@ class RunWorkflow {
                       comparison_markdown(out_.rows, out_.comparison, header_, basis));
     nlohmann::json cj = comparison_json(out_.rows, out_.comparison, header_, basis);
     if (req_.profile.roofline && req_.profile.run_ncu) {
-      std::string note = write_versions_roofline(req_.output_dir, profiled_);
+      if (!run_chart_) {
+        std::vector<std::pair<std::string, const NcuAnalysis*>> done;
+        for (const auto& [name, a] : profiled_) done.emplace_back(name, &a);
+        run_chart_ = start_versions_roofline(req_.output_dir, done);
+      }
+      std::string note = run_chart_->note();
       cj["roofline"] = note.empty() ? nlohmann::json(join_path(req_.output_dir, "roofline.svg")) : nlohmann::json(note);
       if (!note.empty()) print_warning(note);
     }
@@ -305,7 +340,16 @@ class RunWorkflow {
   void finish_profiles() {
     if (pending_.empty()) return;
     try {
-      profile_pending(pending_, profile_settings(), req_.output_dir, !hard_exit_requested(), standby_.get());
+      // The run's chart starts with the versions' charts, once they are classified.
+      auto start_run_chart = [this](const std::vector<PendingProfile>& classified) {
+        if (!req_.profile.roofline) return;
+        std::vector<std::pair<std::string, const NcuAnalysis*>> done;
+        for (const auto& p : classified)
+          if (p.out.classified) done.emplace_back(p.name, &*p.out.analysis);
+        run_chart_ = start_versions_roofline(req_.output_dir, done);
+      };
+      profile_pending(pending_, profile_settings(), req_.output_dir, !hard_exit_requested(), standby_.get(),
+                      start_run_chart);
     } catch (const Error& e) {
       for (size_t k = 0; k < pending_.size(); ++k) {
         VersionRow& row = out_.rows[pending_rows_[k]];
@@ -334,6 +378,7 @@ class RunWorkflow {
   std::vector<std::pair<std::string, std::string>> header_;
   std::vector<std::pair<std::string, std::string>> first_buffers_;  ///< the first loaded version's
   std::vector<std::pair<std::string, NcuAnalysis>> profiled_;       ///< classified versions, for the chart
+  std::optional<RooflineJob> run_chart_;                            ///< roofline.svg of the run, once started
   std::vector<PendingProfile> pending_;                             ///< timed versions waiting for the one ncu session
   std::vector<size_t> pending_rows_;                                ///< their rows in out_.rows
 };
@@ -344,7 +389,7 @@ RunOutcome run_workflow(const RunRequest& req) {
   RunOutcome out;
   if (req.versions.empty()) throw usage_error("kprof run needs at least one kernel file");
   const KernelSpec& first = req.versions.front();
-  for (const auto& v : req.versions) validate_spec(v);  // input errors first: exit 2 on any machine
+  validate_versions(req.versions);  // input errors first: exit 2 on any machine
   check_reference_source(req.ref);
   make_dirs(req.output_dir);
 

@@ -512,6 +512,8 @@ if want onesession; then  # issue 17: one Nsight Compute session for all version
   CU=($AT/cuda/v0.cu $AT/cuda/v1.cu $AT/cuda/v2.cu $AT/cuda/v3.cu $AT/cuda/v4.cu $AT/cuda/v5.cu)
   TR=($AT/triton/v0.py $AT/triton/v1.py $AT/triton/v2.py $AT/triton/v3.py)
   for f in "${CU[@]}" tests/data/session/attn_crash_under_ncu.cu; do "$K" build "$f"; done > "$W/os_build.log" 2>&1
+  OSP=" ${ONESESSION:-modes crash} "  # ONESESSION="crash" (or "modes"): only that part
+  if [[ $OSP == *" modes "* ]]; then
   scenario onesession-cuda-one 0 'ncu session: .* 6 of 6 versions attributed' -- "$K" run "${CU[@]}" \
     --ref $AT/cuda/ref.py $CD -o "$W/os_cuda_one"
   scenario onesession-cuda-per 0 'fastest' -- "$K" run "${CU[@]}" --ref $AT/cuda/ref.py $CD \
@@ -525,7 +527,9 @@ if want onesession; then  # issue 17: one Nsight Compute session for all version
     --ncu-session per-version -o "$W/os_triton_per"
   scenario onesession-triton-same-classes 0 '' -- $CK same "$W/os_triton_one" "$W/os_triton_per"
   scenario onesession-triton-one-torch-import 0 '' -- $CK one "$W/os_triton_one" 4 --torch-imports 1
+  fi
   # The planted crasher between good versions: exit 1 (its row), the others classified.
+  if [[ $OSP == *" crash "* ]]; then
   P=tests/data/session
   scenario onesession-crash-cuda 1 'not attributed' -- "$K" run $AT/cuda/v0.cu $AT/cuda/v5.cu $P/attn_crash_under_ncu.cu \
     $AT/cuda/v2.cu --ref $AT/cuda/ref.py $CD -o "$W/os_crash_cuda"
@@ -533,6 +537,7 @@ if want onesession; then  # issue 17: one Nsight Compute session for all version
   scenario onesession-crash-triton 1 'not attributed' -- "$K" run $AT/triton/v0.py $P/attn_crash_under_ncu.py \
     $AT/triton/v3.py --ref $AT/triton/ref.py $TD -o "$W/os_crash_triton"
   scenario onesession-crash-triton-row 0 '' -- $CK crash "$W/os_crash_triton" attn_crash_under_ncu
+  fi
   for d in os_cuda_one os_cuda_per os_triton_one os_triton_per os_crash_cuda os_crash_triton; do
     cp "$W/$d/comparison.md" "$OUT/onesession_$d.md" 2>/dev/null
   done
