@@ -107,20 +107,28 @@ std::string no_rules_note(const std::string& metric_set) {
          "--metrics sections or full for ncu's own estimates)";
 }
 
+void attach_rules(AnalysisContext& ctx, const std::string& metric_set, const NcuRep* rep, const std::set<int>* ids,
+                  const std::string& why_not) {
+  ctx.rules_note = no_rules_note(metric_set);
+  if (!ctx.rules_note.empty()) return;
+  if (!rep) {
+    ctx.rules_note = why_not;
+    return;
+  }
+  std::vector<KernelRuleResults> mine;
+  for (auto& r : rule_results_from_rep(*rep))
+    if (!ids || ids->count(r.index)) mine.push_back(std::move(r));
+  ctx.rules = std::move(mine);
+}
+
 AnalysisContext profile_context(const WorkModel& work, const KernelSpec& spec, const TimingResult& timing,
                                 const ProfileReportRead& read, const std::string& metric_set,
                                 std::vector<std::string>& notes) {
   AnalysisContext ctx = measured_context(work, spec, timing, notes);
-  ctx.rules_note = no_rules_note(metric_set);
-  if (!ctx.rules_note.empty()) {
-  } else if (read.rep) {
-    ctx.rules = rule_results_from_rep(*read.rep);
-  } else if (!read.unavailable.empty()) {
-    ctx.rules_note = "no ncu_report module could be imported (" + read.unavailable + ")";
-  } else {
-    ctx.rules_note = "the rule results of " + read.path + " could not be read" +
-                     (read.error.empty() ? std::string() : ": " + read.error);
-  }
+  std::string why_not = !read.unavailable.empty() ? "no ncu_report module could be imported (" + read.unavailable + ")"
+                                                  : "the rule results of " + read.path + " could not be read" +
+                                                        (read.error.empty() ? std::string() : ": " + read.error);
+  attach_rules(ctx, metric_set, read.rep ? &*read.rep : nullptr, nullptr, why_not);
   return ctx;
 }
 

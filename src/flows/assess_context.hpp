@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <future>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,12 @@ class NcuReportPrewarm {
  private:
   std::shared_future<void> done_;
 };
+
+/// ncu's rule results of `rep` into ctx.rules (only the launches whose ID is in `ids`, when given),
+/// or why there are none into ctx.rules_note: the metric set collects none (no_rules_note), or no
+/// report could be read (`why_not`). Used by a profile of its own and by each version of a session.
+void attach_rules(AnalysisContext& ctx, const std::string& metric_set, const NcuRep* rep, const std::set<int>* ids,
+                  const std::string& why_not);
 
 /// measured_context plus ncu's rule results from `read` (present only when `metric_set` collects
 /// ncu sections: "sections" or "full"; else rules_note says why there are none).

@@ -10,7 +10,7 @@
 namespace kprof {
 
 EnvGate::EnvGate(const EnvOptions& opts, const EnvReport* known, std::string report_path)
-    : start_(std::chrono::steady_clock::now()), report_path_(std::move(report_path)) {
+    : start_(std::chrono::steady_clock::now()), report_path_(std::move(report_path)), known_(known != nullptr) {
   if (known) {
     report_ = *known;
     return;
@@ -28,7 +28,9 @@ bool EnvGate::wait() {
   if (pending_.valid()) report_ = pending_.get();
   write_env_reports(*report_, report_path_);
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  print_progress(fmt::format("[env] environment: {} ({:.1f} s)", report_->ready ? "ready" : "NOT ready", s));
+  print_progress(known_ ? fmt::format("[env] environment: {} (probed once before, for every size)",
+                                      report_->ready ? "ready" : "NOT ready")
+                        : fmt::format("[env] environment: {} ({:.1f} s)", report_->ready ? "ready" : "NOT ready", s));
   if (!report_->ready) {
     for (const auto& b : report_->blockers) print_error(b);
     print_error("a required environment item failed: no kernel result of this run is valid or reported",

@@ -41,6 +41,7 @@ class EnvGate {
   std::future<EnvReport> pending_;
   std::optional<EnvReport> report_;
   bool waited_ = false;
+  bool known_ = false;  ///< the report was given (probed before), not probed here
 };
 
 }  // namespace kprof

@@ -71,9 +71,10 @@ NcuRunResult run_session_ncu(const std::vector<PendingProfile>& pending, const s
   double timeout_s = s.ncu_timeout_s * static_cast<double>(versions.size());  // each version's own limit, summed
   if (standby) {
     if (s.show_progress)
-      print_progress(fmt::format("ncu: releasing the session started in standby for {} versions, one call each in "
-                                 "its NVTX range (set '{}', --clock-control none)",
-                                 versions.size(), s.metric_set));
+      print_progress(
+          fmt::format("ncu: releasing the session started in standby for {} versions, one call each in "
+                      "its NVTX range (set '{}', --clock-control none)",
+                      versions.size(), s.metric_set));
     NcuRunResult r = standby->release(plan, timeout_s, [&run, &s, &warm](const std::string& path) {
       warm.wait();
       read_session_report(run, s, path);
@@ -242,7 +243,8 @@ void profile_pending(std::vector<PendingProfile>& pending, const ProfileSettings
   } else {
     // Chart workers import matplotlib while ncu runs: one per version and one for the run's chart,
     // at most half the cores (python/chart_pool.hpp).
-    if (s.roofline) start_chart_workers(std::min<size_t>(pending.size() + 1, std::max(1u, std::thread::hardware_concurrency() / 2)));
+    if (s.roofline)
+      start_chart_workers(std::min<size_t>(pending.size() + 1, std::max(1u, std::thread::hardware_concurrency() / 2)));
     if (shared.size() < 2 && standby) standby->cancel("fewer than two versions share the session");
     if (shared.size() == 1)
       own.push_back(shared.front());

@@ -25,7 +25,7 @@ StandbySession::StandbySession(const std::vector<SessionPlanEntry>& prelim, cons
   const std::string prelim_path = join_path(run_dir, "ncu_session.standby.json");
   write_file_atomic(prelim_path, session_plan_json(prelim).dump(2) + "\n");
   NcuRunOptions no = session_ncu_options(first, s);
-  no.target = {self_exe_path(), "__session", prelim_path, "--standby", go_path_, "--parent",
+  no.target = {self_exe_path(),           "__session", prelim_path, "--standby", go_path_, "--parent",
                std::to_string(::getpid())};
   no.report_base = join_path(run_dir, "run");
   no.nvtx = true;
@@ -80,8 +80,8 @@ NcuRunResult StandbySession::release(const std::vector<SessionPlanEntry>& plan, 
   return r;
 }
 
-void StandbySlot::start(const std::vector<SessionPlanEntry>& prelim, const KernelSpec& first,
-                        const ProfileSettings& s, const std::string& run_dir) {
+void StandbySlot::start(const std::vector<SessionPlanEntry>& prelim, const KernelSpec& first, const ProfileSettings& s,
+                        const std::string& run_dir) {
   std::lock_guard<std::mutex> lock(m_);
   if (!session_) session_ = std::make_unique<StandbySession>(prelim, first, s, run_dir);
 }

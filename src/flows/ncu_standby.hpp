@@ -53,9 +53,9 @@ class StandbySession {
   std::string go_path_;
   std::atomic<bool> released_{false};
   std::atomic<bool> cancelled_{false};
-  std::atomic<double> limit_s_{0};      ///< seconds after the release that ncu may take
-  std::atomic<double> released_at_{0};  ///< ncu's elapsed seconds at the release
-  std::atomic<double> elapsed_{0};      ///< ncu's elapsed seconds, as last ticked
+  std::atomic<double> limit_s_{0};        ///< seconds after the release that ncu may take
+  std::atomic<double> released_at_{0};    ///< ncu's elapsed seconds at the release
+  std::atomic<double> elapsed_{0};        ///< ncu's elapsed seconds, as last ticked
   std::atomic<double> cancelled_at_{-1};  ///< ncu's elapsed seconds when the cancel was seen
   std::mutex m_;
   std::function<void(const std::string&)> while_exporting_;

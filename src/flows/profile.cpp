@@ -189,7 +189,7 @@ TimingResult time_profile(KernelInstance& inst, const KernelSpec& spec, const Pr
 void profile_own_session(ProfileOutcome& out, const KernelSpec& spec, const ProfileSettings& s,
                          const std::string& out_dir, const WorkModel& work) {
   NcuRunOptions no = ncu_options(spec, s, out_dir, out.timing);
-  if (s.roofline) start_chart_workers(1);  // matplotlib imports while ncu runs
+  if (s.roofline) start_chart_workers(1);                      // matplotlib imports while ncu runs
   NcuReportPrewarm warm(s.source || s.metric_set != "kprof");  // and ncu_report
   // The .ncu-rep read once (source counters for the hot lines, rules for sections|full), while
   // ncu exports the same report to CSV.
@@ -222,15 +222,8 @@ void classify_session_rows(ProfileOutcome& out, const KernelSpec& spec, const Pr
   std::set<int> ids;
   for (const auto& k : rows.kernels) ids.insert(k.id);
   AnalysisContext ctx = measured_context(work, spec, out.timing, out.notes);
-  ctx.rules_note = no_rules_note(s.metric_set);
-  if (ctx.rules_note.empty() && shared.rep) {
-    std::vector<KernelRuleResults> mine;
-    for (auto& r : rule_results_from_rep(*shared.rep))
-      if (ids.count(r.index)) mine.push_back(std::move(r));
-    ctx.rules = std::move(mine);
-  } else if (ctx.rules_note.empty()) {
-    ctx.rules_note = "the session's report could not be read through ncu_report (" + shared.why_not + ")";
-  }
+  attach_rules(ctx, s.metric_set, shared.rep, &ids,
+               "the session's report could not be read through ncu_report (" + shared.why_not + ")");
   out.analysis = analyze_metric_table(std::move(rows), ctx);
   judge_classification(out);
   note_launched_kernels(out);

@@ -56,10 +56,10 @@ struct ProfileOutcome {
   bool classified = false;                    ///< a verdict was produced
   std::string failure;                        ///< one line when not classified ("" otherwise)
   std::string hint;
-  std::vector<std::string> notes;  ///< what the assessment could not do (achievable bandwidth, ref.py's work)
-  std::string roofline_note;       ///< why roofline.svg was not written ("" when it was)
+  std::vector<std::string> notes;           ///< what the assessment could not do (achievable bandwidth, ref.py's work)
+  std::string roofline_note;                ///< why roofline.svg was not written ("" when it was)
   std::optional<RooflineJob> roofline_job;  ///< the chart started by start_profile_chart, if it was
-  std::string hot_lines_reader;    ///< where the ncu_report module came from ("" when not read)
+  std::string hot_lines_reader;             ///< where the ncu_report module came from ("" when not read)
   std::optional<double>
       hot_lines_read_s;  ///< seconds the one read of the .ncu-rep took (source counters, and rule results with --metrics sections|full)
   nlohmann::json json;                      ///< profile.json as written

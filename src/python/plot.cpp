@@ -226,7 +226,9 @@ const char* chart_save_code() { return kSavePy; }
 
 const char* chart_code(ChartKind kind) { return kind == ChartKind::Roofline ? kRooflinePy : kSweepPy; }
 
-const char* chart_name(ChartKind kind) { return kind == ChartKind::Roofline ? "the roofline chart" : "the sweep chart"; }
+const char* chart_name(ChartKind kind) {
+  return kind == ChartKind::Roofline ? "the roofline chart" : "the sweep chart";
+}
 
 std::string render_chart(ChartKind kind, const std::string& spec_json, const std::string& svg_path,
                          const std::string& png_path) {

@@ -152,7 +152,6 @@ void to_json(nlohmann::json& j, const VersionRow& r) {
        {"note", r.note.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.note)},
        {"build", r.build.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.build)},
        {"steps_s", r.steps_s},
-
        {"fault", r.fault ? nlohmann::json(fault_kind_id(*r.fault)) : nlohmann::json(nullptr)}};
 }
 

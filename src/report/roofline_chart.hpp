@@ -52,7 +52,7 @@ class RooflineJob {
 
  private:
   friend RooflineJob start_roofline(const std::string& dir, const nlohmann::json& spec);
-  std::string note_;    ///< why not, when known at once
+  std::string note_;     ///< why not, when known at once
   ChartResult drawing_;  ///< the chart being drawn (python/chart_pool.hpp)
 };
 

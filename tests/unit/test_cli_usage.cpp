@@ -108,3 +108,13 @@ TEST(CliUsage, UnknownCommandAndSeveralKernelsForCheck) {
   expect_usage(r, "`kprof check` takes one kernel file; received 2");
   EXPECT_NE(r.err.find("kprof run"), std::string::npos) << r.err;
 }
+
+TEST(CliUsage, RunReportsTheFirstVersionsErrorWhenSeveralAreWrong) {
+  // The .cu versions are checked at once (issue 17); the error shown is still the first one's.
+  std::string ex = std::string(KPROF_SOURCE_DIR) + "/examples/attention/cuda/";
+  auto r = run_kprof_cli({"run", ex + "v3.cu", ex + "v4.cu", "--ref", ex + "ref.py", "--N=8", "--d_model=8",
+                          "--heads=1", "--size", "Q=N*d_model", "--size", "K=N*d_model", "--size", "V=N*d_model",
+                          "--size", "output=N*d_model", "-o", "/tmp/kprof_cli_usage_run2"});
+  expect_usage(r, "v3.so not found");
+  EXPECT_EQ(r.err.find("v4.so not found"), std::string::npos) << r.err;
+}

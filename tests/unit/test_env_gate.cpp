@@ -42,8 +42,8 @@ TEST(RunEnvGate, AMachineThatIsNotReadyReportsNoVersion) {
   if (path_exists("/dev/nvidia0")) GTEST_SKIP() << "a GPU machine: its environment may be ready";
   TempDir dir;
   std::string ex = std::string(KPROF_SOURCE_DIR) + "/examples/attention/triton/";
-  auto r = run_kprof({"run", ex + "v0.py", "--ref", ex + "ref.py", "--B=1", "--H=1", "--N=16", "--D=16", "-o",
-                      dir.path()});
+  auto r =
+      run_kprof({"run", ex + "v0.py", "--ref", ex + "ref.py", "--B=1", "--H=1", "--N=16", "--D=16", "-o", dir.path()});
   std::string all = r.out + r.err;
   EXPECT_EQ(r.exit_code, 1) << all;
   EXPECT_TRUE(contains(all, "environment: NOT ready")) << all;

@@ -54,8 +54,8 @@ TEST(NcuStandby, EndsWhenTheRunHasEnded) {
   if (gone == 0) ::_exit(0);
   ::waitpid(gone, nullptr, 0);
   auto t0 = std::chrono::steady_clock::now();
-  auto r = run_kprof({"__session", prelim, "--standby", dir / "never.json", "--parent", std::to_string(gone)}, {}, "",
-                     60);
+  auto r =
+      run_kprof({"__session", prelim, "--standby", dir / "never.json", "--parent", std::to_string(gone)}, {}, "", 60);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_LT(seconds_since(t0), 30);
 }

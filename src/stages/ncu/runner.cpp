@@ -202,7 +202,8 @@ NcuRunResult run_ncu(const NcuRunOptions& o) {
   r.report_path = report;
   ProcessOptions io;
   io.timeout_s = 300;
-  std::vector<std::string> export_cmd = {ncu, "--import", r.report_path, "--csv", "--page", "raw", "--print-units", "base"};
+  std::vector<std::string> export_cmd = {ncu,      "--import", r.report_path,   "--csv",
+                                         "--page", "raw",      "--print-units", "base"};
   auto exporting = std::async(std::launch::async, [&export_cmd, io] { return run_process(export_cmd, io); });
   std::exception_ptr reader_error;
   if (o.while_exporting) {
