@@ -6,7 +6,8 @@
 # it starts there and builds otherwise.
 #   scripts/prebuild-gpu.sh [PYTHON3.12]    (default: pyenv's 3.12; needs `pip install pybind11` in it)
 # Writes build-py312/ (the build) and .prebuilt/kprof, .prebuilt/kprof_tests (stripped: carry
-# .prebuilt in the device call). Nothing here is committed (.gitignore).
+# .prebuilt in the device call) with .prebuilt/source.sha1, the stamp of the sources they were built
+# from (scripts/source-stamp.sh). Nothing here is committed (.gitignore).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 py=${1:-$HOME/.pyenv/versions/3.12.1/bin/python3.12}
@@ -18,4 +19,6 @@ cmake --build "$root/build-py312" -j"$(nproc)" --target kprof kprof_tests
 mkdir -p "$root/.prebuilt"
 strip -o "$root/.prebuilt/kprof" "$root/build-py312/kprof"
 strip -o "$root/.prebuilt/kprof_tests" "$root/build-py312/tests/kprof_tests"
+# What they were built from: tests/gpu/run.sh builds instead when the sources differ there.
+bash "$root/scripts/source-stamp.sh" > "$root/.prebuilt/source.sha1"
 du -sh "$root/.prebuilt"/*

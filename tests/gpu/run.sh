@@ -45,7 +45,14 @@ if [ -f .deps/cutlass.tar.xz ] && [ ! -d .deps/cutlass ]; then tar -C .deps -xJf
 # minor version, carried in .prebuilt/) saves the build (about 3 minutes of device time). It is
 # used when it starts here; its built-in Python path does not exist here, so KPROF_PYTHON names
 # this machine's python3.
-if want build && [ -x .prebuilt/kprof ] && KPROF_PYTHON=$(command -v python3) .prebuilt/kprof --version > /dev/null 2>&1; then
+prebuilt_ok() {  # built from these very sources (scripts/source-stamp.sh) and it starts here
+  [ -x .prebuilt/kprof ] && [ -f .prebuilt/source.sha1 ] && [ "$(cat .prebuilt/source.sha1)" = "$(bash scripts/source-stamp.sh)" ] &&
+    KPROF_PYTHON=$(command -v python3) .prebuilt/kprof --version > /dev/null 2>&1
+}
+if want build && [ -d .prebuilt ] && ! prebuilt_ok; then
+  echo "note: .prebuilt/ does not match these sources or does not start here: building"
+fi
+if want build && prebuilt_ok; then
   mkdir -p build-gpu/tests
   cp .prebuilt/kprof build-gpu/kprof && touch build-gpu/.prebuilt
   [ -x .prebuilt/kprof_tests ] && cp .prebuilt/kprof_tests build-gpu/tests/kprof_tests
@@ -72,7 +79,9 @@ fi
 [ -d "$root/.deps/cutlass" ] && export CUTLASS_PATH="$root/.deps/cutlass"
 [ -f build-gpu/.prebuilt ] && export KPROF_PYTHON=$(command -v python3)
 
-if want unit && [ -f build-gpu/.prebuilt ]; then
+if want unit && [ -f build-gpu/.prebuilt ] && [ ! -x build-gpu/tests/kprof_tests ]; then
+  printf 'FAIL\tgtest (prebuilt: no .prebuilt/kprof_tests: run scripts/prebuild-gpu.sh)\t1\t0\t-\n' >> "$SUMMARY"
+elif want unit && [ -f build-gpu/.prebuilt ]; then
   # The prebuilt test binary, one process per test as ctest runs them (4 at once, the timing tests
   # alone after); it names the kprof it runs by its build path (build-py312/kprof).
   mkdir -p build-py312 "$OUT/gtest" && cp build-gpu/kprof build-py312/kprof

@@ -23,16 +23,19 @@ namespace {
 /// report named by -o.
 std::string fake_ncu(const TempDir& dir) {
   std::string path = dir / "ncu";
-  write_file_atomic(path, "#!/bin/sh\n"
-                          "case \" $* \" in *\" --import \"*)\n"
-                          "  touch \"" + dir.path() + "/exporting\"; sleep 0.8; rm -f \"" + dir.path() + "/exporting\"\n"
-                          "  echo '\"ID\",\"Kernel Name\"'; echo '\"0\",\"k\"'; exit 0;;\n"
-                          "esac\n"
-                          "while [ $# -gt 0 ]; do [ \"$1\" = \"-o\" ] && out=$2; shift; done\n"
-                          "echo '==PROF== Connected to process 1'\n"
-                          "sleep ${FAKE_NCU_SLEEP:-0.2}\n"
-                          "echo '==PROF== Profiling \"k\" - 0: 0%....50%....100% - 3 passes'\n"
-                          "touch \"$out.ncu-rep\"\n");
+  write_file_atomic(path,
+                    "#!/bin/sh\n"
+                    "case \" $* \" in *\" --import \"*)\n"
+                    "  touch \"" +
+                        dir.path() + "/exporting\"; sleep 0.8; rm -f \"" + dir.path() +
+                        "/exporting\"\n"
+                        "  echo '\"ID\",\"Kernel Name\"'; echo '\"0\",\"k\"'; exit 0;;\n"
+                        "esac\n"
+                        "while [ $# -gt 0 ]; do [ \"$1\" = \"-o\" ] && out=$2; shift; done\n"
+                        "echo '==PROF== Connected to process 1'\n"
+                        "sleep ${FAKE_NCU_SLEEP:-0.2}\n"
+                        "echo '==PROF== Profiling \"k\" - 0: 0%....50%....100% - 3 passes'\n"
+                        "touch \"$out.ncu-rep\"\n");
   ::chmod(path.c_str(), 0755);
   return path;
 }
