@@ -179,7 +179,9 @@ std::string misplaced_option(const CLI::App& sub, const std::string& word, const
   if (const CLI::App* root = sub.get_parent())
     for (const CLI::App* other : root->get_subcommands({}))
       if (const CLI::Option* opt = other->get_option_no_throw(name)) flag = opt->get_type_size() == 0;
-  const std::string shown = attached ? "'" + word + "'" : "'" + name + (value.empty() || flag ? "" : " " + value) + "'";
+  // The next word is shown only when it can be this option's value (not another option: `--bulid -o`).
+  const bool shows_value = !value.empty() && !flag && value.rfind("-", 0) != 0;
+  const std::string shown = attached ? "'" + word + "'" : "'" + name + (shows_value ? " " + value : "") + "'";
   hint = "run `kprof " + sub.get_name() + " --help` for its options";
   if (note.empty()) {
     if (kernel_command && !attached && numeric) {
@@ -190,8 +192,11 @@ std::string misplaced_option(const CLI::App& sub, const std::string& word, const
   }
   // `--iters=5` may be a parameter of solve() or setup(): the kernel decides (validate_spec).
   if (kernel_command && attached && numeric) return "";
+  // An attached value that is not a number cannot be a dimension either (dimensions are numbers).
   if (kernel_command)
-    hint = "if " + name + " is a parameter of solve() or setup(), give it as " + name + "=VALUE; " + hint;
+    hint = attached
+               ? "if " + name + " is a parameter of solve() or setup(), its value is a number (" + name + "=8); " + hint
+               : "if " + name + " is a parameter of solve() or setup(), give it as " + name + "=VALUE; " + hint;
   return shown + ": " + note;
 }
 

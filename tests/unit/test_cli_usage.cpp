@@ -80,6 +80,14 @@ TEST(CliUsage, AMisspeltOptionGetsTheNearestName) {
   expect_usage(run_kprof_cli({"profile", kVadd, "--N=8", "--ncu_timeout=5"}), "did you mean --ncu-timeout?");
   expect_usage(run_kprof_cli({"profile", kVadd, "--N=8", "--ncu-timout=5"}), "did you mean --ncu-timeout?");
   expect_usage(run_kprof_cli({"check", kVadd, "--ref", kRef, "--N=8", "--iter=5"}), "did you mean --iters?");
+  // The next word is not shown as its value when it is an option itself.
+  auto swallowed = run_kprof_cli({"profile", kVadd, "--N=8", "--bulid", "-o", "/tmp/kprof_cli_usage_o"});
+  expect_usage(swallowed, "'--bulid': did you mean --build?");
+  // A value that is not a number: the hint does not repeat what was typed.
+  auto typed = run_kprof_cli({"profile", kVadd, "--N=8", "--metrcs=full"});
+  expect_usage(typed, "did you mean --metrics?");
+  EXPECT_EQ(typed.err.find("give it as --metrcs=VALUE"), std::string::npos) << typed.err;
+  EXPECT_NE(typed.err.find("its value is a number (--metrcs=8)"), std::string::npos) << typed.err;
 }
 
 TEST(CliUsage, AnUnknownShortDimensionIsANoteNotAnError) {
