@@ -69,37 +69,31 @@ NcuRunResult run_session_ncu(const std::vector<PendingProfile>& pending, const s
   for (size_t i : versions) plan.push_back({pending[i].name, runner_args(pending[i].spec, pending[i].out.timing)});
   run.shared.why_not = "ncu wrote no report";
   double timeout_s = s.ncu_timeout_s * static_cast<double>(versions.size());  // each version's own limit, summed
+  auto read = [&run, &s, &warm](const std::string& path) {
+    warm.wait();
+    read_session_report(run, s, path);
+  };
+  NcuRunResult r;
   if (standby) {
     if (s.show_progress)
       print_progress(
           fmt::format("ncu: releasing the session started in standby for {} versions, one call each in "
                       "its NVTX range (set '{}', --clock-control none)",
                       versions.size(), s.metric_set));
-    NcuRunResult r = standby->release(plan, timeout_s, [&run, &s, &warm](const std::string& path) {
-      warm.wait();
-      read_session_report(run, s, path);
-    });
-    write_file_atomic(join_path(run_dir, "ncu_session.log"), shell_join(r.command) + "\n\n" + r.log);
-    return r;
+    r = standby->release(plan, timeout_s, read);
+  } else {
+    const std::string plan_path = join_path(run_dir, "ncu_session.json");
+    write_file_atomic(plan_path, session_plan_json(plan).dump(2) + "\n");
+    NcuRunOptions no = one_session_options(pending[versions.front()].spec, s, run_dir, {"__session", plan_path});
+    no.timeout_s = timeout_s;
+    no.while_exporting = read;
+    if (s.show_progress)
+      print_progress(
+          fmt::format("ncu: one session for {} versions, one call each in its NVTX range ({} metrics, set "
+                      "'{}', --clock-control none)",
+                      versions.size(), no.metrics.size(), s.metric_set));
+    r = run_ncu(no);
   }
-  const std::string plan_path = join_path(run_dir, "ncu_session.json");
-  write_file_atomic(plan_path, session_plan_json(plan).dump(2) + "\n");
-  NcuRunOptions no = session_ncu_options(pending[versions.front()].spec, s);
-  no.target = {self_exe_path(), "__session", plan_path};
-  no.report_base = join_path(run_dir, "run");
-  no.nvtx = true;
-  no.keep_partial = true;
-  no.timeout_s = timeout_s;
-  no.while_exporting = [&run, &s, &warm](const std::string& path) {
-    warm.wait();
-    read_session_report(run, s, path);
-  };
-  if (s.show_progress)
-    print_progress(
-        fmt::format("ncu: one session for {} versions, one call each in its NVTX range ({} metrics, set "
-                    "'{}', --clock-control none)",
-                    versions.size(), no.metrics.size(), s.metric_set));
-  NcuRunResult r = run_ncu(no);
   write_file_atomic(join_path(run_dir, "ncu_session.log"), shell_join(r.command) + "\n\n" + r.log);
   return r;
 }

@@ -18,18 +18,25 @@ namespace {
 constexpr double kCancelGraceS = 15;  ///< a cancelled standby that has not ended by then is stopped
 }  // namespace
 
-StandbySession::StandbySession(const std::vector<SessionPlanEntry>& prelim, const KernelSpec& first,
-                               const ProfileSettings& s, const std::string& run_dir)
-    : run_dir_(run_dir), go_path_(join_path(run_dir, "ncu_session.json")) {
-  std::remove(go_path_.c_str());  // a plan left by an earlier run would release the session at once
-  const std::string prelim_path = join_path(run_dir, "ncu_session.standby.json");
-  write_file_atomic(prelim_path, session_plan_json(prelim).dump(2) + "\n");
+NcuRunOptions one_session_options(const KernelSpec& first, const ProfileSettings& s, const std::string& run_dir,
+                                  const std::vector<std::string>& words) {
   NcuRunOptions no = session_ncu_options(first, s);
-  no.target = {self_exe_path(),           "__session", prelim_path, "--standby", go_path_, "--parent",
-               std::to_string(::getpid())};
+  no.target = {self_exe_path()};
+  no.target.insert(no.target.end(), words.begin(), words.end());
   no.report_base = join_path(run_dir, "run");
   no.nvtx = true;
   no.keep_partial = true;
+  return no;
+}
+
+StandbySession::StandbySession(const std::vector<SessionPlanEntry>& prelim, const KernelSpec& first,
+                               const ProfileSettings& s, const std::string& run_dir)
+    : go_path_(join_path(run_dir, "ncu_session.json")) {
+  std::remove(go_path_.c_str());  // a plan left by an earlier run would release the session at once
+  const std::string prelim_path = join_path(run_dir, "ncu_session.standby.json");
+  write_file_atomic(prelim_path, session_plan_json(prelim).dump(2) + "\n");
+  NcuRunOptions no = one_session_options(
+      first, s, run_dir, {"__session", prelim_path, "--standby", go_path_, "--parent", std::to_string(::getpid())});
   no.hold_output = &released_;
   no.while_exporting = [this](const std::string& path) {
     std::function<void(const std::string&)> f;

@@ -26,6 +26,12 @@
 
 namespace kprof {
 
+/// The ncu options of the run's one session, in standby or not: kprof itself with `words`
+/// ("__session", the plan, ...) as the target, report RUN_DIR/run.ncu-rep, NVTX ranges recorded, a
+/// partial report kept when the runner fails (settings `s`: metrics, sections, source, timeout).
+NcuRunOptions one_session_options(const KernelSpec& first, const ProfileSettings& s, const std::string& run_dir,
+                                  const std::vector<std::string>& words);
+
 /// One standby session; constructed when it should start.
 class StandbySession {
  public:
@@ -49,7 +55,6 @@ class StandbySession {
   void cancel(const std::string& why);
 
  private:
-  std::string run_dir_;
   std::string go_path_;
   std::atomic<bool> released_{false};
   std::atomic<bool> cancelled_{false};

@@ -193,22 +193,17 @@ void profile_own_session(ProfileOutcome& out, const KernelSpec& spec, const Prof
   NcuReportPrewarm warm(s.source || s.metric_set != "kprof");  // and ncu_report
   // The .ncu-rep read once (source counters for the hot lines, rules for sections|full), while
   // ncu exports the same report to CSV.
+  // A successful run always exported its report, so `read` is filled when out.ncu.ok().
   ProfileReportRead read;
-  bool read_done = false;
   no.while_exporting = [&](const std::string& path) {
     warm.wait();
     read = read_profile_report(path, s.source, s.metric_set != "kprof");
-    read_done = true;
   };
   out.ncu = run_ncu(no);
   if (!out.ncu.ok()) {
     out.failure = out.ncu.message;
     out.hint = out.ncu.hint;
   } else {
-    if (!read_done) {
-      warm.wait();
-      read = read_profile_report(out.ncu.report_path, s.source, s.metric_set != "kprof");
-    }
     AnalysisContext ctx = profile_context(work, spec, out.timing, read, s.metric_set, out.notes);
     out.analysis = analyze_ncu_csv(out.ncu.csv, ctx);
     judge_classification(out);

@@ -399,12 +399,12 @@ RunOutcome run_workflow(const RunRequest& req) {
   //    no call is timed before (the environment's probes use the CPU and the GPU).
   //    The one Nsight Compute session starts in standby as soon as the environment's own ncu probe
   //    has ended (flows/ncu_standby.hpp), so its start-up is done when the versions are timed.
-  ParallelBuilds builds(req.versions, version_folder_names(req.versions));
+  const std::vector<std::string> names = version_folder_names(req.versions);
+  ParallelBuilds builds(req.versions, names);
   StandbySlot standby;
-  auto start_standby = [&req, &standby](const EnvFacts& f) {
+  auto start_standby = [&req, &names, &standby](const EnvFacts& f) {
     if (!standby_wanted(req) || !f.ncu.ok() || !f.counters.readable) return;
     std::vector<SessionPlanEntry> prelim;
-    auto names = version_folder_names(req.versions);
     for (size_t i = 0; i < req.versions.size(); ++i) prelim.push_back({names[i], spec_to_args(req.versions[i])});
     try {
       standby.start(prelim, req.versions.front(), run_profile_settings(req), req.output_dir);

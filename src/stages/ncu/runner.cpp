@@ -174,8 +174,10 @@ NcuRunResult run_ncu(const NcuRunOptions& o) {
         std::fputc('\n', stderr);
         at_line_start = true;
       }
-      print_progress("ncu still running (" + std::to_string(static_cast<int>(elapsed)) + " s elapsed, limit " +
-                     std::to_string(static_cast<int>(o.timeout_s)) + " s)");
+      // With stop_when the limit counts from a release, not from ncu's start: no limit is named.
+      print_progress(
+          "ncu still running (" + std::to_string(static_cast<int>(elapsed)) + " s elapsed" +
+          (o.stop_when ? std::string(")") : ", limit " + std::to_string(static_cast<int>(o.timeout_s)) + " s)"));
       last_output = elapsed;
     }
   };

@@ -44,8 +44,9 @@ struct NcuRunOptions {
   bool keep_partial = false;
   /// Called on the calling thread with the report's path while its CSV export (another ncu
   /// process, ~1 s) runs on a second thread: the caller reads the same report through ncu_report
-  /// (source counters, rules, NVTX) meanwhile instead of after it. Not called when ncu wrote no
-  /// report to export. Whatever it throws is rethrown once the export has ended.
+  /// (source counters, rules, NVTX) meanwhile instead of after it. Always called before a result
+  /// that is ok(); not called when ncu wrote no report to export. Whatever it throws is rethrown
+  /// once the export has ended.
   std::function<void(const std::string& report_path)> while_exporting;
   /// A standby session (flows/ncu_standby.hpp): ncu's output is held back, not echoed, while this
   /// is false; once it turns true what was held is echoed, then the rest as it comes.
