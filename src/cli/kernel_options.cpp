@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/text.hpp"
+#include "stages/timing/timing.hpp"
 
 namespace kprof {
 
@@ -92,7 +93,16 @@ void add_profile_options(CLI::App* sub, ProfileCliOptions& o) {
       ->capture_default_str()
       ->excludes(w)
       ->check(non_negative_number());
-  sub->add_option("--iters", o.iters, "Timed calls")->capture_default_str()->check(positive_number());
+  sub->add_option("--iters", o.iters,
+                  "Timed calls per phase (default 100, fewer for a kernel of over ~3 ms: see --time-budget-ms)")
+      ->capture_default_str()
+      ->check(positive_number())
+      ->each([&o](const std::string&) { o.iters_given = true; });
+  sub->add_option("--time-budget-ms", o.time_budget_ms,
+                  fmt::format("Stop each timing phase after this many ms of timed calls, once at least 20 ran "
+                              "(default {:g} ms; {:g} ms with an explicit --iters)",
+                              kDefaultBudgetMs, kExplicitItersBudgetMs))
+      ->check(positive_number());
   sub->add_flag("--no-l2-flush", o.no_l2_flush,
                 "Do not flush the L2 cache between timed calls (measures warm-cache time)");
   sub->add_option("--metrics", o.metrics,

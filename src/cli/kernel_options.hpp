@@ -29,6 +29,8 @@ struct ProfileCliOptions {
   int warmup = -1;                        ///< --warmup N calls (-1: by time)
   double warmup_ms = 100;                 ///< --warmup-ms
   int iters = 100;                        ///< --iters
+  bool iters_given = false;               ///< --iters was on the command line (its budget is longer)
+  double time_budget_ms = -1;             ///< --time-budget-ms; < 0 = not given
   bool no_l2_flush = false;               ///< --no-l2-flush
   std::string metrics = "kprof";          ///< --metrics kprof|sections|full
   double ncu_timeout_s = 900;             ///< --ncu-timeout

@@ -13,6 +13,7 @@
 #include "core/term.hpp"
 #include "core/text.hpp"
 #include "kernel/guarded_call.hpp"
+#include "python/interpreter.hpp"
 
 namespace {
 
@@ -62,6 +63,7 @@ std::string command_names(CLI::App& app) {
 
 int main(int argc, char** argv) {
   using namespace kprof;
+  keep_triton_autotuning();  // before any thread or child: the ncu runner profiles the config that was timed
   CLI::App app{
       "kprof: environment check, correctness against a Python reference, GPU timing,\n"
       "Nsight Compute metrics and the bottleneck of one GPU kernel (cuda-cpp, cutlass, triton,\n"

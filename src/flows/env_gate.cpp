@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <memory>
 #include <utility>
 
 #include "core/term.hpp"
@@ -11,11 +12,35 @@ namespace kprof {
 
 EnvGate::EnvGate(const EnvOptions& opts, const EnvReport* known, std::string report_path)
     : start_(std::chrono::steady_clock::now()), report_path_(std::move(report_path)), known_(known != nullptr) {
+  auto probed = std::make_shared<std::promise<void>>();
+  gpu_probes_done_ = probed->get_future().share();
   if (known) {
     report_ = *known;
+    probed->set_value();
     return;
   }
-  pending_ = std::async(std::launch::async, [opts] { return assess_env(collect_env(opts)); });
+  EnvOptions o = opts;
+  o.on_counters_probed = [probed, then = opts.on_counters_probed](const EnvFacts& f) {
+    probed->set_value();  // the probe itself has ended; what `then` starts (the standby ncu) does no GPU work
+    if (then) then(f);
+  };
+  pending_ = std::async(std::launch::async, [o, probed] {
+    try {
+      return assess_env(collect_env(o));
+    } catch (...) {  // the probe never got to the callback: nothing of the environment runs any more
+      try {
+        probed->set_value();
+      } catch (const std::future_error&) {  // it did
+      }
+      throw;
+    }
+  });
+}
+
+void EnvGate::wait_gpu_probes() { gpu_probes_done_.wait(); }
+
+bool EnvGate::done() const {
+  return known_ || waited_ || pending_.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
 }
 
 EnvGate::~EnvGate() {

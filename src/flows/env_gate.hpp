@@ -1,7 +1,8 @@
 // The environment check of `kprof run`, on a thread of its own (issue 17): it runs while the
 // versions build, ref.py loads and the first versions are checked; no result is reported until it
 // has passed. EnvGate::wait() is the gate: the run calls it before it writes or prints any
-// version's result and before the first timed call, and stops when a required item failed.
+// version's result, and stops when a required item failed; EnvGate::wait_gpu_probes() comes before
+// the first timed call (the environment's ncu probe must not run beside it).
 #pragma once
 
 #include <chrono>
@@ -32,6 +33,15 @@ class EnvGate {
   /// written.
   bool wait();
 
+  /// Waits until the environment's own GPU work has ended: its ncu counter probe (EnvOptions::
+  /// on_counters_probed; right away with a known report). What still runs then (the Python probe,
+  /// a subprocess importing torch) uses the CPU only: measured on the H200, it moved call and
+  /// kernel medians by less than their noise (bench/RESULTS.md (g)), so calls may be timed meanwhile.
+  void wait_gpu_probes();
+
+  /// True when wait() would not wait: the check has ended (or the report was given).
+  bool done() const;
+
   /// The report; valid after wait().
   const EnvReport& report() const { return *report_; }
 
@@ -39,6 +49,7 @@ class EnvGate {
   std::chrono::steady_clock::time_point start_;
   std::string report_path_;
   std::future<EnvReport> pending_;
+  std::shared_future<void> gpu_probes_done_;  ///< set once the ncu counter probe has ended (or was skipped)
   std::optional<EnvReport> report_;
   bool waited_ = false;
   bool known_ = false;  ///< the report was given (probed before), not probed here

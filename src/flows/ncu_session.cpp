@@ -196,14 +196,14 @@ std::vector<size_t> profile_in_one_session(std::vector<PendingProfile>& pending,
 }  // namespace
 
 PendingProfile time_for_session(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& s,
-                                const std::string& name, const std::string& dir) {
+                                const std::string& name, const std::string& dir, bool with_work) {
   PendingProfile p;
   p.name = name;
   p.dir = dir;
   p.spec = spec;
   p.header = kernel_header_rows(spec, inst);
   p.out.timing = time_profile(inst, spec, s);
-  p.work = call_work(inst, spec, s.ref, p.out.notes);
+  if (with_work) p.work = call_work(inst, spec, s.ref, p.out.notes);
   return p;
 }
 

@@ -32,9 +32,10 @@ struct PendingProfile {
 };
 
 /// Times a prepared `inst` and keeps what its profile needs once the instance is gone. Throws
-/// like time_profile.
+/// like time_profile. Without `with_work` the work model (ref.py's flops() / bytes_moved(), Python)
+/// is left for the caller: a version timed while ref.py still loads gets it after its check.
 PendingProfile time_for_session(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& settings,
-                                const std::string& name, const std::string& dir);
+                                const std::string& name, const std::string& dir, bool with_work = true);
 
 /// "" when a version can share the session; else why not: its rows could not be told apart
 /// without CUPTI's kernel records (unavailable, no kernel, or calls that launch different kernels).

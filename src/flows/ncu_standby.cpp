@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/tools.hpp"
+#include "kernel/kernel_spec.hpp"
 #include "python/interpreter.hpp"
 
 namespace kprof {
@@ -31,12 +32,24 @@ NcuRunOptions one_session_options(const KernelSpec& first, const ProfileSettings
 
 StandbySession::StandbySession(const std::vector<SessionPlanEntry>& prelim, const KernelSpec& first,
                                const ProfileSettings& s, const std::string& run_dir)
-    : go_path_(join_path(run_dir, "ncu_session.json")) {
+    : StandbySession(prelim, one_session_options(first, s, run_dir, {}), run_dir) {}
+
+std::unique_ptr<StandbySession> StandbySession::for_profile(const KernelSpec& spec, const std::string& name,
+                                                            const ProfileSettings& s, const std::string& out_dir) {
+  NcuRunOptions no = session_ncu_options(spec, s);
+  no.target = {self_exe_path()};
+  no.report_base = join_path(out_dir, "profile");
+  return std::unique_ptr<StandbySession>(new StandbySession({{name, spec_to_args(spec)}}, no, out_dir));
+}
+
+StandbySession::StandbySession(const std::vector<SessionPlanEntry>& prelim, NcuRunOptions no, const std::string& dir)
+    : go_path_(join_path(dir, "ncu_session.json")) {
   std::remove(go_path_.c_str());  // a plan left by an earlier run would release the session at once
-  const std::string prelim_path = join_path(run_dir, "ncu_session.standby.json");
+  const std::string prelim_path = join_path(dir, "ncu_session.standby.json");
   write_file_atomic(prelim_path, session_plan_json(prelim).dump(2) + "\n");
-  NcuRunOptions no = one_session_options(
-      first, s, run_dir, {"__session", prelim_path, "--standby", go_path_, "--parent", std::to_string(::getpid())});
+  for (const char* w : {"__session", prelim_path.c_str(), "--standby", go_path_.c_str(), "--parent"})
+    no.target.push_back(w);
+  no.target.push_back(std::to_string(::getpid()));
   no.hold_output = &released_;
   no.while_exporting = [this](const std::string& path) {
     std::function<void(const std::string&)> f;

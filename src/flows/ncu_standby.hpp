@@ -40,6 +40,12 @@ class StandbySession {
   /// RUN_DIR/ncu_session.standby.json and removes a stale RUN_DIR/ncu_session.json. Returns at once.
   StandbySession(const std::vector<SessionPlanEntry>& prelim, const KernelSpec& first, const ProfileSettings& s,
                  const std::string& run_dir);
+  /// `kprof profile`'s standby (issue 17): the same machinery for one kernel, so ncu's start-up and
+  /// the profiled process's CUDA context (and Python imports) overlap the timing. A one-version
+  /// session named `name` whose report is OUT_DIR/profile.ncu-rep, without NVTX ranges, with the
+  /// ncu options of a profile of its own (`s`). Throws Error when the plan cannot be written.
+  static std::unique_ptr<StandbySession> for_profile(const KernelSpec& spec, const std::string& name,
+                                                     const ProfileSettings& s, const std::string& out_dir);
   /// Cancels the session when it was not released, then waits for ncu to end (seconds at most).
   ~StandbySession();
   StandbySession(const StandbySession&) = delete;
@@ -55,6 +61,8 @@ class StandbySession {
   void cancel(const std::string& why);
 
  private:
+  /// Writes the preliminary plan into `dir`, then starts ncu with `no` (target words appended).
+  StandbySession(const std::vector<SessionPlanEntry>& prelim, NcuRunOptions no, const std::string& dir);
   std::string go_path_;
   std::atomic<bool> released_{false};
   std::atomic<bool> cancelled_{false};

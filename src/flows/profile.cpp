@@ -19,6 +19,7 @@
 #include "stages/ncu/ncu_rep.hpp"
 #include "stages/analysis/ncu_rules.hpp"
 #include "flows/assess_context.hpp"
+#include "flows/ncu_standby.hpp"
 #include "python/chart_pool.hpp"
 #include "report/ncu_report.hpp"
 #include "report/roofline_chart.hpp"
@@ -187,7 +188,7 @@ TimingResult time_profile(KernelInstance& inst, const KernelSpec& spec, const Pr
 }
 
 void profile_own_session(ProfileOutcome& out, const KernelSpec& spec, const ProfileSettings& s,
-                         const std::string& out_dir, const WorkModel& work) {
+                         const std::string& out_dir, const WorkModel& work, StandbySession* standby) {
   NcuRunOptions no = ncu_options(spec, s, out_dir, out.timing);
   if (s.roofline) start_chart_workers(1);                      // matplotlib imports while ncu runs
   NcuReportPrewarm warm(s.source || s.metric_set != "kprof");  // and ncu_report
@@ -199,7 +200,14 @@ void profile_own_session(ProfileOutcome& out, const KernelSpec& spec, const Prof
     warm.wait();
     read = read_profile_report(path, s.source, s.metric_set != "kprof");
   };
-  out.ncu = run_ncu(no);
+  if (standby) {
+    std::vector<SessionPlanEntry> plan = {{file_stem(spec.kernel), runner_args(spec, out.timing)}};
+    out.ncu = standby->release(plan, s.ncu_timeout_s, no.while_exporting);
+    out.ncu.command = ncu_command(no.ncu.empty() ? find_ncu() : no.ncu, no);  // what it stood for, to rerun
+    out.ncu.started_in_standby = true;
+  } else {
+    out.ncu = run_ncu(no);
+  }
   if (!out.ncu.ok()) {
     out.failure = out.ncu.message;
     out.hint = out.ncu.hint;
@@ -237,12 +245,20 @@ void classify_session_rows(ProfileOutcome& out, const KernelSpec& spec, const Pr
 ProfileOutcome measure_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& s,
                                const std::string& out_dir) {
   ProfileOutcome out;
+  std::unique_ptr<StandbySession> standby;
+  if (s.run_ncu && s.ncu_standby && !find_ncu().empty()) {
+    try {
+      standby = StandbySession::for_profile(spec, file_stem(spec.kernel), s, out_dir);
+    } catch (const Error& e) {  // ncu then starts after the timing, as without a standby
+      print_warning(std::string("ncu: no standby start: ") + e.what());
+    }
+  }
   out.timing = time_profile(inst, spec, s);
   if (!s.run_ncu) {
     skip_ncu(out);
     return out;
   }
-  profile_own_session(out, spec, s, out_dir, call_work(inst, spec, s.ref, out.notes));
+  profile_own_session(out, spec, s, out_dir, call_work(inst, spec, s.ref, out.notes), standby.get());
   return out;
 }
 
@@ -318,7 +334,8 @@ nlohmann::json profile_json(const std::string& out_dir, const KernelSpec& spec, 
                   {"source_counters", s.run_ncu && s.source},
                   {"profiled_kernels", out.ncu.profiled},
                   {"session_versions", out.ncu.session_versions},
-                  {"nvtx_range", out.ncu.nvtx_range}};
+                  {"nvtx_range", out.ncu.nvtx_range},
+                  {"started_in_standby", out.ncu.started_in_standby}};
   j["summary"] = profile_summary_row(out_dir, spec, out);
   return j;
 }

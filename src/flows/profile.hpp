@@ -31,6 +31,8 @@ namespace kprof {
 /// `hotlines` stage measures it on a ~10 us and a ~10 ms kernel (docs/gpu-runs.md).
 inline constexpr bool kCollectSourceByDefault = true;
 
+class StandbySession;  // flows/ncu_standby.hpp
+
 /// How to profile.
 struct ProfileSettings {
   TimingOptions timing;
@@ -45,6 +47,9 @@ struct ProfileSettings {
   /// bound (`kprof run` passes its --ref); "" = the buffers alone.
   std::string ref;
   bool roofline = true;  ///< write DIR/roofline.svg and .png
+  /// measure_profile starts ncu and its profiled process before the timing (a standby session,
+  /// flows/ncu_standby.hpp): its start-up overlaps the timed calls instead of following them.
+  bool ncu_standby = true;
 };
 
 /// What one profile produced.
@@ -91,8 +96,10 @@ std::vector<std::string> runner_args(const KernelSpec& spec, const TimingResult&
 /// ncu in a session of its own (`kprof __runner` under ncu, report DIR/profile.ncu-rep) for a
 /// kernel whose timing is in `out`; then the classification and the hot lines. `work` is the
 /// call's least work (flows/assess_context.hpp call_work).
+/// With `standby` (started before the timing: StandbySession::for_profile) the session is that
+/// one, released now; profile.json's ncu command is then the plain `__runner` line it stands for.
 void profile_own_session(ProfileOutcome& out, const KernelSpec& spec, const ProfileSettings& settings,
-                         const std::string& out_dir, const WorkModel& work);
+                         const std::string& out_dir, const WorkModel& work, StandbySession* standby = nullptr);
 
 /// What the report of a session of several versions gave, read once for all of them.
 struct SharedReport {

@@ -20,8 +20,9 @@
 namespace kprof {
 namespace {
 
-// The worker: says whether matplotlib imported, then draws one chart per JSON line on stdin and
-// answers one JSON line each. Each chart kind's code is run once, in a namespace of its own.
+// The worker: imports matplotlib and draws a throw-away chart (fonts, SVG and PNG writers loaded),
+// says whether matplotlib imported, then draws one chart per JSON line on stdin and answers one
+// JSON line each. Each chart kind's code is run once, in a namespace of its own.
 const char* kWorkerPy = R"PY(
 import json, sys
 try:
@@ -31,6 +32,17 @@ try:
 except Exception as e:
     print(json.dumps({"ready": False, "error": "%s: %s" % (type(e).__name__, e)}), flush=True)
     sys.exit(0)
+try:  # a throw-away chart loads the fonts and both writers now, not in the run's first chart
+    import io
+    _f, _a = matplotlib.pyplot.subplots(figsize=(2, 2))
+    _a.loglog([1, 10], [1, 10], label="warm-up")
+    _a.set_xlabel("FLOP/byte")
+    _a.legend()
+    for _fmt in ("svg", "png"):
+        _f.savefig(io.BytesIO(), format=_fmt, dpi=130)
+    matplotlib.pyplot.close(_f)
+except Exception:
+    pass
 print(json.dumps({"ready": True}), flush=True)
 _kinds = {}
 for line in sys.stdin:

@@ -66,6 +66,13 @@ void python_select_gpu(int gpu);
 /// its versions need while it waits. Returns "" or the import's error in one line. Never throws.
 std::string python_preimport(const std::string& module);
 
+/// Sets TRITON_CACHE_AUTOTUNING=1 in kprof's environment unless the user set it (issue 17): Triton
+/// (3.2 and later) then keeps each @triton.autotune result in its cache, so the ncu runner (kprof's
+/// child, which inherits the variable) profiles the config the timing chose instead of autotuning
+/// again under ncu, and a later run of the same kernel and sizes skips the autotuning. Returns the
+/// value in effect ("1", or the user's). Call before any thread or child process starts.
+std::string keep_triton_autotuning();
+
 /// "" when `import torch` works in the embedded Python and torch.cuda.is_available(); else why
 /// not, in one line ("PyTorch cannot be imported ...: ModuleNotFoundError: No module named
 /// 'torch'"). Starts Python and imports torch (once per process, ~5 s with CUDA). Never throws.

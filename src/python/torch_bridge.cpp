@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 
 #include "core/error.hpp"
@@ -152,6 +153,13 @@ std::string python_preimport(const std::string& module) {
     return describe_python_error(e, "");
   }
   return "";
+}
+
+std::string keep_triton_autotuning() {
+  constexpr const char* kVar = "TRITON_CACHE_AUTOTUNING";
+  ::setenv(kVar, "1", /*overwrite=*/0);
+  const char* v = std::getenv(kVar);
+  return v ? v : "";
 }
 
 std::string torch_unavailable_reason() {

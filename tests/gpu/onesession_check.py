@@ -15,6 +15,13 @@
   onesession_check.py crash ONE_DIR CRASHER
       CRASHER is not classified and every other version is; the versions before it in the plan
       came from the session, the ones after it from sessions of their own.
+  onesession_check.py defer ONE_DIR GOOD[,GOOD...] [WRONG]
+      every GOOD version passed, is classified and came from the one session of all GOOD versions;
+      WRONG (timed before its check, then failed it) has no time, no class and is not in the
+      session's plan (ncu_session.json).
+  onesession_check.py fault ONE_DIR BEFORE FAULTY AFTER
+      FAULTY (faulted while timed before its check) is a check_error row; BEFORE (timed before it)
+      is "timed but not checked"; AFTER did not run; nothing is timed or classified.
 Prints what it found; exit 0 when the check holds, 1 when not, 2 on bad arguments.
 """
 import json
@@ -98,6 +105,43 @@ def check_crash(one, crasher):
     return ok
 
 
+def check_defer(one, good, wrong):
+    rows = {v["name"]: v for v in versions(one)}
+    plan = [v["name"] for v in load(os.path.join(one, "ncu_session.json"))["versions"]]
+    ok = True
+    for name in good:
+        v, r = rows.get(name, {}), ncu_run(one, name)
+        fine = (v.get("status") == "pass" and v.get("class") is not None and v.get("time_ms") is not None
+                and r.get("session_versions") == len(good))
+        print(f"{name}: status={v.get('status')} class={v.get('class')} time_ms={v.get('time_ms')} "
+              f"session_versions={r.get('session_versions')} -> {'ok' if fine else 'UNEXPECTED'}")
+        ok = ok and fine
+    if wrong:
+        v = rows.get(wrong, {})
+        fine = (v.get("status") == "fail" and v.get("time_ms") is None and v.get("class") is None
+                and wrong not in plan)
+        print(f"{wrong}: status={v.get('status')} time_ms={v.get('time_ms')} class={v.get('class')} in plan="
+              f"{wrong in plan} -> {'loses its timing' if fine else 'UNEXPECTED'}")
+        ok = ok and fine
+    return ok
+
+
+def check_fault(one, before, faulty, after):
+    rows = {v["name"]: v for v in versions(one)}
+    b, f, a = rows.get(before, {}), rows.get(faulty, {}), rows.get(after, {})
+    checks = [
+        (f.get("status") == "check_error" and "before its check" in (f.get("status_reason") or ""), faulty, f),
+        (b.get("status") == "not_run" and "timed but not checked" in (b.get("status_reason") or ""), before, b),
+        (a.get("status") == "not_run", after, a),
+    ]
+    ok = True
+    for good, name, v in checks:
+        print(f"{name}: status={v.get('status')} reason={v.get('status_reason')} time_ms={v.get('time_ms')} "
+              f"-> {'ok' if good and v.get('time_ms') is None else 'UNEXPECTED'}")
+        ok = ok and good and v.get("time_ms") is None and v.get("class") is None
+    return ok
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__, file=sys.stderr)
@@ -112,6 +156,10 @@ def main(argv):
         return 0 if check_per(argv[2]) else 1
     if mode == "crash" and len(argv) == 4:
         return 0 if check_crash(argv[2], argv[3]) else 1
+    if mode == "defer" and len(argv) in (4, 5):
+        return 0 if check_defer(argv[2], argv[3].split(","), argv[4] if len(argv) == 5 else "") else 1
+    if mode == "fault" and len(argv) == 6:
+        return 0 if check_fault(argv[2], argv[3], argv[4], argv[5]) else 1
     print(__doc__, file=sys.stderr)
     return 2
 

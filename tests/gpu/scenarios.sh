@@ -512,7 +512,7 @@ if want onesession; then  # issue 17: one Nsight Compute session for all version
   CU=($AT/cuda/v0.cu $AT/cuda/v1.cu $AT/cuda/v2.cu $AT/cuda/v3.cu $AT/cuda/v4.cu $AT/cuda/v5.cu)
   TR=($AT/triton/v0.py $AT/triton/v1.py $AT/triton/v2.py $AT/triton/v3.py)
   for f in "${CU[@]}" tests/data/session/attn_crash_under_ncu.cu; do "$K" build "$f"; done > "$W/os_build.log" 2>&1
-  OSP=" ${ONESESSION:-modes crash} "  # ONESESSION="crash" (or "modes"): only that part
+  OSP=" ${ONESESSION:-modes crash defer} "  # ONESESSION="crash" (or "modes", "defer"): only that part
   if [[ $OSP == *" modes "* ]]; then
   scenario onesession-cuda-one 0 'ncu session: .* 6 of 6 versions attributed' -- "$K" run "${CU[@]}" \
     --ref $AT/cuda/ref.py $CD -o "$W/os_cuda_one"
@@ -538,7 +538,20 @@ if want onesession; then  # issue 17: one Nsight Compute session for all version
     $AT/triton/v3.py --ref $AT/triton/ref.py $TD -o "$W/os_crash_triton"
   scenario onesession-crash-triton-row 0 '' -- $CK crash "$W/os_crash_triton" attn_crash_under_ncu
   fi
-  for d in os_cuda_one os_cuda_per os_triton_one os_triton_per os_crash_cuda os_crash_triton; do
+  # Compiled versions timed while ref.py still loads (a ref.py that sleeps 6 s at import): each is
+  # checked once ref.py is there; a wrong one loses its timing, a faulting one ends the run there.
+  if [[ $OSP == *" defer "* ]]; then
+  P=tests/data/session
+  for f in $P/attn_wrong.cu $P/attn_fault.cu; do "$K" build "$f"; done >> "$W/os_build.log" 2>&1
+  scenario onesession-defer-cuda 1 'v0\] timing while ref.py loads' -- "$K" run $AT/cuda/v0.cu $P/attn_wrong.cu \
+    $AT/cuda/v5.cu --ref $P/attn_slow_ref.py $CD -o "$W/os_defer"
+  scenario onesession-defer-cuda-lines 0 'v5\] timing: .* per call \(timed before its check\)' -- cat "$W/onesession-defer-cuda.log"
+  scenario onesession-defer-cuda-rows 0 '' -- $CK defer "$W/os_defer" v0,v5 attn_wrong
+  scenario onesession-defer-fault 1 'faulted while timed before its check' -- "$K" run $AT/cuda/v5.cu $P/attn_fault.cu \
+    $AT/cuda/v0.cu --ref $P/attn_slow_ref.py $CD -o "$W/os_defer_fault"
+  scenario onesession-defer-fault-rows 0 '' -- $CK fault "$W/os_defer_fault" v5 attn_fault v0
+  fi
+  for d in os_cuda_one os_cuda_per os_triton_one os_triton_per os_crash_cuda os_crash_triton os_defer os_defer_fault; do
     cp "$W/$d/comparison.md" "$OUT/onesession_$d.md" 2>/dev/null
   done
   find "$W" -path "$W/os_*" -name '*.ncu-rep' -delete

@@ -36,6 +36,25 @@ TEST(EnvGate, ProbesOnItsOwnThread) {
   EXPECT_TRUE(path_exists(dir / "env_check.md"));
 }
 
+TEST(EnvGate, GpuProbesEndBeforeTheWholeCheckAndCallTheUsersCallbackFirst) {
+  TempDir dir;
+  EnvFacts facts;
+  EnvReport known = assess_env(facts);
+  EnvGate with_known(EnvOptions{}, &known, dir / "known.md");
+  with_known.wait_gpu_probes();  // nothing probes: returns at once
+  EnvOptions o;
+  o.progress = false;
+  o.timeout_s = 30;
+  bool called = false;
+  o.on_counters_probed = [&called](const EnvFacts&) { called = true; };
+  EnvGate gate(o, nullptr, dir / "env_check.md");
+  gate.wait_gpu_probes();  // the ncu probe ended (or was skipped: no GPU or no ncu here)
+  EXPECT_FALSE(path_exists(dir / "env_check.md"));  // the rest (the Python probe) may still run
+  gate.wait();
+  EXPECT_TRUE(called);
+  gate.wait_gpu_probes();  // again: still returns
+}
+
 TEST(RunEnvGate, AMachineThatIsNotReadyReportsNoVersion) {
   // On a machine without a GPU (CI) the version's load fails beside the environment check; the run
   // then says why (the blockers), exits 1, and writes neither a version's reports nor a comparison.

@@ -71,6 +71,10 @@ struct NcuRunResult {
   /// > 0: this result is one version's share of one ncu session of `kprof run` that profiled this
   /// many versions; command, wall_s and report_path are the session's (stages/ncu/session.hpp).
   int session_versions = 0;
+  /// ncu and the profiled process started before the timing and waited (flows/ncu_standby.hpp);
+  /// `command` is then the plain `kprof __runner` line the run stands for, and wall_s counts from
+  /// the release.
+  bool started_in_standby = false;
   std::string nvtx_range;    ///< the version's NVTX range in the session's report ("" otherwise)
   double wall_s = 0;         ///< wall time of the profiling run, seconds
   double export_wall_s = 0;  ///< wall time of the CSV export, seconds

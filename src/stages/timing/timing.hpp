@@ -22,6 +22,14 @@
 
 namespace kprof {
 
+/// The timed calls' budget per phase without --iters, ms: as long as nvbench's and Triton's
+/// do_bench's defaults allow (0.5 s and 0.1 s of measurement), with at least min_iters (20) calls;
+/// beyond ~30 calls of a multi-ms kernel the median moves by less than its own noise (issue 17).
+inline constexpr double kDefaultBudgetMs = 300;
+/// The budget with an explicit --iters N: N calls unless they take longer than this (a 50 ms kernel
+/// is timed about 60 times, not N), ms.
+inline constexpr double kExplicitItersBudgetMs = 3000;
+
 /// How to time. Defaults are the CLI's defaults.
 struct TimingOptions {
   /// Warm-up by count (--warmup N): exactly N calls, 0 allowed. Unset: warm-up by time.
@@ -34,10 +42,11 @@ struct TimingOptions {
   /// Timed calls (--iters N), in each phase.
   int iters = 100;
   /// Time budget of phase 1 in ms (wall time of its loop, flushes included): once spent, phase 1
-  /// stops early, after at least min(iters, min_iters) calls, so a 50 ms kernel takes ~3 s, not
-  /// minutes. Phase 2 then runs the same number of calls.
-  double budget_ms = 3000;
-  int min_iters = 10;
+  /// stops early, after at least min(iters, min_iters) calls. Phase 2 then runs the same number of
+  /// calls. The default (kDefaultBudgetMs) times a kernel of up to ~3 ms 100 times and a 10 ms one
+  /// ~30 times; with an explicit --iters the CLI allows kExplicitItersBudgetMs.
+  double budget_ms = kDefaultBudgetMs;
+  int min_iters = 20;
   /// Flush L2 between calls (off: --no-l2-flush).
   bool l2_flush = true;
   /// Restore outputs to their pre-call contents between calls (in-place kernels would drift).

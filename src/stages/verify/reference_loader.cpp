@@ -1,5 +1,6 @@
 #include "stages/verify/reference_loader.hpp"
 
+#include <chrono>
 #include <thread>
 
 #include "python/interpreter.hpp"
@@ -49,6 +50,10 @@ BackgroundReference::BackgroundReference(const std::string& path, int gpu) {
       promise->set_exception(std::current_exception());
     }
   }).detach();
+}
+
+bool BackgroundReference::ready() const {
+  return ref_ || error_ || future_.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
 }
 
 ReferenceRunner& BackgroundReference::get() {

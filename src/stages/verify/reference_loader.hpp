@@ -22,6 +22,8 @@ class BackgroundReference {
   /// Waits for the load (at most once) and returns the reference. Throws what loading threw
   /// (Error: exit 2 for a missing or broken ref.py), again on every later call.
   ReferenceRunner& get();
+  /// True when get() would not wait: the load has ended (loaded or failed).
+  bool ready() const;
   /// True once get() has thrown: ref.py could not be loaded, so no version can be checked.
   bool load_failed() const { return error_ != nullptr; }
 

@@ -1,0 +1,106 @@
+// The versions `kprof run` times before their checks (issue 17): compiled versions loaded while
+// ref.py still imports PyTorch are timed at once and checked, in order, once it is there.
+#include "flows/run_workflow.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include <cuda_runtime_api.h>
+
+#include "core/dtype.hpp"
+#include "core/error.hpp"
+#include "core/fs.hpp"
+#include "core/implementation.hpp"
+#include "core/term.hpp"
+#include "core/text.hpp"
+#include "device/cuda.hpp"
+#include "flows/assess_context.hpp"
+#include "flows/report_files.hpp"
+#include "kernel/guarded_call.hpp"
+#include "kernel/load.hpp"
+#include "stages/analysis/derived.hpp"
+#include "stages/verify/reference.hpp"
+
+namespace kprof {
+
+void RunWorkflow::note_stop(const std::string& name) {
+  if (!why_stop_.empty()) return;
+  if (hard_exit_requested())
+    why_stop_ = name + " left the GPU unusable (hung kernel or lost context)";
+  else if (reference_.load_failed())
+    why_stop_ = "ref.py could not be loaded (see " + name + ")";
+}
+
+bool RunWorkflow::may_time_before_check(const KernelInstance& inst) const {
+  if (!req_.one_ncu_session || !req_.profile.run_ncu || is_python_impl(inst.implementation())) return false;
+  if (reference_.ready()) return false;
+  size_t held = buffer_bytes(inst);
+  for (const auto& d : deferred_) held += d.bytes;
+  size_t free = 0, total = 0;
+  if (cudaMemGetInfo(&free, &total) != cudaSuccess) return false;
+  return 2 * held <= free;
+}
+
+void RunWorkflow::time_before_check(const KernelSpec& spec, std::unique_ptr<KernelInstance> inst, VersionRow& row) {
+  builds_.wait_all();      // no nvcc on the CPU while calls are timed
+  env_.wait_gpu_probes();  // nor the environment's ncu probe on the GPU
+  print_progress(fmt::format("[{}] timing while ref.py loads (its check follows)", row.name));
+  auto t0 = Clock::now();
+  ProfileSettings ps = profile_settings();
+  ps.show_progress = false;
+  DeferredCheck d{out_.rows.size(), kNoTiming, spec, nullptr, buffer_bytes(*inst), 0};
+  bool timed = step(row, "profile", t0, [&] {
+    inst->prepare(spec.seed);
+    pending_.push_back(time_for_session(*inst, spec, ps, row.name, row.folder, /*with_work=*/false));
+    pending_rows_.push_back(d.row);
+    d.pending = pending_.size() - 1;
+  });
+  if (stopped_) return;
+  d.timing_s = seconds_since(t0);
+  if (!timed && hard_exit_requested()) {
+    row.status = VersionStatus::CheckError;
+    row.status_reason = "faulted while timed before its check (ref.py was still loading): " + row.profile_reason;
+    print_progress(fmt::format("[{}] note: it {}; the versions timed before it cannot be checked any more", row.name,
+                               row.status_reason.substr(0, row.status_reason.find(':'))));
+    return;
+  }
+  d.inst = std::move(inst);
+  deferred_.push_back(std::move(d));
+}
+
+void RunWorkflow::check_deferred() {
+  std::vector<bool> dropped(pending_.size(), false);
+  for (auto& d : deferred_) {
+    VersionRow& row = out_.rows[d.row];
+    bool keep = false;
+    if (why_stop_.empty()) {
+      auto t0 = Clock::now();
+      bool correct = false;
+      step(row, "check", t0, [&] { correct = check_version(d.spec, *d.inst, row, t0); });
+      if (stopped_) return;
+      if (correct && d.pending != kNoTiming) {
+        PendingProfile& p = pending_[d.pending];
+        keep = step(row, "profile", t0, [&] { p.work = call_work(*d.inst, d.spec, req_.ref, p.out.notes); });
+        if (keep) {
+          fill_timing_columns(row, p.out.timing);
+          row.steps_s["profile"] = d.timing_s;
+          say(step_text(row.name, "timing",
+                        fmt_duration_ms(row_time_ms(p.out.timing)) + " per call (timed before its check)",
+                        d.timing_s));
+        }
+      }
+      note_stop(row.name);
+    } else {
+      row.status = VersionStatus::NotRun;
+      row.status_reason = "timed but not checked: " + why_stop_;
+    }
+    if (!keep && d.pending != kNoTiming) dropped[d.pending] = true;
+    d.inst.reset();
+  }
+  deferred_.clear();
+  drop_pending(pending_, pending_rows_, dropped);
+}
+
+}  // namespace kprof

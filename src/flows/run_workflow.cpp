@@ -1,0 +1,265 @@
+#include "flows/run_workflow.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include <cuda_runtime_api.h>
+
+#include "core/dtype.hpp"
+#include "core/error.hpp"
+#include "core/fs.hpp"
+#include "core/implementation.hpp"
+#include "core/term.hpp"
+#include "core/text.hpp"
+#include "device/cuda.hpp"
+#include "flows/assess_context.hpp"
+#include "flows/report_files.hpp"
+#include "kernel/guarded_call.hpp"
+#include "kernel/load.hpp"
+#include "stages/analysis/derived.hpp"
+#include "stages/verify/reference.hpp"
+
+namespace kprof {
+
+bool RunWorkflow::env_ready() {
+  if (env_.wait()) {
+    flush_published();
+    return true;
+  }
+  published_.clear();  // nothing of a machine that is not ready is a result
+  if (!stopped_) builds_.cancel();
+  stopped_ = true;
+  out_.exit_code = 1;
+  return false;
+}
+
+void RunWorkflow::publish(std::function<void()> fn) {
+  if (!published_.empty() || results_wait_for_env()) {
+    published_.push_back(std::move(fn));
+    if (env_.done()) env_ready();  // it passed meanwhile: flush in order
+    return;
+  }
+  fn();
+}
+
+void RunWorkflow::say(std::string line) {
+  publish([line = std::move(line)] { print_progress(line); });
+}
+
+void RunWorkflow::flush_published() {
+  auto queue = std::move(published_);
+  published_.clear();
+  for (auto& f : queue) f();
+}
+
+void RunWorkflow::run_versions() {
+  const size_t n = req_.versions.size();
+  size_t i = 0;
+  for (; i < n; ++i) {
+    if (!deferred_.empty() && reference_.ready()) check_deferred();
+    if (stopped_) return;
+    if (!why_stop_.empty()) break;
+    VersionRow r = run_version(i);
+    if (stopped_) return;  // the environment is not ready: no row is a result
+    out_.rows.push_back(std::move(r));
+    note_stop(out_.rows.back().name);
+    if (!why_stop_.empty()) {
+      ++i;
+      break;
+    }
+  }
+  check_deferred();
+  if (stopped_) return;
+  for (; i < n; ++i) {
+    VersionRow r = new_row(req_, names_, i);
+    r.status = VersionStatus::NotRun;
+    r.status_reason = why_stop_;
+    out_.rows.push_back(r);
+  }
+}
+
+void RunWorkflow::write_comparison() {
+  std::string basis = choose_time_basis(out_.rows);
+  out_.comparison = compare_versions(out_.rows);
+  write_file_atomic(join_path(req_.output_dir, "comparison.md"),
+                    comparison_markdown(out_.rows, out_.comparison, header_, basis));
+  nlohmann::json cj = comparison_json(out_.rows, out_.comparison, header_, basis);
+  if (req_.profile.roofline && req_.profile.run_ncu) {
+    if (!run_chart_) {
+      std::vector<std::pair<std::string, const NcuAnalysis*>> done;
+      for (const auto& [name, a] : profiled_) done.emplace_back(name, &a);
+      run_chart_ = start_versions_roofline(req_.output_dir, done);
+    }
+    std::string note = run_chart_->note();
+    cj["roofline"] = note.empty() ? nlohmann::json(join_path(req_.output_dir, "roofline.svg")) : nlohmann::json(note);
+    if (!note.empty()) print_warning(note);
+  }
+  write_file_atomic(join_path(req_.output_dir, "comparison.json"), cj.dump(2) + "\n");
+}
+
+VersionRow RunWorkflow::run_version(size_t i) {
+  KernelSpec spec = req_.versions[i];
+  VersionRow row = new_row(req_, names_, i);
+  auto t0 = Clock::now();
+  if (!step(row, "build", t0, [&] { wait_build(i, spec, row); })) return row;
+  t0 = Clock::now();
+  std::unique_ptr<KernelInstance> inst;
+  if (!step(row, "load", t0, [&] { inst = load_kernel(spec, /*extra_copies=*/3.0); })) return row;
+  row.steps_s["load"] = seconds_since(t0);
+  if (may_time_before_check(*inst)) {
+    time_before_check(spec, std::move(inst), row);
+    return row;
+  }
+  if (!deferred_.empty()) check_deferred();  // the versions timed before their checks are checked first
+  if (stopped_) return row;
+  if (!why_stop_.empty()) {
+    row.status = VersionStatus::NotRun;
+    row.status_reason = why_stop_;
+    return row;
+  }
+  t0 = Clock::now();
+  bool correct = false;
+  if (!step(row, "check", t0, [&] { correct = check_version(spec, *inst, row, t0); })) return row;
+  if (!correct) return row;
+  builds_.wait_all();  // no nvcc on the CPU while calls are timed or ncu runs
+  t0 = Clock::now();
+  step(row, "profile", t0, [&] { profile_version(spec, *inst, row, t0); });
+  row.steps_s["profile"] = seconds_since(t0);
+  return row;
+}
+
+void RunWorkflow::wait_build(size_t i, KernelSpec& spec, VersionRow& row) {
+  const VersionBuild& b = builds_.wait(i);  // rethrows a failed build's Error: the row's LoadError
+  if (!b.needed || !b.result) return;
+  row.build = build_how_text(*b.result);
+  row.steps_s["build"] = b.wall_s;
+  spec.build = false;
+}
+
+bool RunWorkflow::step(VersionRow& row, const std::string& name, Clock::time_point t0, const std::function<void()>& fn) {
+  try {
+    fn();
+    return true;
+  } catch (const Error& e) {
+    if (!env_ready()) return false;  // a machine that is not ready explains the failure: its blockers are printed
+    if (name == "profile") {
+      row.profile = ProfileStatus::NotClassified;
+      row.profile_reason = one_line_summary(e.what());
+    } else {
+      row.status = name == "check" ? VersionStatus::CheckError : VersionStatus::LoadError;  // build, load
+      row.status_reason = one_line_summary(e.what());
+    }
+    if (name != "build") step_line(row.name, name, "ERROR", t0);  // the pool printed the build's line
+    print_error(fmt::format("[{}] {}", row.name, e.what()), e.hint());
+    out_.exit_code = std::max(out_.exit_code, static_cast<int>(e.code()));
+    return false;
+  }
+}
+
+void RunWorkflow::note_buffers(const KernelSpec& spec, const KernelInstance& inst, VersionRow& row) {
+  std::vector<std::pair<std::string, std::string>> buffers;  // name, "f32 x 1024"
+  for (const auto& b : inst.buffers())
+    buffers.push_back({b.name, fmt::format("{} x {}", dtype_name(b.dtype), b.count)});
+  if (header_.empty()) {
+    header_ = {{"GPU", gpu_description(spec.gpu)},
+               {"Dimensions", spec.dims.to_string().empty() ? "(none)" : spec.dims.to_string()},
+               {"Seed", std::to_string(spec.seed)},
+               {"Reference", req_.ref}};
+    for (const auto& [name, what] : buffers) header_.push_back({"Buffer " + name, what});
+    first_buffers_ = buffers;
+  } else if (buffers != first_buffers_) {
+    // Same options for every version, so only a different solve signature gets here.
+    row.note = "its buffers differ from the first version's (" + buffer_list(buffers) + " against " +
+               buffer_list(first_buffers_) + "): the times compare different work";
+    print_progress(fmt::format("[{}] note: {}", row.name, row.note));
+  }
+}
+
+bool RunWorkflow::check_version(const KernelSpec& spec, KernelInstance& inst, VersionRow& row, Clock::time_point t0) {
+  note_buffers(spec, inst, row);
+  CheckResult cr = run_check(
+      inst, [&]() -> ReferenceRunner& { return reference_.get(); }, req_.check);
+  auto checked = Clock::now() - t0;  // the check's own time, without the wait for the environment
+  row.steps_s["check"] = std::chrono::duration<double>(checked).count();
+  // Checked beside the environment probe; reported only once it passed (publish). In a run with
+  // per-version ncu sessions the profile follows at once, so the check waits for it here.
+  if (!results_wait_for_env() && !env_ready()) return false;
+  row.status = cr.pass ? VersionStatus::Pass : VersionStatus::Fail;
+  row.status_reason = cr.pass ? "" : first_failure(cr);
+  if (cr.fault) row.fault = cr.fault->kind;
+  publish([folder = row.folder, cr, header = kernel_header_rows(spec, inst, req_.ref),
+           line = step_text(row.name, "check", correctness_text(row), row.steps_s["check"])] {
+    write_correctness_reports(folder, cr, header);
+    print_progress(line);
+  });
+  if (cr.pass && !hard_exit_requested()) return true;
+  out_.exit_code = std::max(out_.exit_code, 1);
+  return false;
+}
+
+void RunWorkflow::profile_version(const KernelSpec& spec, KernelInstance& inst, VersionRow& row, Clock::time_point t0) {
+  ProfileSettings ps = profile_settings();
+  env_.wait_gpu_probes();  // the environment's ncu probe never runs beside timed calls
+  inst.prepare(spec.seed);
+  if (req_.one_ncu_session && ps.run_ncu) {
+    ps.show_progress = !results_wait_for_env();  // its result lines wait for the environment (say)
+    pending_.push_back(time_for_session(inst, spec, ps, row.name, row.folder));
+    pending_rows_.push_back(out_.rows.size());  // run_versions appends this row next
+    fill_timing_columns(row, pending_.back().out.timing);
+    say(step_text(row.name, "timing", fmt_duration_ms(row_time_ms(pending_.back().out.timing)) + " per call",
+                  seconds_since(t0)));
+    return;
+  }
+  record_profile(row, run_profile(inst, spec, ps, row.folder, kernel_header_rows(spec, inst)), t0);
+}
+
+double RunWorkflow::row_time_ms(const TimingResult& t) {
+  return t.kernel.available ? t.kernel.summary.sum.median : t.call.median;
+}
+
+void RunWorkflow::record_profile(VersionRow& row, const ProfileOutcome& p, Clock::time_point t0) {
+  fill_timing_columns(row, p.timing);
+  fill_ncu_columns(row, p.analysis ? &p.analysis->verdict : nullptr, p.analysis ? &p.analysis->table : nullptr,
+                   p.classified, p.failure);
+  if (p.classified) profiled_.emplace_back(row.name, *p.analysis);
+  if (!p.classified && req_.profile.run_ncu) out_.exit_code = std::max(out_.exit_code, 1);
+  std::string cls = class_text(row);
+  step_line(row.name, "profile",
+            row.pct_of_bound ? fmt::format("{}, at {:.1f}% of the bound (at most {:.2f}x faster)", cls,
+                                           *row.pct_of_bound, row.max_speedup.value_or(1.0))
+                             : cls,
+            t0);
+}
+
+void RunWorkflow::finish_profiles() {
+  if (pending_.empty()) return;
+  try {
+    // The run's chart starts with the versions' charts, once they are classified.
+    auto start_run_chart = [this](const std::vector<PendingProfile>& classified) {
+      if (!req_.profile.roofline) return;
+      std::vector<std::pair<std::string, const NcuAnalysis*>> done;
+      for (const auto& p : classified)
+        if (p.out.classified) done.emplace_back(p.name, &*p.out.analysis);
+      run_chart_ = start_versions_roofline(req_.output_dir, done);
+    };
+    profile_pending(pending_, profile_settings(), req_.output_dir, !hard_exit_requested(), standby_.get(),
+                    start_run_chart);
+  } catch (const Error& e) {
+    for (size_t k = 0; k < pending_.size(); ++k) {
+      VersionRow& row = out_.rows[pending_rows_[k]];
+      row.profile = ProfileStatus::NotClassified;
+      row.profile_reason = one_line_summary(e.what());
+    }
+    print_error(std::string("ncu step: ") + e.what(), e.hint());
+    out_.exit_code = std::max(out_.exit_code, static_cast<int>(e.code()));
+    return;
+  }
+  for (size_t k = 0; k < pending_.size(); ++k) {  // each line shows the version's own share of the ncu step
+    auto own = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(pending_[k].ncu_step_s));
+    record_profile(out_.rows[pending_rows_[k]], pending_[k].out, Clock::now() - own);
+  }
+}
+
+}  // namespace kprof

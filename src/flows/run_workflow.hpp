@@ -1,0 +1,151 @@
+// `kprof run`'s state machine (flows/run_flow.cpp: run_workflow): the versions in turn, their
+// checks, timings and the one ncu session, the results shown only once the environment passed.
+// Internal to flows/; its methods live in run_workflow.cpp and (the versions timed before their
+// checks, issue 17) run_deferred.cpp.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "flows/env_gate.hpp"
+#include "flows/ncu_session.hpp"
+#include "flows/ncu_standby.hpp"
+#include "flows/parallel_builds.hpp"
+#include "flows/run_flow.hpp"
+#include "flows/run_steps.hpp"
+#include "report/roofline_chart.hpp"
+#include "stages/verify/reference_loader.hpp"
+
+namespace kprof {
+
+/// One `kprof run`: the versions in turn, each loaded, checked and (when correct) profiled; the
+/// comparison and its reports at the end. Each step records its outcome on the version's row.
+class RunWorkflow {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  /// Starts loading ref.py in the background (PyTorch's import overlaps the environment probe and
+  /// the builds); `builds` are the versions' builds, already started.
+  RunWorkflow(const RunRequest& req, RunOutcome& out, ParallelBuilds& builds, EnvGate& env, StandbySlot& standby)
+      : req_(req),
+        out_(out),
+        names_(version_folder_names(req.versions)),
+        builds_(builds),
+        env_(env),
+        standby_(standby),
+        reference_(req.ref, req.versions[0].gpu) {}
+
+  /// The environment gate (flows/env_gate.hpp): waits for the check running beside the versions;
+  /// when it failed the run stops (builds cancelled, exit 1) and nothing of the versions is reported.
+  bool env_ready();
+
+  /// Runs every version (stops after a hung GPU or a ref.py that does not load). Compiled versions
+  /// loaded while ref.py still imports PyTorch are timed first and checked once it is there
+  /// (check_deferred); nothing of them is shown before their check.
+  void run_versions();
+
+  /// Compares the rows and writes comparison.md/.json and roofline.svg.
+  void write_comparison();
+
+  /// The ncu step of the versions timed for one session, and their reports (flows/ncu_session.hpp).
+  void finish_profiles();
+
+ private:
+  /// Whether a version's result is shown now or queued until the environment has passed: in a run
+  /// with one ncu session, versions are checked and timed beside the environment check (issue 17).
+  bool results_wait_for_env() const { return req_.one_ncu_session && req_.profile.run_ncu && !env_.done(); }
+
+  /// Runs `fn` (a version's reports and result line: self-contained, no row reference) once the
+  /// environment has passed: now, or in order when it has (dropped when it fails).
+  void publish(std::function<void()> fn);
+
+  /// publish() of one progress line.
+  void say(std::string line);
+
+  /// Runs what publish() queued, in order (env_ready() calls it once the environment passed).
+  void flush_published();
+
+  /// Version `i`: its build (waited for), load, check and, when correct, profile once every build
+  /// has ended. An Error from a step goes on its row; each step's seconds go to row.steps_s.
+  VersionRow run_version(size_t i);
+
+  /// After version `name`'s step: why the versions after it cannot run (why_stop_, once).
+  void note_stop(const std::string& name);
+
+  /// Whether a loaded version is timed before its check (issue 17): a compiled one (its calls need
+  /// no Python) in a run with one ncu session, while ref.py still loads, as long as the versions
+  /// kept for their checks hold at most half of the free device memory.
+  bool may_time_before_check(const KernelInstance& inst) const;
+
+  /// Times `inst` now and keeps it for its check (check_deferred). Nothing is printed: a timing is
+  /// a result only once the version passed. A timing that left the GPU unusable makes the version
+  /// a CheckError (the check cannot run any more).
+  void time_before_check(const KernelSpec& spec, std::unique_ptr<KernelInstance> inst, VersionRow& row);
+
+  /// The checks of the versions timed before them, in order (waits for ref.py and the environment).
+  /// A version that fails, or cannot be checked any more, loses its timing.
+  void check_deferred();
+
+  /// Waits for version `i`'s build (ParallelBuilds); on success `spec` loads the built .so as is.
+  void wait_build(size_t i, KernelSpec& spec, VersionRow& row);
+
+  /// Seconds since `t0`.
+  static double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+  /// Runs `fn`; an Error is recorded on `row` as the failure of `name` (the run goes on).
+  bool step(VersionRow& row, const std::string& name, Clock::time_point t0, const std::function<void()>& fn);
+
+  /// The comparison header from the first loaded version; a note on `row` when its buffers differ.
+  void note_buffers(const KernelSpec& spec, const KernelInstance& inst, VersionRow& row);
+
+  /// The check; writes the version's correctness reports. Returns whether it may be profiled.
+  bool check_version(const KernelSpec& spec, KernelInstance& inst, VersionRow& row, Clock::time_point t0);
+
+  /// Timing, ncu and the classification of a correct version (fresh buffers: one prepare()).
+  /// With one ncu session for the run, only the timing happens here (finish_profiles does the rest).
+  void profile_version(const KernelSpec& spec, KernelInstance& inst, VersionRow& row, Clock::time_point t0);
+
+  /// The run's profile settings (run_profile_settings).
+  ProfileSettings profile_settings() const { return run_profile_settings(req_); }
+
+  /// The time a version's row shows: kernel time (CUPTI) when measured, else call time, ms.
+  static double row_time_ms(const TimingResult& t);
+
+  /// A version's profile outcome on its row, with its progress line.
+  void record_profile(VersionRow& row, const ProfileOutcome& p, Clock::time_point t0);
+
+  const RunRequest& req_;
+  RunOutcome& out_;
+  std::vector<std::string> names_;
+  ParallelBuilds& builds_;
+  EnvGate& env_;
+  StandbySlot& standby_;
+  bool stopped_ = false;  ///< the environment is not ready: the run reports nothing more
+  BackgroundReference reference_;
+  std::vector<std::pair<std::string, std::string>> header_;
+  std::vector<std::pair<std::string, std::string>> first_buffers_;  ///< the first loaded version's
+  std::vector<std::pair<std::string, NcuAnalysis>> profiled_;       ///< classified versions, for the chart
+  std::optional<RooflineJob> run_chart_;                            ///< roofline.svg of the run, once started
+  std::vector<PendingProfile> pending_;                             ///< timed versions waiting for the one ncu session
+  std::vector<size_t> pending_rows_;                                ///< their rows in out_.rows
+  /// A compiled version timed before its check (time_before_check), kept until it is checked.
+  struct DeferredCheck {
+    size_t row = 0;         ///< its row in out_.rows
+    size_t pending = 0;     ///< its timing in pending_, or kNoTiming when the timing failed
+    KernelSpec spec;
+    std::unique_ptr<KernelInstance> inst;
+    size_t bytes = 0;       ///< device bytes its buffers hold
+    double timing_s = 0;    ///< seconds its timing took
+  };
+  static constexpr size_t kNoTiming = static_cast<size_t>(-1);
+  std::vector<DeferredCheck> deferred_;
+  std::string why_stop_;  ///< why the versions not yet run will not run ("" while they may)
+  std::vector<std::function<void()>> published_;  ///< results waiting for the environment (publish)
+};
+
+}  // namespace kprof
