@@ -7,7 +7,9 @@ ProfileSettings make_profile_settings(const KernelCliOptions& k, const ProfileCl
   if (p.warmup >= 0) s.timing.warmup_calls = p.warmup;
   s.timing.warmup_ms = p.warmup_ms;
   s.timing.iters = p.iters;
-  s.timing.budget_ms = p.time_budget_ms > 0 ? p.time_budget_ms : p.iters_given ? kExplicitItersBudgetMs : kDefaultBudgetMs;
+  s.timing.budget_ms = p.time_budget_ms > 0 ? p.time_budget_ms
+                       : p.iters_given      ? kExplicitItersBudgetMs
+                                            : kDefaultBudgetMs;
   s.timing.l2_flush = !p.no_l2_flush;
   s.timing.call_timeout_ms = k.spec.timeout_s * 1000.0;
   validate(s.timing);

@@ -87,8 +87,7 @@ void RunWorkflow::check_deferred() {
           fill_timing_columns(row, p.out.timing);
           row.steps_s["profile"] = d.timing_s;
           say(step_text(row.name, "timing",
-                        fmt_duration_ms(row_time_ms(p.out.timing)) + " per call (timed before its check)",
-                        d.timing_s));
+                        fmt_duration_ms(row_time_ms(p.out.timing)) + " per call (timed before its check)", d.timing_s));
         }
       }
       note_stop(row.name);

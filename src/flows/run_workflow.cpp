@@ -138,7 +138,8 @@ void RunWorkflow::wait_build(size_t i, KernelSpec& spec, VersionRow& row) {
   spec.build = false;
 }
 
-bool RunWorkflow::step(VersionRow& row, const std::string& name, Clock::time_point t0, const std::function<void()>& fn) {
+bool RunWorkflow::step(VersionRow& row, const std::string& name, Clock::time_point t0,
+                       const std::function<void()>& fn) {
   try {
     fn();
     return true;

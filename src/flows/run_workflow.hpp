@@ -135,16 +135,16 @@ class RunWorkflow {
   std::vector<size_t> pending_rows_;                                ///< their rows in out_.rows
   /// A compiled version timed before its check (time_before_check), kept until it is checked.
   struct DeferredCheck {
-    size_t row = 0;         ///< its row in out_.rows
-    size_t pending = 0;     ///< its timing in pending_, or kNoTiming when the timing failed
+    size_t row = 0;      ///< its row in out_.rows
+    size_t pending = 0;  ///< its timing in pending_, or kNoTiming when the timing failed
     KernelSpec spec;
     std::unique_ptr<KernelInstance> inst;
-    size_t bytes = 0;       ///< device bytes its buffers hold
-    double timing_s = 0;    ///< seconds its timing took
+    size_t bytes = 0;     ///< device bytes its buffers hold
+    double timing_s = 0;  ///< seconds its timing took
   };
   static constexpr size_t kNoTiming = static_cast<size_t>(-1);
   std::vector<DeferredCheck> deferred_;
-  std::string why_stop_;  ///< why the versions not yet run will not run ("" while they may)
+  std::string why_stop_;                          ///< why the versions not yet run will not run ("" while they may)
   std::vector<std::function<void()>> published_;  ///< results waiting for the environment (publish)
 };
 

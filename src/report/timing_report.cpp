@@ -179,8 +179,7 @@ std::string timing_markdown(const TimingResult& r) {
   md += "\n### Method\n\n";
   md += "- Warm-up: " + warmup_text(r) + ".\n";
   md += fmt::format("- Timed calls: {} per pass ({} requested{}; time budget {} per pass, at least {} calls).\n",
-                    r.iters, o.iters,
-                    r.budget_hit ? ", stopped by the time budget: --time-budget-ms raises it" : "",
+                    r.iters, o.iters, r.budget_hit ? ", stopped by the time budget: --time-budget-ms raises it" : "",
                     fmt_duration_ms(o.budget_ms), std::min(o.iters, o.min_iters));
   md += r.l2_flush_bytes
             ? fmt::format(

@@ -48,7 +48,7 @@ TEST(EnvGate, GpuProbesEndBeforeTheWholeCheckAndCallTheUsersCallbackFirst) {
   bool called = false;
   o.on_counters_probed = [&called](const EnvFacts&) { called = true; };
   EnvGate gate(o, nullptr, dir / "env_check.md");
-  gate.wait_gpu_probes();  // the ncu probe ended (or was skipped: no GPU or no ncu here)
+  gate.wait_gpu_probes();                           // the ncu probe ended (or was skipped: no GPU or no ncu here)
   EXPECT_FALSE(path_exists(dir / "env_check.md"));  // the rest (the Python probe) may still run
   gate.wait();
   EXPECT_TRUE(called);

@@ -26,17 +26,23 @@ namespace {
 /// prints one CSV row.
 std::string fake_ncu(const TempDir& dir) {
   std::string path = dir / "ncu";
-  write_file_atomic(path, "#!/bin/sh\n"
-                          "case \" $* \" in *\" --import \"*) echo '\"ID\",\"Kernel Name\"'; echo '\"0\",\"k\"'; exit 0;; esac\n"
-                          "echo \"$@\" > \"" + dir.path() + "/argv.txt\"\n"
-                          "while [ $# -gt 0 ]; do\n"
-                          "  [ \"$1\" = \"-o\" ] && out=$2; [ \"$1\" = \"--standby\" ] && go=$2; shift\n"
-                          "done\n"
-                          "echo '==PROF== Connected to process 1'\n"
-                          "i=0; while [ ! -f \"$go\" ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i+1)); done\n"
-                          "cp \"$go\" \"" + dir.path() + "/go.seen\"\n"
-                          "echo '==PROF== Profiling \"k\" - 0: 0%....50%....100% - 3 passes'\n"
-                          "touch \"$out.ncu-rep\"\n");
+  write_file_atomic(
+      path,
+      "#!/bin/sh\n"
+      "case \" $* \" in *\" --import \"*) echo '\"ID\",\"Kernel Name\"'; echo '\"0\",\"k\"'; exit 0;; esac\n"
+      "echo \"$@\" > \"" +
+          dir.path() +
+          "/argv.txt\"\n"
+          "while [ $# -gt 0 ]; do\n"
+          "  [ \"$1\" = \"-o\" ] && out=$2; [ \"$1\" = \"--standby\" ] && go=$2; shift\n"
+          "done\n"
+          "echo '==PROF== Connected to process 1'\n"
+          "i=0; while [ ! -f \"$go\" ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i+1)); done\n"
+          "cp \"$go\" \"" +
+          dir.path() +
+          "/go.seen\"\n"
+          "echo '==PROF== Profiling \"k\" - 0: 0%....50%....100% - 3 passes'\n"
+          "touch \"$out.ncu-rep\"\n");
   ::chmod(path.c_str(), 0755);
   return path;
 }
