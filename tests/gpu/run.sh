@@ -87,7 +87,8 @@ elif want unit && [ -f build-gpu/.prebuilt ]; then
   mkdir -p build-py312 "$OUT/gtest" && cp build-gpu/kprof build-py312/kprof
   T=build-gpu/tests/kprof_tests
   $T --gtest_list_tests | awk '/^[^ ]/ { s = $1 } /^  / { print s $1 }' > "$OUT/gtest/list"
-  one() { "$T" --gtest_filter="$1" > "$OUT/gtest/$1.log" 2>&1 || echo "$1" >> "$OUT/gtest/failed"; }
+  # One log per test, named after it with '/' (parameterized tests: Suite/Name.Case/param) as '_'.
+  one() { "$T" --gtest_filter="$1" > "$OUT/gtest/${1//\//_}.log" 2>&1 || echo "$1" >> "$OUT/gtest/failed"; }
   export -f one; export T OUT
   grep -v '^GpuTiming[.]' "$OUT/gtest/list" | xargs -P4 -I{} bash -c 'one {}'
   grep '^GpuTiming[.]' "$OUT/gtest/list" | xargs -P1 -I{} bash -c 'one {}'
