@@ -94,13 +94,15 @@ void add_profile_options(CLI::App* sub, ProfileCliOptions& o) {
       ->excludes(w)
       ->check(non_negative_number());
   sub->add_option("--iters", o.iters,
-                  "Timed calls per phase (default 100, fewer for a kernel of over ~3 ms: see --time-budget-ms)")
-      ->capture_default_str()
+                  "Timed calls in each of the two timing passes. Not given: 100, or as many as fit in "
+                  "--time-budget-ms once 20 ran (fewer for a kernel of over ~3 ms). Given: N, or as many as fit "
+                  "in 3 s once min(N, 20) ran")
       ->check(positive_number())
       ->each([&o](const std::string&) { o.iters_given = true; });
   sub->add_option("--time-budget-ms", o.time_budget_ms,
-                  fmt::format("Stop each timing phase after this many ms of timed calls, once at least 20 ran "
-                              "(default {:g} ms; {:g} ms with an explicit --iters)",
+                  fmt::format("Stop the first timing pass after this many ms of timed calls, once at least "
+                              "min(--iters, 20) ran; the second makes as many calls (default {:g} ms; {:g} ms with "
+                              "an explicit --iters)",
                               kDefaultBudgetMs, kExplicitItersBudgetMs))
       ->check(positive_number());
   sub->add_flag("--no-l2-flush", o.no_l2_flush,
@@ -159,13 +161,14 @@ std::string option_note(const CLI::App& sub, const std::string& name) {
     return fmt::format("{} is an option of {}, not of `kprof {}`", n, fmt::join(owners, " and "), sub.get_name());
   if (n.size() < 6) return "";  // "--" + 4 letters
   auto nearest = [&n](const std::vector<std::string>& options) {
-    std::string best;
-    size_t best_d = 3;  // up to 2 edits
+    std::string best, prefixed;
+    size_t best_d = 3, prefixes = 0;  // up to 2 edits; else the one option `n` is the start of
     for (const auto& o : options) {
       size_t d = edit_distance(n, o);
       if (d < best_d) best_d = d, best = o;
+      if (o.size() > n.size() && o.compare(0, n.size(), n) == 0 && o[n.size()] == '-') ++prefixes, prefixed = o;
     }
-    return best;
+    return !best.empty() ? best : prefixes == 1 ? prefixed : std::string();
   };
   if (auto best = nearest(own); !best.empty()) return "did you mean " + best + "?";
   if (root)

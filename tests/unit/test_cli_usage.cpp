@@ -83,6 +83,9 @@ TEST(CliUsage, AMisspeltOptionGetsTheNearestName) {
   expect_usage(run_kprof_cli({"profile", kVadd, "--N=8", "--ncu_timeout=5"}), "did you mean --ncu-timeout?");
   expect_usage(run_kprof_cli({"profile", kVadd, "--N=8", "--ncu-timout=5"}), "did you mean --ncu-timeout?");
   expect_usage(run_kprof_cli({"check", kVadd, "--ref", kRef, "--N=8", "--iter=5"}), "did you mean --iters?");
+  // The start of exactly one option's name: that option (found by a new-user trial).
+  expect_usage(run_kprof_cli({"profile", kVadd, "--N=8", "--time-budget", "100"}), "did you mean --time-budget-ms?");
+  expect_usage(run_kprof_cli({"profile", kVadd, "--N=8", "--time-budget-ms", "0"}), "--time-budget-ms");
   // The next word is not shown as its value when it is an option itself.
   auto swallowed = run_kprof_cli({"profile", kVadd, "--N=8", "--bulid", "-o", "/tmp/kprof_cli_usage_o"});
   expect_usage(swallowed, "'--bulid': did you mean --build?");
