@@ -121,10 +121,16 @@ int main(int argc, char** argv) {
     std::string cmd;
     for (const auto* s : app.get_subcommands()) cmd = s->get_name();
     std::string what = e.what();
+    const std::string convert = "Could not convert: ";                  // CLI11's words for "--iters = 2.5"
     if (what.rfind("kernel: At Most 1 required but received", 0) == 0)  // e.g. a shell glob
       print_error("`kprof " + cmd + "` takes one kernel file; " +
                       what.substr(std::string("kernel: At Most 1 required but ").size()),
                   "name one file, or compare several versions with `kprof run K1 K2 ...`");
+    else if (what.rfind(convert, 0) == 0 && what.find(" = ") != std::string::npos)
+      print_error(fmt::format("{}: '{}' is not a value it takes",
+                              what.substr(convert.size(), what.find(" = ") - convert.size()),
+                              what.substr(what.find(" = ") + 3)),
+                  "`kprof " + cmd + " --help` gives each option's type (INT: a whole number, FLOAT: a number)");
     else
       print_error(what, "run `kprof " + (cmd.empty() ? std::string() : cmd + " ") + "--help` for the options");
     return static_cast<int>(ExitCode::Usage);
