@@ -118,11 +118,15 @@ void add_profile_options(CLI::App* sub, ProfileCliOptions& o) {
       ->capture_default_str()
       ->check(positive_number());
   sub->add_flag("--no-ncu", o.no_ncu, "Skip Nsight Compute: timing only (no classification)");
-  sub->add_flag("--source,!--no-source", o.source,
-                std::string("Collect the source-level data (ncu SourceCounters, --import-source yes) and report the "
-                            "hot lines: source lines by share of warp samples with their stalls and memory waste "
-                            "(default: ") +
-                    (kCollectSourceByDefault ? "on" : "off") + ")");
+  // Two flags rather than CLI11's "--source,!--no-source", whose help reads "--no-source{false}".
+  auto* on = sub->add_flag_callback(
+      "--source", [&o] { o.source = true; },
+      std::string("Collect the source-level data (ncu SourceCounters, --import-source yes) and report the hot "
+                  "lines: source lines by share of warp samples with their stalls and memory waste (default: ") +
+          (kCollectSourceByDefault ? "on" : "off") + ")");
+  sub->add_flag_callback(
+         "--no-source", [&o] { o.source = false; }, "Do not collect the source-level data (no hot lines)")
+      ->excludes(on);
   sub->add_flag("--sass", o.sass, "List the SASS instructions behind each hot line in ncu_summary.md");
   sub->add_option("--top", o.top, "Hot lines per kernel")->capture_default_str()->check(CLI::Range(1, 1000));
   sub->add_flag("--no-roofline", o.no_roofline, "Do not draw roofline.svg/.png (matplotlib in kprof's Python)");
