@@ -36,9 +36,8 @@ StandbySession::StandbySession(const std::vector<SessionPlanEntry>& prelim, cons
 
 std::unique_ptr<StandbySession> StandbySession::for_profile(const KernelSpec& spec, const std::string& name,
                                                             const ProfileSettings& s, const std::string& out_dir) {
-  NcuRunOptions no = session_ncu_options(spec, s);
+  NcuRunOptions no = own_session_ncu_options(spec, s, out_dir);
   no.target = {self_exe_path()};
-  no.report_base = join_path(out_dir, "profile");
   return std::unique_ptr<StandbySession>(new StandbySession({{name, spec_to_args(spec)}}, no, out_dir));
 }
 

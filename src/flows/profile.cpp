@@ -92,11 +92,10 @@ void read_hot_lines(const ProfileSettings& s, const ProfileReportRead& read, Pro
 /// The ncu run of one profile: kprof's runner on the same kernel, dims and seed.
 NcuRunOptions ncu_options(const KernelSpec& spec, const ProfileSettings& s, const std::string& out_dir,
                           const TimingResult& timing) {
-  NcuRunOptions no = session_ncu_options(spec, s);
+  NcuRunOptions no = own_session_ncu_options(spec, s, out_dir);
   no.target = {self_exe_path(), "__runner"};
   auto args = runner_args(spec, timing);
   no.target.insert(no.target.end(), args.begin(), args.end());
-  no.report_base = join_path(out_dir, "profile");
   if (s.show_progress)
     print_progress(fmt::format("ncu: profiling one call ({} metrics, set '{}', --clock-control none)",
                                no.metrics.size(), s.metric_set));
@@ -165,6 +164,12 @@ NcuRunOptions session_ncu_options(const KernelSpec& spec, const ProfileSettings&
   no.timeout_s = s.ncu_timeout_s;
   no.show_progress = s.show_progress;
   no.source = s.source;
+  return no;
+}
+
+NcuRunOptions own_session_ncu_options(const KernelSpec& spec, const ProfileSettings& s, const std::string& out_dir) {
+  NcuRunOptions no = session_ncu_options(spec, s);
+  no.report_base = join_path(out_dir, "profile");
   return no;
 }
 
@@ -246,7 +251,9 @@ ProfileOutcome measure_profile(KernelInstance& inst, const KernelSpec& spec, con
                                const std::string& out_dir) {
   ProfileOutcome out;
   std::unique_ptr<StandbySession> standby;
-  if (s.run_ncu && s.ncu_standby && !find_ncu().empty()) {
+  // ncu and its profiled process start before the timing (a standby session, flows/ncu_standby.hpp):
+  // their start-up overlaps the timed calls instead of following them.
+  if (s.run_ncu && !find_ncu().empty()) {
     try {
       standby = StandbySession::for_profile(spec, file_stem(spec.kernel), s, out_dir);
     } catch (const Error& e) {  // ncu then starts after the timing, as without a standby

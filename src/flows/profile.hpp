@@ -47,9 +47,6 @@ struct ProfileSettings {
   /// bound (`kprof run` passes its --ref); "" = the buffers alone.
   std::string ref;
   bool roofline = true;  ///< write DIR/roofline.svg and .png
-  /// measure_profile starts ncu and its profiled process before the timing (a standby session,
-  /// flows/ncu_standby.hpp): its start-up overlaps the timed calls instead of following them.
-  bool ncu_standby = true;
 };
 
 /// What one profile produced.
@@ -88,6 +85,12 @@ void skip_ncu(ProfileOutcome& out);
 /// The ncu options every profile of `spec` shares (catalog metrics for its GPU, metric set,
 /// --ncu-timeout, progress, source counters); target and report are the caller's.
 NcuRunOptions session_ncu_options(const KernelSpec& spec, const ProfileSettings& settings);
+
+/// The ncu options of a profile in a session of its own (session_ncu_options, report
+/// OUT_DIR/profile.ncu-rep); the target is the caller's: `kprof __runner ...`, or the standby's
+/// `kprof __session ...` (StandbySession::for_profile).
+NcuRunOptions own_session_ncu_options(const KernelSpec& spec, const ProfileSettings& settings,
+                                      const std::string& out_dir);
 
 /// The words `kprof __runner` gets for `spec`: spec_to_args plus --warmup (the timing's warm-up
 /// calls, clamped to 3..20).

@@ -61,9 +61,10 @@ void RunWorkflow::time_before_check(const KernelSpec& spec, std::unique_ptr<Kern
   d.timing_s = seconds_since(t0);
   if (!timed && hard_exit_requested()) {
     row.status = VersionStatus::CheckError;
-    row.status_reason = "faulted while timed before its check (ref.py was still loading): " + row.profile_reason;
-    print_progress(fmt::format("[{}] note: it {}; the versions timed before it cannot be checked any more", row.name,
-                               row.status_reason.substr(0, row.status_reason.find(':'))));
+    const std::string what = "faulted while timed before its check (ref.py was still loading)";
+    row.status_reason = what + ": " + row.profile_reason;
+    print_progress(
+        fmt::format("[{}] note: it {}; the versions timed before it cannot be checked any more", row.name, what));
     return;
   }
   d.inst = std::move(inst);

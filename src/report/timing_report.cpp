@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
 #include <cmath>
 
 #include "core/text.hpp"
@@ -180,7 +179,7 @@ std::string timing_markdown(const TimingResult& r) {
   md += "- Warm-up: " + warmup_text(r) + ".\n";
   md += fmt::format("- Timed calls: {} per pass ({} requested{}; time budget {} per pass, at least {} calls).\n",
                     r.iters, o.iters, r.budget_hit ? ", stopped by the time budget: --time-budget-ms raises it" : "",
-                    fmt_duration_ms(o.budget_ms), std::min(o.iters, o.min_iters));
+                    fmt_duration_ms(o.budget_ms), min_timed_calls(o));
   md += r.l2_flush_bytes
             ? fmt::format(
                   "- L2: flushed before every call (a read of {} = 2 x {} L2, which leaves only clean lines; "

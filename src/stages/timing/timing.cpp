@@ -144,7 +144,7 @@ void phase_call_time(Driver& d, const TimingOptions& o, TimingResult& r, int gpu
     during = std::make_unique<BackgroundSampler>(read, kClockSamplePeriodMs);
     during->start();
   }
-  const int floor_iters = std::min(o.iters, o.min_iters);
+  const int floor_iters = min_timed_calls(o);
   const auto t0 = Clock::now();
   for (int i = 0; i < o.iters; ++i) {
     if (i >= floor_iters && ms_since(t0) >= o.budget_ms) {

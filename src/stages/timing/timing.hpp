@@ -62,6 +62,9 @@ struct TimingOptions {
   uint64_t seed = 0;
 };
 
+/// The calls phase 1 makes at least before the time budget may stop it: min(iters, min_iters).
+inline int min_timed_calls(const TimingOptions& o) { return o.iters < o.min_iters ? o.iters : o.min_iters; }
+
 /// Throws Error (exit 2) naming the option when a value is out of range (iters < 1, negative
 /// warm-up, budget or per-call limit <= 0).
 void validate(const TimingOptions& o);
