@@ -53,7 +53,7 @@ void add_hot_lines(const std::optional<LoadedReport>& in, const std::string& not
   if (!in) return;
   HotLinesOptions ho;
   ho.top = o.top;
-  for (const auto& k : in->rep.kernels) header.hot_lines[k.id] = hot_lines(k, ho);
+  for (const auto& k : in->rep.kernels) header.hot_lines[k.id] = hot_lines_of_report(in->rep, k, ho);
 }
 
 /// roofline.svg of an analysed report: every launch shown in detail (no bound: a report alone

@@ -46,11 +46,11 @@ ProfileReportRead read_profile_report(const std::string& report, bool source, bo
   r.path = report;
   r.source = source;
   r.rules = rules;
-  if (!source && !rules) return r;
   auto start = std::chrono::steady_clock::now();
   NcuRepReadOptions ro;
-  ro.metrics = false;
+  ro.metrics = true;
   ro.source = source;
+  ro.sass = false;  // read for the instructions the reports show (hot_lines_of_report)
   ro.rules = rules;
   try {
     std::string why_not;

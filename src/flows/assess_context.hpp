@@ -36,22 +36,22 @@ struct ProfileReportRead {
   std::string path;               ///< the .ncu-rep
   bool source = false;            ///< the source counters were asked for
   bool rules = false;             ///< the rule results were asked for
-  std::optional<NcuRep> rep;      ///< the report; nullopt when nothing was asked, or it could not be read
+  std::optional<NcuRep> rep;      ///< the report; nullopt when it could not be read
   std::string unavailable;        ///< no ncu_report module imports: where it looked ("" otherwise)
   std::string error;              ///< ncu_report could not read the file: its error ("" otherwise)
   std::optional<double> seconds;  ///< how long the read took (s), when it was read
 };
 
-/// Reads `report` once (no metrics: the CSV export holds them) with the source counters when
-/// `source` and the rule results when `rules`; reads nothing when neither is asked. Never throws:
-/// a missing module or a failed read is recorded in the result.
+/// Reads `report` once: the launches' metrics (so ncu need not export it to CSV:
+/// NcuRunOptions::read_report), the source counters when `source` (their SASS text deferred:
+/// hot_lines_of_report) and the rule results when `rules`. Never throws: a missing module or a
+/// failed read is recorded in the result.
 ProfileReportRead read_profile_report(const std::string& report, bool source, bool rules);
 
 /// Imports Nsight Compute's `ncu_report` module on another thread while ncu runs (about 0.3 s, and
 /// the embedded Python's start for a cuda-cpp kernel, which happens on this thread first), so the
-/// report's one read after ncu does not wait for it. Nothing happens when `wanted` is false (no
-/// source counters, no rules to read). Never throws: a module that does not import is found again,
-/// and said, by the read.
+/// report's one read after ncu does not wait for it. Nothing happens when `wanted` is false.
+/// Never throws: a module that does not import is found again, and said, by the read.
 class NcuReportPrewarm {
  public:
   explicit NcuReportPrewarm(bool wanted);

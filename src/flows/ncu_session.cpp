@@ -46,8 +46,9 @@ struct SessionRun {
 void read_session_report(SessionRun& run, const ProfileSettings& s, const std::string& path) {
   auto start = Clock::now();
   NcuRepReadOptions ro;
-  ro.metrics = false;
+  ro.metrics = true;  // the launches' metrics too: no CSV export is needed (NcuRunOptions::read_report)
   ro.source = s.source;
+  ro.sass = false;  // read for the instructions the reports show (hot_lines_of_report)
   ro.rules = s.metric_set != "kprof";
   ro.nvtx = true;
   run.shared.why_not.clear();
@@ -61,7 +62,7 @@ void read_session_report(SessionRun& run, const ProfileSettings& s, const std::s
 }
 
 /// Runs ncu on `kprof __session PLAN` for `versions` (indices into `pending`); reads its report
-/// (read_session_report) while ncu exports it to CSV.
+/// (read_session_report), which gives its metrics too: ncu exports it to CSV only when that read fails.
 NcuRunResult run_session_ncu(const std::vector<PendingProfile>& pending, const std::vector<size_t>& versions,
                              const ProfileSettings& s, const std::string& run_dir, SessionRun& run,
                              StandbySession* standby, NcuReportPrewarm& warm) {
@@ -72,6 +73,7 @@ NcuRunResult run_session_ncu(const std::vector<PendingProfile>& pending, const s
   auto read = [&run, &s, &warm](const std::string& path) {
     warm.wait();
     read_session_report(run, s, path);
+    return run.rep.has_value();
   };
   NcuRunResult r;
   if (standby) {
@@ -86,7 +88,7 @@ NcuRunResult run_session_ncu(const std::vector<PendingProfile>& pending, const s
     write_file_atomic(plan_path, session_plan_json(plan).dump(2) + "\n");
     NcuRunOptions no = one_session_options(pending[versions.front()].spec, s, run_dir, {"__session", plan_path});
     no.timeout_s = timeout_s;
-    no.while_exporting = read;
+    no.read_report = read;
     if (s.show_progress)
       print_progress(
           fmt::format("ncu: one session for {} versions, one call each in its NVTX range ({} metrics, set "
@@ -100,7 +102,9 @@ NcuRunResult run_session_ncu(const std::vector<PendingProfile>& pending, const s
 
 /// The session's rows and the versions as the split sees them, then the split.
 void split_session(SessionRun& run, const std::vector<PendingProfile>& pending, const std::vector<size_t>& versions) {
-  if (!run.ncu.csv.empty()) {
+  if (run.ncu.metrics_from_report && run.rep) {
+    run.table = metric_table_from_rep(*run.rep);
+  } else if (!run.ncu.csv.empty()) {
     try {
       run.table = parse_ncu_raw_csv(run.ncu.csv);
     } catch (const Error& e) {

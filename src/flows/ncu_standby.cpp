@@ -50,14 +50,14 @@ StandbySession::StandbySession(const std::vector<SessionPlanEntry>& prelim, NcuR
     no.target.push_back(w);
   no.target.push_back(std::to_string(::getpid()));
   no.hold_output = &released_;
-  no.while_exporting = [this](const std::string& path) {
-    std::function<void(const std::string&)> f;
+  no.read_report = [this](const std::string& path) {
+    std::function<bool(const std::string&)> f;
     {
       std::lock_guard<std::mutex> lock(m_);
-      f = while_exporting_;
+      f = read_report_;
     }
     adopt_python_thread();  // the read runs Python on ncu's thread (python/interpreter.hpp)
-    if (f && released_) f(path);
+    return f && released_ && f(path);
   };
   no.stop_when = [this](double elapsed) {
     elapsed_ = elapsed;
@@ -82,10 +82,10 @@ void StandbySession::cancel(const std::string& why) {
 }
 
 NcuRunResult StandbySession::release(const std::vector<SessionPlanEntry>& plan, double timeout_s,
-                                     std::function<void(const std::string&)> while_exporting) {
+                                     std::function<bool(const std::string&)> read_report) {
   {
     std::lock_guard<std::mutex> lock(m_);
-    while_exporting_ = std::move(while_exporting);
+    read_report_ = std::move(read_report);
   }
   auto t0 = std::chrono::steady_clock::now();
   limit_s_ = timeout_s;

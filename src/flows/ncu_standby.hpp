@@ -52,10 +52,11 @@ class StandbySession {
   StandbySession& operator=(const StandbySession&) = delete;
 
   /// Releases the session with `plan` (written to RUN_DIR/ncu_session.json, the GO file), allows it
-  /// `timeout_s` from now, and waits for ncu. `while_exporting` reads the report while ncu exports
-  /// it (NcuRunOptions::while_exporting). The result's wall_s counts from the release. Call once.
+  /// `timeout_s` from now, and waits for ncu. `read_report` reads the report once ncu wrote it
+  /// (NcuRunOptions::read_report: true when it read the metrics, so no CSV export runs). The
+  /// result's wall_s counts from the release. Call once.
   NcuRunResult release(const std::vector<SessionPlanEntry>& plan, double timeout_s,
-                       std::function<void(const std::string&)> while_exporting);
+                       std::function<bool(const std::string&)> read_report);
 
   /// Ends the session unused: GO says {"cancel": why}. No effect after release().
   void cancel(const std::string& why);
@@ -71,7 +72,7 @@ class StandbySession {
   std::atomic<double> elapsed_{0};        ///< ncu's elapsed seconds, as last ticked
   std::atomic<double> cancelled_at_{-1};  ///< ncu's elapsed seconds when the cancel was seen
   std::mutex m_;
-  std::function<void(const std::string&)> while_exporting_;
+  std::function<bool(const std::string&)> read_report_;
   std::future<NcuRunResult> ncu_;
 };
 

@@ -62,7 +62,7 @@ void hot_lines_of(const NcuRep& rep, const std::set<int>& ids, const ProfileSett
   HotLinesOptions ho;
   ho.top = s.hot_lines_top;
   for (const auto& k : rep.kernels)
-    if (ids.empty() || ids.count(k.id)) out.hot_lines[k.id] = hot_lines(k, ho);
+    if (ids.empty() || ids.count(k.id)) out.hot_lines[k.id] = hot_lines_of_report(rep, k, ho);
   out.hot_lines_reader = rep.module_origin;
 }
 
@@ -193,21 +193,23 @@ TimingResult time_profile(KernelInstance& inst, const KernelSpec& spec, const Pr
 }
 
 void profile_own_session(ProfileOutcome& out, const KernelSpec& spec, const ProfileSettings& s,
-                         const std::string& out_dir, const WorkModel& work, StandbySession* standby) {
+                         const std::string& out_dir, const WorkModel& work, StandbySession* standby,
+                         const std::string* chart_title) {
   NcuRunOptions no = ncu_options(spec, s, out_dir, out.timing);
-  if (s.roofline) start_chart_workers(1);                      // matplotlib imports while ncu runs
-  NcuReportPrewarm warm(s.source || s.metric_set != "kprof");  // and ncu_report
-  // The .ncu-rep read once (source counters for the hot lines, rules for sections|full), while
-  // ncu exports the same report to CSV.
-  // A successful run always exported its report, so `read` is filled when out.ncu.ok().
+  if (s.roofline) start_chart_workers(1);  // matplotlib imports while ncu runs
+  NcuReportPrewarm warm(true);             // and ncu_report
+  // The .ncu-rep read once (metrics, source counters for the hot lines, rules for sections|full);
+  // ncu exports it to CSV only when that read fails. A successful run always read its report, so
+  // `read` is filled when out.ncu.ok().
   ProfileReportRead read;
-  no.while_exporting = [&](const std::string& path) {
+  no.read_report = [&](const std::string& path) {
     warm.wait();
     read = read_profile_report(path, s.source, s.metric_set != "kprof");
+    return read.rep.has_value();
   };
   if (standby) {
     std::vector<SessionPlanEntry> plan = {{file_stem(spec.kernel), runner_args(spec, out.timing)}};
-    out.ncu = standby->release(plan, s.ncu_timeout_s, no.while_exporting);
+    out.ncu = standby->release(plan, s.ncu_timeout_s, no.read_report);
     out.ncu.command = ncu_command(no.ncu.empty() ? find_ncu() : no.ncu, no);  // what it stood for, to rerun
     out.ncu.started_in_standby = true;
   } else {
@@ -218,10 +220,13 @@ void profile_own_session(ProfileOutcome& out, const KernelSpec& spec, const Prof
     out.hint = out.ncu.hint;
   } else {
     AnalysisContext ctx = profile_context(work, spec, out.timing, read, s.metric_set, out.notes);
-    out.analysis = analyze_ncu_csv(out.ncu.csv, ctx);
+    out.analysis = out.ncu.metrics_from_report ? analyze_metric_table(metric_table_from_rep(*read.rep), ctx)
+                                               : analyze_ncu_csv(out.ncu.csv, ctx);
     judge_classification(out);
   }
   note_launched_kernels(out);
+  if (out.classified && s.roofline && chart_title)
+    out.roofline_job = start_call_roofline(out_dir, *out.analysis, *chart_title);
   if (out.classified) read_hot_lines(s, read, out);
 }
 
@@ -248,7 +253,7 @@ void classify_session_rows(ProfileOutcome& out, const KernelSpec& spec, const Pr
 }
 
 ProfileOutcome measure_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& s,
-                               const std::string& out_dir) {
+                               const std::string& out_dir, const std::string* chart_title) {
   ProfileOutcome out;
   std::unique_ptr<StandbySession> standby;
   // ncu and its profiled process start before the timing (a standby session, flows/ncu_standby.hpp):
@@ -265,7 +270,7 @@ ProfileOutcome measure_profile(KernelInstance& inst, const KernelSpec& spec, con
     skip_ncu(out);
     return out;
   }
-  profile_own_session(out, spec, s, out_dir, call_work(inst, spec, s.ref, out.notes), standby.get());
+  profile_own_session(out, spec, s, out_dir, call_work(inst, spec, s.ref, out.notes), standby.get(), chart_title);
   return out;
 }
 
@@ -337,6 +342,7 @@ nlohmann::json profile_json(const std::string& out_dir, const KernelSpec& spec, 
                   {"replay_passes", out.ncu.replay_passes},
                   {"wall_s", out.ncu.wall_s},
                   {"export_wall_s", out.ncu.export_wall_s},
+                  {"metrics_from", out.ncu.metrics_from_report ? "ncu_report" : "csv_export"},
                   {"report", out.ncu.report_path},
                   {"source_counters", s.run_ncu && s.source},
                   {"profiled_kernels", out.ncu.profiled},
@@ -364,7 +370,8 @@ VersionRow profile_summary_row(const std::string& out_dir, const KernelSpec& spe
 ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& s,
                            const std::string& out_dir, std::vector<std::pair<std::string, std::string>> header) {
   make_dirs(out_dir);
-  ProfileOutcome out = measure_profile(inst, spec, s, out_dir);
+  const std::string title = title_of(header);
+  ProfileOutcome out = measure_profile(inst, spec, s, out_dir, &title);
   write_profile_reports(out_dir, spec, s, out, std::move(header));
   return out;
 }

@@ -72,8 +72,11 @@ struct ProfileOutcome {
 /// Timing, ncu, the assessment and the hot lines of `inst` (prepared by the caller): measures
 /// only; ncu writes its own profile.ncu-rep into `out_dir`, kprof writes nothing here. Throws
 /// Error when timing itself fails (exit 1) or for bad options (exit 2).
+/// With `chart_title` (the header's "Kernel" row) the roofline chart starts as soon as the call is
+/// classified, before the hot lines are read (their SASS text waits for ncu_report's disassembler
+/// set-up, about 0.45 s, which the chart's drawing then overlaps).
 ProfileOutcome measure_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& settings,
-                               const std::string& out_dir);
+                               const std::string& out_dir, const std::string* chart_title = nullptr);
 
 /// The timing step of a profile on `inst` (prepared by the caller), with its progress lines.
 /// Throws like measure_timing (exit 1 for a fault or hang, 2 for bad options).
@@ -101,8 +104,10 @@ std::vector<std::string> runner_args(const KernelSpec& spec, const TimingResult&
 /// call's least work (flows/assess_context.hpp call_work).
 /// With `standby` (started before the timing: StandbySession::for_profile) the session is that
 /// one, released now; profile.json's ncu command is then the plain `__runner` line it stands for.
+/// `chart_title`: as for measure_profile.
 void profile_own_session(ProfileOutcome& out, const KernelSpec& spec, const ProfileSettings& settings,
-                         const std::string& out_dir, const WorkModel& work, StandbySession* standby = nullptr);
+                         const std::string& out_dir, const WorkModel& work, StandbySession* standby = nullptr,
+                         const std::string* chart_title = nullptr);
 
 /// What the report of a session of several versions gave, read once for all of them.
 struct SharedReport {

@@ -3,7 +3,8 @@
 # dependencies, runs the GoogleTest suite (GPU tests included) and the end-to-end scenarios of the
 # issues, and prints a summary table. Usage (repo root):
 #   tests/gpu/run.sh [stage ...]      stages: build unit env check py cutlass profile analyze run compare bench gemm runcmp seedstyle probe hotlines badinput capture tensor sol solrules runspeed onesession scale (default: all but capture, tensor, sol, solrules, runspeed, onesession, scale)
-# Logs and reports go to $OUT (the device tool's output folder) or ./gpu_out.
+# Logs and reports go to $OUT (the device tool's output folder) or ./gpu_out. UNIT_FILTER=REGEX runs only
+# the GoogleTest cases it matches (prebuilt binary).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -86,7 +87,8 @@ elif want unit && [ -f build-gpu/.prebuilt ]; then
   # alone after); it names the kprof it runs by its build path (build-py312/kprof).
   mkdir -p build-py312 "$OUT/gtest" && cp build-gpu/kprof build-py312/kprof
   T=build-gpu/tests/kprof_tests
-  $T --gtest_list_tests | awk '/^[^ ]/ { s = $1 } /^  / { print s $1 }' > "$OUT/gtest/list"
+  # UNIT_FILTER (an extended regex on Suite.Name) runs only the tests it matches.
+  $T --gtest_list_tests | awk '/^[^ ]/ { s = $1 } /^  / { print s $1 }' | grep -E "${UNIT_FILTER:-.}" > "$OUT/gtest/list"
   # One log per test, named after it with '/' (parameterized tests: Suite/Name.Case/param) as '_'.
   one() { "$T" --gtest_filter="$1" > "$OUT/gtest/${1//\//_}.log" 2>&1 || echo "$1" >> "$OUT/gtest/failed"; }
   export -f one; export T OUT

@@ -6,6 +6,8 @@
 
 #include <map>
 
+#include "core/error.hpp"
+
 #include "stages/analysis/analyze.hpp"
 #include "stages/analysis/hot_lines.hpp"
 #include "stages/ncu/ncu_rep.hpp"
@@ -151,6 +153,63 @@ TEST(HotLines, CublasWithoutLineInfoFallsBackToSass) {
   std::string md = hot_lines_markdown(h, 3, false);
   EXPECT_NE(md.find("No line info"), std::string::npos) << md;
   EXPECT_NE(md.find(h.top_instructions[0].sass), std::string::npos);
+}
+
+/// Every instruction `h` shows, by PC: (sass, opcode).
+std::map<uint64_t, std::pair<std::string, std::string>> shown(const KernelHotLines& h) {
+  std::map<uint64_t, std::pair<std::string, std::string>> out;
+  auto add = [&](const HotInstruction& i) { out[i.pc] = {i.sass, i.opcode}; };
+  for (const auto& l : h.lines)
+    for (const auto& i : l.instructions) add(i);
+  for (const auto& i : h.top_instructions) add(i);
+  for (const auto& w : h.waste)
+    if (w.instruction) add(*w.instruction);
+  return out;
+}
+
+TEST(HotLines, DeferredSassShowsTheSameTextForAFractionOfTheLookups) {
+  // With and without line info: the quick read (no SASS text) plus the lookup of the PCs shown
+  // gives the hot lines of the full read, instruction for instruction.
+  for (const char* name : {"local_spill", "cublas_gemm_4096"}) {
+    NcuRepReadOptions ro;
+    ro.sass = false;
+    NcuRep quick = read_ncu_rep(rep_path(name), ro);
+    EXPECT_TRUE(quick.sass_deferred);
+    const NcuRepKernel& k = quick.kernels.at(0);
+    for (const auto& ins : k.instructions) ASSERT_TRUE(ins.sass.empty()) << name;
+    KernelHotLines full = hot_lines(report(name).kernels.at(0));
+    KernelHotLines fast = hot_lines_of_report(quick, k);
+    EXPECT_TRUE(fast.note == full.note) << fast.note;
+    auto want = shown(full), got = shown(fast);
+    ASSERT_FALSE(want.empty()) << name;
+    EXPECT_EQ(got, want) << name;
+    for (const auto& [pc, text] : got) EXPECT_FALSE(text.first.empty()) << name << " pc " << pc;
+    // Far fewer lookups than instructions with data (sass_by_pc: 0.1-0.2 ms each).
+    EXPECT_EQ(shown_pcs(fast).size(), want.size());
+    EXPECT_LT(shown_pcs(fast).size() * 5, k.instructions.size()) << name;
+  }
+}
+
+TEST(HotLines, SetSassKeepsTheTextOfPcsItIsNotGiven) {
+  KernelHotLines h = hot_lines(report("divergent").kernels.at(0));
+  auto pcs = shown_pcs(h);
+  ASSERT_GE(pcs.size(), 2u);
+  auto before = shown(h);
+  set_sass(h, {{pcs[0], "@P0 BRA 0x100"}});
+  auto after = shown(h);
+  EXPECT_EQ(after[pcs[0]], (std::pair<std::string, std::string>{"@P0 BRA 0x100", "BRA"}));
+  EXPECT_EQ(after[pcs[1]], before[pcs[1]]);
+}
+
+TEST(NcuRep, SassLookupOfALaunchTheReportLacksIsAUsageError) {
+  try {
+    read_ncu_rep_sass(rep_path("divergent"), 7, {0x10});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::Usage);
+    EXPECT_NE(std::string(e.what()).find("no launch with ID 7"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(read_ncu_rep_sass(rep_path("divergent"), 0, {}).empty());  // nothing asked: no Python
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
-// run_ncu's overlap hooks (issue 17) against a stand-in ncu (a shell script): the report read
-// while the CSV export runs (while_exporting), the output held back until a standby session is
-// released (hold_output) and the limit counted from the release (stop_when).
+// run_ncu's hooks (issue 17) against a stand-in ncu (a shell script): the report read that makes
+// the CSV export unneeded (read_report), the output held back until a standby session is released
+// (hold_output) and the limit counted from the release (stop_when).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -52,32 +52,45 @@ NcuRunOptions options(const TempDir& dir) {
 
 }  // namespace
 
-TEST(NcuRunOverlap, TheReportIsReadWhileItsExportRuns) {
+TEST(NcuRunOverlap, AReportReadWithItsMetricsNeedsNoCsvExport) {
   TempDir dir;
   NcuRunOptions o = options(dir);
   std::string seen_path;
-  bool export_running = false;
-  o.while_exporting = [&](const std::string& path) {
+  o.read_report = [&](const std::string& path) {
     seen_path = path;
-    for (int i = 0; i < 50 && !export_running; ++i) {  // the export marks its start within 0.5 s
-      export_running = path_exists(dir / "exporting");
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+    return true;  // it read the launches' metrics
   };
+  auto t0 = std::chrono::steady_clock::now();
   NcuRunResult r = run_ncu(o);
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_TRUE(r.ok()) << r.message;
   EXPECT_EQ(seen_path, dir / "profile.ncu-rep");
-  EXPECT_TRUE(export_running);  // the read ran beside the export, not after it
-  EXPECT_NE(r.csv.find("\"k\""), std::string::npos);
+  EXPECT_TRUE(r.metrics_from_report);
+  EXPECT_TRUE(r.csv.empty());
+  EXPECT_EQ(r.export_wall_s, 0.0);
+  EXPECT_LT(s, 0.75);  // the stand-in's export alone takes 0.8 s: it did not run
   EXPECT_EQ(r.replay_passes, 3);
 }
 
-TEST(NcuRunOverlap, AReaderErrorIsRethrownAfterTheExport) {
+TEST(NcuRunOverlap, AFailedReadFallsBackToTheCsvExport) {
   TempDir dir;
   NcuRunOptions o = options(dir);
-  o.while_exporting = [](const std::string&) { throw usage_error("reader failed"); };
+  bool read = false;
+  o.read_report = [&](const std::string&) { return !(read = true); };  // no ncu_report, say
+  NcuRunResult r = run_ncu(o);
+  ASSERT_TRUE(r.ok()) << r.message;
+  EXPECT_TRUE(read);
+  EXPECT_FALSE(r.metrics_from_report);
+  EXPECT_NE(r.csv.find("\"k\""), std::string::npos);
+  EXPECT_GT(r.export_wall_s, 0.5);
+}
+
+TEST(NcuRunOverlap, AReaderErrorComesOutWithoutAnExport) {
+  TempDir dir;
+  NcuRunOptions o = options(dir);
+  o.read_report = [](const std::string&) -> bool { throw usage_error("reader failed"); };
   EXPECT_THROW(run_ncu(o), Error);
-  EXPECT_FALSE(path_exists(dir / "exporting"));  // the export ended before the error came out
+  EXPECT_FALSE(path_exists(dir / "exporting"));
 }
 
 TEST(NcuRunOverlap, HeldOutputIsShownOnlyOnceReleased) {

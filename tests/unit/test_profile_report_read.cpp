@@ -1,6 +1,7 @@
-// The profile's one read of its .ncu-rep (flows/assess_context.hpp read_profile_report): the source
-// counters for the hot lines and ncu's rule results come from a single ncu_report read of a real
-// H200 report (tests/data/ncurep, ncu 2025.3.1). Needs PyPI's ncu-report (.ci/run installs it).
+// The profile's one read of its .ncu-rep (flows/assess_context.hpp read_profile_report): the
+// metrics, the source counters for the hot lines and ncu's rule results come from a single
+// ncu_report read of a real H200 report (tests/data/ncurep, ncu 2025.3.1). Needs PyPI's ncu-report
+// (.ci/run installs it).
 #include <gtest/gtest.h>
 
 #include <set>
@@ -28,7 +29,9 @@ TEST(ProfileReportRead, OneReadGivesTheHotLinesAndTheRules) {
   ASSERT_TRUE(read.seconds);
   ASSERT_EQ(read.rep->kernels.size(), 1u);
   const NcuRepKernel& k = read.rep->kernels[0];
-  EXPECT_TRUE(k.metrics.empty()) << "the metrics come from the CSV export, not read again";
+  // The metrics, from this read: no CSV export is needed (they classify as ncu's own values).
+  ASSERT_TRUE(k.metrics.count("gpu__time_duration.sum"));
+  EXPECT_EQ(k.metrics.at("gpu__time_duration.sum").unit, "ns");
   // The hot lines, from this read: the planted uncoalesced load is found.
   KernelHotLines h = hot_lines(k, HotLinesOptions{});
   ASSERT_FALSE(h.lines.empty());
@@ -54,11 +57,16 @@ TEST(ProfileReportRead, ReadsOnlyWhatTheProfileNeeds) {
   ASSERT_TRUE(rules_only.rep);
   EXPECT_TRUE(rules_only.rep->kernels.at(0).instructions.empty());
   EXPECT_FALSE(rules_only.rep->kernels.at(0).rules.empty());
-  // Neither: the report is not opened.
-  ProfileReportRead none = read_profile_report(rep_path("bank_conflict"), false, false);
-  EXPECT_FALSE(none.rep);
-  EXPECT_FALSE(none.seconds);
-  EXPECT_TRUE(none.error.empty() && none.unavailable.empty());
+  // Neither: the metrics alone (they replace ncu's CSV export), the same for every read.
+  ProfileReportRead metrics_only = read_profile_report(rep_path("bank_conflict"), false, false);
+  ASSERT_TRUE(metrics_only.rep);
+  EXPECT_TRUE(metrics_only.seconds);
+  const auto& k = metrics_only.rep->kernels.at(0);
+  EXPECT_TRUE(k.instructions.empty() && k.rules.empty());
+  ASSERT_TRUE(k.metrics.count("gpu__time_duration.sum"));
+  EXPECT_EQ(*k.metrics.at("gpu__time_duration.sum").number,
+            *source_only.rep->kernels.at(0).metrics.at("gpu__time_duration.sum").number);
+  EXPECT_TRUE(source_only.rep->sass_deferred);  // the SASS text is read for what the reports show
 }
 
 TEST(ProfileReportRead, AnUnreadableReportIsRecordedNotThrown) {

@@ -6,7 +6,9 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <set>
 
+#include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/text.hpp"
 
@@ -261,6 +263,46 @@ KernelHotLines hot_lines(const NcuRepKernel& k, const HotLinesOptions& o) {
   else if (r.total_samples <= 0)
     r.note = "no warp samples were collected for this kernel: lines cannot be ranked";
   return r;
+}
+
+namespace {
+
+/// Calls `fn` on every instruction `h` shows.
+template <typename H, typename Fn>
+void each_shown(H& h, Fn fn) {
+  for (auto& line : h.lines)
+    for (auto& ins : line.instructions) fn(ins);
+  for (auto& ins : h.top_instructions) fn(ins);
+  for (auto& w : h.waste)
+    if (w.instruction) fn(*w.instruction);
+}
+
+}  // namespace
+
+std::vector<uint64_t> shown_pcs(const KernelHotLines& h) {
+  std::set<uint64_t> pcs;
+  each_shown(h, [&](const HotInstruction& ins) { pcs.insert(ins.pc); });
+  return {pcs.begin(), pcs.end()};
+}
+
+void set_sass(KernelHotLines& h, const std::map<uint64_t, std::string>& sass) {
+  each_shown(h, [&](HotInstruction& ins) {
+    auto it = sass.find(ins.pc);
+    if (it == sass.end()) return;
+    ins.sass = it->second;
+    ins.opcode = sass_opcode(it->second);
+  });
+}
+
+KernelHotLines hot_lines_of_report(const NcuRep& rep, const NcuRepKernel& k, const HotLinesOptions& opts) {
+  KernelHotLines h = hot_lines(k, opts);
+  if (!rep.sass_deferred || !h.has_source_counters) return h;
+  try {
+    set_sass(h, read_ncu_rep_sass(rep.path, k.id, shown_pcs(h)));
+  } catch (const Error& e) {
+    h.note += std::string(h.note.empty() ? "" : "; ") + "the SASS text could not be read: " + e.what();
+  }
+  return h;
 }
 
 }  // namespace kprof

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -126,6 +127,19 @@ bool is_library_source(const std::string& file);
 /// and the reports say so. Line text comes from the report (--import-source yes), else from the
 /// file on this machine when it exists.
 KernelHotLines hot_lines(const NcuRepKernel& k, const HotLinesOptions& opts = {});
+
+/// The PCs of every instruction `h` shows (its lines' instructions, its top instructions, the waste
+/// sites' instructions), ascending, each once.
+std::vector<uint64_t> shown_pcs(const KernelHotLines& h);
+
+/// Sets the disassembly and opcode of every instruction `h` shows from `sass` (by PC; a PC that
+/// `sass` lacks keeps its text).
+void set_sass(KernelHotLines& h, const std::map<uint64_t, std::string>& sass);
+
+/// hot_lines(k, opts) for launch `k` of `rep`. When `rep` was read without the disassembly
+/// (NcuRep::sass_deferred, the quick read: issue 17) that of the instructions shown is read now
+/// (read_ncu_rep_sass: a few ms); when that fails the text stays empty and `note` says why.
+KernelHotLines hot_lines_of_report(const NcuRep& rep, const NcuRepKernel& k, const HotLinesOptions& opts = {});
 
 /// The SASS opcode of a disassembly line ("@!P0  LDG.E.CONSTANT R2, ..." -> "LDG").
 std::string sass_opcode(const std::string& sass);

@@ -13,7 +13,9 @@ std::optional<LoadedReport> load_with_ncu_report(const std::string& path, std::s
     return std::nullopt;
   }
   std::string why;
-  auto rep = try_read_ncu_rep(path, NcuRepReadOptions{}, &why);
+  NcuRepReadOptions ro;
+  ro.sass = false;  // read for the instructions the reports show (hot_lines_of_report)
+  auto rep = try_read_ncu_rep(path, ro, &why);
   if (!rep) {
     if (why_not) *why_not = "no ncu_report module could be imported (" + why + "): " + ncu_report_install_hint();
     return std::nullopt;

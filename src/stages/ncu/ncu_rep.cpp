@@ -4,12 +4,16 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <chrono>
+#include <future>
+#include <mutex>
 
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/text.hpp"
 #include "stages/ncu/runner.hpp"
 #include "python/embedded_module.hpp"
+#include "python/interpreter.hpp"
 
 namespace kprof {
 
@@ -85,12 +89,12 @@ json candidates_json() {
   return c;
 }
 
-/// Calls the reader; nullopt with `why` when no ncu_report module imports.
-std::optional<json> call_reader(const std::string& path, const NcuRepReadOptions& o, std::string* why) {
-  json arg = {{"path", path},         {"candidates", candidates_json()},
-              {"metrics", o.metrics}, {"source", o.source},
-              {"rules", o.rules},     {"nvtx", o.nvtx}};
-  json r = call_embedded_python("_kprof_ncu_rep", kNcuRepReaderSource, "read", arg);
+/// Calls the reader's `fn` with `arg` (its path and candidates added); nullopt with `why` when no
+/// ncu_report module imports.
+std::optional<json> call_reader(const std::string& fn, const std::string& path, json arg, std::string* why) {
+  arg["path"] = path;
+  arg["candidates"] = candidates_json();
+  json r = call_embedded_python("_kprof_ncu_rep", kNcuRepReaderSource, fn, arg);
   if (r.contains("error")) {
     if (r.value("kind", "") == "no_module") {
       if (why) *why = r["error"].get<std::string>();
@@ -101,6 +105,25 @@ std::optional<json> call_reader(const std::string& path, const NcuRepReadOptions
         "check that the file is an Nsight Compute report; the module used was " + r.value("module", std::string("?")));
   }
   return r;
+}
+
+/// Sets up ncu_report's disassembler (its first sass_by_pc: about 0.45 s) on a thread of its own,
+/// once per process, after a read without the SASS text (the reader keeps one PC for it). It
+/// holds the GIL meanwhile, so a later read_ncu_rep_sass simply waits for it.
+void warm_disassembler() {
+  static std::mutex m;
+  static std::shared_future<bool> warm;  // true once the disassembler is set up
+  std::lock_guard<std::mutex> lock(m);
+  if (warm.valid() && (warm.wait_for(std::chrono::seconds(0)) != std::future_status::ready || warm.get())) return;
+  warm = std::async(std::launch::async, [] {
+           adopt_python_thread();
+           try {
+             return call_embedded_python("_kprof_ncu_rep", kNcuRepReaderSource, "warm_disassembler", json::object())
+                 .value("warmed", false);
+           } catch (const Error&) {  // the lookups that follow say what is wrong
+             return false;
+           }
+         }).share();
 }
 
 }  // namespace
@@ -151,13 +174,34 @@ std::string ncu_report_unavailable_reason() {
 
 std::optional<NcuRep> try_read_ncu_rep(const std::string& path, const NcuRepReadOptions& opts, std::string* why_not) {
   if (!path_exists(path)) throw usage_error("no such file: " + path, "pass an Nsight Compute report (.ncu-rep)");
-  auto r = call_reader(absolute_path(path), opts, why_not);
+  json arg = {{"metrics", opts.metrics},
+              {"source", opts.source},
+              {"sass", opts.sass},
+              {"rules", opts.rules},
+              {"nvtx", opts.nvtx}};
+  auto r = call_reader("read", absolute_path(path), arg, why_not);
   if (!r) return std::nullopt;
   NcuRep rep;
   rep.path = path;
+  rep.sass_deferred = opts.source && !opts.sass;
+  if (rep.sass_deferred) warm_disassembler();
   rep.module_origin = r->value("module", "");
   for (const auto& k : (*r)["kernels"]) rep.kernels.push_back(kernel_of(k));
   return rep;
+}
+
+std::map<uint64_t, std::string> read_ncu_rep_sass(const std::string& path, int kernel_id,
+                                                  const std::vector<uint64_t>& pcs) {
+  std::map<uint64_t, std::string> out;
+  if (pcs.empty()) return out;
+  if (!path_exists(path)) throw usage_error("no such file: " + path, "pass an Nsight Compute report (.ncu-rep)");
+  std::string why;
+  auto r = call_reader("sass", absolute_path(path), {{"kernel", kernel_id}, {"pcs", pcs}}, &why);
+  if (!r)
+    throw check_failed("cannot read " + path + ": no Nsight Compute ncu_report module could be imported (" + why + ")",
+                       ncu_report_install_hint());
+  for (const auto& [pc, text] : (*r)["sass"].items()) out[std::stoull(pc)] = text.get<std::string>();
+  return out;
 }
 
 NcuRep read_ncu_rep(const std::string& path, const NcuRepReadOptions& opts) {

@@ -81,12 +81,18 @@ struct NcuRep {
   std::string
       module_origin;  ///< which ncu_report was used: "ncu's extras/python (...)" or "PyPI package ncu-report X (...)"
   std::vector<NcuRepKernel> kernels;
+  bool sass_deferred = false;  ///< read with source but not sass: read_ncu_rep_sass gives it
 };
 
 /// What to read (each costs time: metrics ~0.5 s per launch, source ~0.1-1 s).
 struct NcuRepReadOptions {
   bool metrics = true;
   bool source = true;
+  /// With `source`: the disassembly of every instruction with data (ncu_report's sass_by_pc, about
+  /// 0.1-0.2 ms each, 0.5-1 s for a session's kernels on the H200). false leaves NcuRepInstruction::sass
+  /// empty (NcuRep::sass_deferred) for read_ncu_rep_sass to fill for the few PCs a report shows;
+  /// the disassembler itself (about 0.4 s once per process) is still loaded during the read.
+  bool sass = true;
   bool rules = true;
   bool nvtx = false;  ///< the NVTX ranges of each launch (`kprof run`'s one session)
 };
@@ -110,6 +116,13 @@ std::optional<NcuRep> try_read_ncu_rep(const std::string& path, const NcuRepRead
 /// it (the module's error quoted); check_failed (exit 1) when no ncu_report module can be imported
 /// (message: where it looked; hint: ncu_report_install_hint()).
 NcuRep read_ncu_rep(const std::string& path, const NcuRepReadOptions& opts = {});
+
+/// The disassembly of the instructions at `pcs` of launch `kernel_id` (NcuRepKernel::id) of the
+/// report at `path`, by PC (ncu_report's sass_by_pc, text trimmed). The report read last stays
+/// loaded in the embedded Python for these lookups. Throws usage_error (exit 2) when the file is
+/// missing or holds no such launch, check_failed (exit 1) when no ncu_report module imports.
+std::map<uint64_t, std::string> read_ncu_rep_sass(const std::string& path, int kernel_id,
+                                                  const std::vector<uint64_t>& pcs);
 
 /// The launches' metrics as the table a raw-page CSV export gives (identity columns from
 /// launch__block_dim_*, launch__grid_dim_*, launch__device_id and

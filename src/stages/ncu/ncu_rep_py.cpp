@@ -100,7 +100,19 @@ def _scalars(act):
     return out
 
 
-def _instructions(act):
+def warm_disassembler(arg):
+    """ncu_report's first sass_by_pc in a process sets up its disassembler (about 0.45 s on the H200,
+    whatever the report). kprof calls this on a thread of its own right after a read without the
+    SASS text, so the set-up runs while kprof analyses the report in C++ (it holds the GIL: other
+    Python waits), and the lookups of the few PCs the reports show (sass()) are quick."""
+    held = _state.pop("warm_pc", None)
+    if held is not None and not _state.get("disassembler"):
+        held[0].sass_by_pc(held[1])
+        _state["disassembler"] = True
+    return {"warmed": bool(_state.get("disassembler"))}
+
+
+def _instructions(act, with_sass):
     names = list(_PC_METRICS)
     for name in act.metric_names():
         if name.startswith(_STALL_PREFIX) and not name.endswith("_not_issued"):
@@ -119,7 +131,9 @@ def _instructions(act):
     for pc in sorted(per_pc):
         info = act.source_info(pc)
         rows.append([pc, info.file_name() if info else "", info.line() if info else 0,
-                     act.sass_by_pc(pc).strip(), per_pc[pc]])
+                     act.sass_by_pc(pc).strip() if with_sass else "", per_pc[pc]])
+    if not with_sass and per_pc and not _state.get("disassembler"):
+        _state.setdefault("warm_pc", (act, min(per_pc)))
     return rows
 
 
@@ -158,32 +172,71 @@ def module_origin(arg):
     return {"module": origin} if mod is not None else {"error": origin, "kind": "no_module"}
 
 
-def read(arg):
-    mod, origin = _import(arg["candidates"])
-    if mod is None:
-        return {"error": origin, "kind": "no_module"}
-    try:
-        ctx = mod.load_report(arg["path"])
-    except Exception as e:  # noqa: BLE001
-        return {"error": "%s: %s" % (type(e).__name__, e), "kind": "load_failed", "module": origin}
-    kernels = []
+def _load(mod, path):
+    """The report at `path`, kept (one at a time) for the sass() lookups that follow its read; a
+    file written anew since is loaded again."""
+    st = os.stat(path)
+    key = (path, st.st_mtime_ns, st.st_size)
+    held = _state.get("report")
+    if held and held[0] == key:
+        return held[1]
+    _state.pop("report", None)
+    ctx = mod.load_report(path)
+    _state["report"] = (key, ctx)
+    return ctx
+
+
+def _actions(ctx):
+    """(id, action) in report order: the ids read() gives."""
+    n = 0
     for r in range(ctx.num_ranges()):
         rng = ctx.range_by_idx(r)
         for a in range(rng.num_actions()):
-            act = rng.action_by_idx(a)
-            k = {"id": len(kernels), "range": r, "function": act.name(),
-                 "name": act.name(mod.IAction.NameBase_DEMANGLED),
-                 "mangled": act.name(mod.IAction.NameBase_MANGLED)}
-            if arg.get("metrics"):
-                k["metrics"] = _scalars(act)
-            if arg.get("source"):
-                k["instructions"] = _instructions(act)
-                k["source_files"] = dict(act.source_files())
-            if arg.get("rules"):
-                k["rules"] = _rules(act)
-            if arg.get("nvtx"):
-                k["nvtx"] = _nvtx(act)
-            kernels.append(k)
+            yield n, r, rng.action_by_idx(a)
+            n += 1
+
+
+def _open(arg):
+    """(module, origin, report, None), or (None, None, None, the error to return)."""
+    mod, origin = _import(arg["candidates"])
+    if mod is None:
+        return None, None, None, {"error": origin, "kind": "no_module"}
+    try:
+        return mod, origin, _load(mod, arg["path"]), None
+    except Exception as e:  # noqa: BLE001
+        return None, None, None, {"error": "%s: %s" % (type(e).__name__, e), "kind": "load_failed", "module": origin}
+
+
+def sass(arg):
+    """The disassembly of the PCs `pcs` of launch `kernel` of the report `path`: {"sass": {pc: text}}."""
+    mod, origin, ctx, error = _open(arg)
+    if error:
+        return error
+    for n, _, act in _actions(ctx):
+        if n == arg["kernel"]:
+            return {"sass": {str(pc): act.sass_by_pc(pc).strip() for pc in arg["pcs"]}}
+    return {"error": "the report has no launch with ID %d" % arg["kernel"], "kind": "load_failed", "module": origin}
+
+
+def read(arg):
+    mod, origin, ctx, error = _open(arg)
+    if error:
+        return error
+    kernels = []
+    for n, r, act in _actions(ctx):
+        k = {"id": n, "range": r, "function": act.name(),
+             "name": act.name(mod.IAction.NameBase_DEMANGLED),
+             "mangled": act.name(mod.IAction.NameBase_MANGLED)}
+        if arg.get("metrics"):
+            k["metrics"] = _scalars(act)
+        if arg.get("source"):
+            k["instructions"] = _instructions(act, arg.get("sass", True))
+            k["source_files"] = dict(act.source_files())
+        if arg.get("rules"):
+            k["rules"] = _rules(act)
+        if arg.get("nvtx"):
+            k["nvtx"] = _nvtx(act)
+        kernels.append(k)
     return {"module": origin, "kernels": kernels}
 )PY";
 

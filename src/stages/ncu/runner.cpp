@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <future>
 #include <regex>
 #include <utility>
 
@@ -202,21 +201,14 @@ NcuRunResult run_ncu(const NcuRunOptions& o) {
   const std::string report = o.report_base + ".ncu-rep";
   if (!r.ok() && !(o.keep_partial && r.failure == NcuFailure::RunnerFailed && path_exists(report))) return r;
   r.report_path = report;
+  if (o.read_report && o.read_report(r.report_path)) {
+    r.metrics_from_report = true;
+    return r;
+  }
   ProcessOptions io;
   io.timeout_s = 300;
-  std::vector<std::string> export_cmd = {ncu,      "--import", r.report_path,   "--csv",
-                                         "--page", "raw",      "--print-units", "base"};
-  auto exporting = std::async(std::launch::async, [&export_cmd, io] { return run_process(export_cmd, io); });
-  std::exception_ptr reader_error;
-  if (o.while_exporting) {
-    try {
-      o.while_exporting(r.report_path);
-    } catch (...) {
-      reader_error = std::current_exception();
-    }
-  }
-  ProcessResult ex = exporting.get();
-  if (reader_error) std::rethrow_exception(reader_error);
+  ProcessResult ex =
+      run_process({ncu, "--import", r.report_path, "--csv", "--page", "raw", "--print-units", "base"}, io);
   r.export_wall_s = ex.wall_s;
   if (!ex.ok() || trim(ex.out).empty()) {
     if (!r.ok()) return r;  // a partial report that does not export: the runner's failure stands
