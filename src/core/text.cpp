@@ -66,6 +66,18 @@ std::optional<double> parse_number(const std::string& raw) {
   return v;
 }
 
+std::string md_code_span(const std::string& text) {
+  if (text.empty()) return "";
+  size_t longest = 0, run = 0;
+  for (char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(longest + 1, '`');
+  const bool pad = text.front() == '`' || text.back() == '`';
+  return fence + (pad ? " " : "") + text + (pad ? " " : "") + fence;
+}
+
 std::string markdown_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
   auto cell = [](const std::string& c) {
     std::string o;

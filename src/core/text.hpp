@@ -38,6 +38,11 @@ std::string one_line_summary(const std::string& message, size_t max_len = 300);
 /// returns nullopt for "", "n/a", "N/A", "nan" and anything that is not a number.
 std::optional<double> parse_number(const std::string& s);
 
+/// `text` as one Markdown code span (CommonMark): fenced by one more backtick than its longest run
+/// of backticks, padded with a space when it starts or ends with one, so SASS such as
+/// "BRA `(.L_x_0)" shows as written. "" stays "".
+std::string md_code_span(const std::string& text);
+
 /// A Markdown table: header row, separator, one line per row; '|' in cells is escaped.
 std::string markdown_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows);
 

@@ -74,7 +74,7 @@ std::string samples_sentence(const KernelHotLines& h) {
 std::string instruction_rows(const std::vector<HotInstruction>& ins) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& i : ins)
-    rows.push_back({fmt::format("0x{:x}", i.pc), "`" + i.sass + "`", fmt::format("{:.1f}%", i.share_pct),
+    rows.push_back({fmt::format("0x{:x}", i.pc), md_code_span(i.sass), fmt::format("{:.1f}%", i.share_pct),
                     i.top_stall.empty() ? "-" : i.top_stall});
   return markdown_table({"PC", "SASS", "Samples", "Leading stall"}, rows);
 }
@@ -154,7 +154,8 @@ std::string where_in_source_markdown(const KernelHotLines& h, const Verdict& v, 
     if (w.where)
       site = fmt::format("[{}](#{}) {}", loc(*w.where), hot_lines_anchor(h.kernel_id), code(w.where->text));
     else if (w.instruction)
-      site = fmt::format("[0x{:x}](#{}) `{}`", w.instruction->pc, hot_lines_anchor(h.kernel_id), w.instruction->sass);
+      site = fmt::format("[0x{:x}](#{}) {}", w.instruction->pc, hot_lines_anchor(h.kernel_id),
+                         md_code_span(w.instruction->sass));
     rows.push_back({w.kind, explains.empty() ? "-" : explains, site,
                     fmt::format("{} {} ({:.0f}% of the kernel's)", si(w.value), w.what, w.share_pct),
                     w.rank > 0 ? std::to_string(w.rank) : "-"});
@@ -220,8 +221,8 @@ std::string hot_lines_text(const KernelHotLines& h, size_t n) {
   if (!h.has_source_counters || !h.has_line_info) {
     std::string out = "  hot lines: " + h.note + "\n";
     for (size_t i = 0; i < h.top_instructions.size() && i < n; ++i)
-      out += fmt::format("  hot: {:.1f}% {} {}\n", h.top_instructions[i].share_pct, h.top_instructions[i].sass,
-                         h.top_instructions[i].top_stall);
+      out += fmt::format("  hot: {:.1f}% {}{}\n", h.top_instructions[i].share_pct, h.top_instructions[i].sass,
+                         h.top_instructions[i].top_stall.empty() ? "" : " | " + h.top_instructions[i].top_stall);
     return out;
   }
   std::string out;

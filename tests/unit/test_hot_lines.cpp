@@ -7,12 +7,15 @@
 #include <map>
 
 #include "core/error.hpp"
+#include "core/fs.hpp"
+#include "core/text.hpp"
 
 #include "stages/analysis/analyze.hpp"
 #include "stages/analysis/hot_lines.hpp"
 #include "stages/ncu/ncu_rep.hpp"
 #include "report/hot_lines_report.hpp"
 #include "report/ncu_report.hpp"
+#include "unit/test_env_util.hpp"
 #include "unit/test_python_support.hpp"
 
 namespace kprof {
@@ -210,6 +213,50 @@ TEST(NcuRep, SassLookupOfALaunchTheReportLacksIsAUsageError) {
     EXPECT_NE(std::string(e.what()).find("no launch with ID 7"), std::string::npos) << e.what();
   }
   EXPECT_TRUE(read_ncu_rep_sass(rep_path("divergent"), 0, {}).empty());  // nothing asked: no Python
+}
+
+TEST(NcuRep, AFileThatIsNoReportIsAUsageErrorNotAReportOfNoKernels) {
+  kprof::testutil::TempDir dir;
+  const std::string real = read_file(rep_path("divergent"));
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"empty.ncu-rep", ""}, {"garbage.ncu-rep", "garbage\n"}, {"cut.ncu-rep", real.substr(0, 3)}};
+  for (const auto& [name, bytes] : bad) {
+    write_file_atomic(dir / name, bytes);
+    try {
+      read_ncu_rep(dir / name);
+      FAIL() << name << ": no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::Usage) << name;
+      EXPECT_NE(std::string(e.what()).find("is not an Nsight Compute report"), std::string::npos) << e.what();
+    }
+  }
+  write_file_atomic(dir / "whole.ncu-rep", real);  // the same bytes whole: read as the original
+  EXPECT_EQ(read_ncu_rep(dir / "whole.ncu-rep").kernels.size(), 1u);
+}
+
+TEST(HotLines, SitesWithoutLineInfoAreRankedAmongTheTopInstructions) {
+  KernelHotLines h = hot_lines(report("cublas_gemm_4096").kernels[0]);
+  ASSERT_FALSE(h.waste.empty());
+  bool ranked = false;
+  for (const auto& w : h.waste) {
+    ASSERT_TRUE(w.instruction);
+    for (size_t i = 0; i < h.top_instructions.size(); ++i)
+      if (h.top_instructions[i].pc == w.instruction->pc) EXPECT_EQ(w.rank, static_cast<int>(i) + 1) << w.kind;
+    ranked = ranked || w.rank > 0;
+  }
+  EXPECT_TRUE(ranked);  // the barrier stall's instruction is the top one
+}
+
+TEST(HotLines, SassWithLabelsShowsAsWrittenInTheMarkdown) {
+  KernelHotLines h = hot_lines(report("local_spill").kernels[0]);
+  std::string md = hot_lines_markdown(h, 10, /*show_sass=*/true);
+  size_t with_backtick = 0;
+  for (const auto& [pc, text] : shown(h)) {
+    if (text.first.find('`') == std::string::npos) continue;
+    ++with_backtick;
+    EXPECT_NE(md.find(md_code_span(text.first)), std::string::npos) << text.first;
+  }
+  EXPECT_GT(with_backtick, 0u);  // the report's branches carry nvdisasm labels ("BRA `(.L_x_0)")
 }
 
 }  // namespace

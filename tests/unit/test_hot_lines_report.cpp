@@ -11,6 +11,7 @@
 #include "stages/analysis/hot_lines.hpp"
 #include "core/fs.hpp"
 #include "core/subprocess.hpp"
+#include "core/text.hpp"
 #include "stages/ncu/ncu_rep.hpp"
 #include "stages/ncu/runner.hpp"
 #include "report/hot_lines_report.hpp"
@@ -161,4 +162,13 @@ TEST(AnalyzeCmd, NcuRepWithNeitherNcuReportNorNcuSaysWhatToInstall) {
 }
 
 }  // namespace
+TEST(HotLinesReport, SassWithABacktickStaysOneCodeSpan) {
+  // nvdisasm writes labels such as "BRA `(.L_x_0) 0x7fc8a97a5bd0" (H200 reports, tests/data/ncurep).
+  EXPECT_EQ(md_code_span("BRA `(.L_x_0) 0x7fc8a97a5bd0"), "``BRA `(.L_x_0) 0x7fc8a97a5bd0``");
+  EXPECT_EQ(md_code_span("`x"), "`` `x ``");
+  EXPECT_EQ(md_code_span("a `` b"), "```a `` b```");
+  EXPECT_EQ(md_code_span("LDG.E R2, desc[UR6][R4.64]"), "`LDG.E R2, desc[UR6][R4.64]`");
+  EXPECT_EQ(md_code_span(""), "");
+}
+
 }  // namespace kprof

@@ -177,6 +177,8 @@ std::vector<WasteSite> waste_sites(const NcuRepKernel& k, const std::vector<Line
         if (!best || ins.counter(wk.metric) > best->counter(wk.metric)) best = &ins;
       w.value = best->counter(wk.metric);
       w.instruction = instruction_of(*best, r.total_samples);
+      for (size_t i = 0; i < r.top_instructions.size(); ++i)
+        if (r.top_instructions[i].pc == best->pc) w.rank = static_cast<int>(i) + 1;
     }
     w.share_pct = 100.0 * w.value / total;
     out.push_back(std::move(w));

@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <chrono>
 #include <future>
 #include <mutex>
@@ -87,6 +89,26 @@ json candidates_json() {
   json c = json::array();
   for (const auto& [dir, label] : ncu_report_search_dirs()) c.push_back({dir, label});
   return c;
+}
+
+/// The first bytes of every .ncu-rep Nsight Compute writes (2025.3.1: "NVR\0", then the format's
+/// version). ncu_report reads a file that lacks them as a report with no launches.
+constexpr char kNcuRepMagic[4] = {'N', 'V', 'R', '\0'};
+
+/// Throws usage_error (exit 2) when `path`, named .ncu-rep, does not start like one (empty,
+/// truncated before its header, or another file): ncu_report reads such a file as a report of no
+/// launches, which kprof would otherwise call "no profiled kernel".
+void check_ncu_rep_header(const std::string& path) {
+  if (!ends_with(path, ".ncu-rep")) return;
+  std::ifstream in(path, std::ios::binary);
+  char head[4] = {};
+  in.read(head, sizeof head);
+  if (in.gcount() == sizeof head && std::equal(head, head + 4, kNcuRepMagic)) return;
+  std::error_code ec;
+  throw usage_error(fmt::format("{} is not an Nsight Compute report: it is {} bytes and does not start like one "
+                                "(a .ncu-rep begins with \"NVR\"); it may be truncated or another file",
+                                path, std::filesystem::file_size(path, ec)),
+                    "pass the report ncu wrote (ncu -o NAME writes NAME.ncu-rep), or profile again");
 }
 
 /// Calls the reader's `fn` with `arg` (its path and candidates added); nullopt with `why` when no
@@ -187,6 +209,7 @@ std::optional<NcuRep> try_read_ncu_rep(const std::string& path, const NcuRepRead
   if (rep.sass_deferred) warm_disassembler();
   rep.module_origin = r->value("module", "");
   for (const auto& k : (*r)["kernels"]) rep.kernels.push_back(kernel_of(k));
+  if (rep.kernels.empty()) check_ncu_rep_header(path);  // ncu_report reads a broken file as one of no launches
   return rep;
 }
 

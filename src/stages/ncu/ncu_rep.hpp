@@ -109,7 +109,8 @@ std::string ncu_report_unavailable_reason();
 std::string ncu_report_install_hint();
 
 /// Reads `path` when an ncu_report module imports; nullopt (and `why_not`, where it looked) when
-/// none does. Throws usage_error (exit 2) when the file is missing or ncu_report cannot load it.
+/// none does. Throws usage_error (exit 2) when the file is missing, ncu_report cannot load it, or
+/// it reads as no launches and does not start like a .ncu-rep (empty, truncated, another file).
 std::optional<NcuRep> try_read_ncu_rep(const std::string& path, const NcuRepReadOptions& opts, std::string* why_not);
 
 /// Reads `path`. Throws usage_error (exit 2) when the file is missing or ncu_report cannot load
