@@ -63,8 +63,7 @@ ProfileReportRead read_profile_report(const std::string& report, bool source, bo
   return r;
 }
 
-NcuReportPrewarm::NcuReportPrewarm(bool wanted) {
-  if (!wanted) return;
+NcuReportPrewarm::NcuReportPrewarm() {
   try {
     ensure_python();  // on this thread: Python's main thread is the one that starts it
   } catch (const Error&) {

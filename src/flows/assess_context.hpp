@@ -50,11 +50,11 @@ ProfileReportRead read_profile_report(const std::string& report, bool source, bo
 
 /// Imports Nsight Compute's `ncu_report` module on another thread while ncu runs (about 0.3 s, and
 /// the embedded Python's start for a cuda-cpp kernel, which happens on this thread first), so the
-/// report's one read after ncu does not wait for it. Nothing happens when `wanted` is false.
-/// Never throws: a module that does not import is found again, and said, by the read.
+/// report's one read after ncu does not wait for it. Never throws: a module that does not import
+/// is found again, and said, by the read.
 class NcuReportPrewarm {
  public:
-  explicit NcuReportPrewarm(bool wanted);
+  NcuReportPrewarm();
   ~NcuReportPrewarm() { wait(); }
   NcuReportPrewarm(const NcuReportPrewarm&) = delete;
   NcuReportPrewarm& operator=(const NcuReportPrewarm&) = delete;

@@ -166,7 +166,7 @@ std::vector<size_t> profile_in_one_session(std::vector<PendingProfile>& pending,
                                            const ProfileSettings& s, const std::string& run_dir,
                                            StandbySession* standby) {
   SessionRun run;
-  NcuReportPrewarm warm(true);  // the NVTX ranges are read through ncu_report in any case
+  NcuReportPrewarm warm;  // the report is read through ncu_report in any case
   run.ncu = run_session_ncu(pending, versions, s, run_dir, run, standby, warm);
   if (fails_everywhere(run.ncu)) {
     for (size_t i : versions) {

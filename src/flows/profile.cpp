@@ -197,7 +197,7 @@ void profile_own_session(ProfileOutcome& out, const KernelSpec& spec, const Prof
                          const std::string* chart_title) {
   NcuRunOptions no = ncu_options(spec, s, out_dir, out.timing);
   if (s.roofline) start_chart_workers(1);  // matplotlib imports while ncu runs
-  NcuReportPrewarm warm(true);             // and ncu_report
+  NcuReportPrewarm warm;                   // and ncu_report
   // The .ncu-rep read once (metrics, source counters for the hot lines, rules for sections|full);
   // ncu exports it to CSV only when that read fails. A successful run always read its report, so
   // `read` is filled when out.ncu.ok().

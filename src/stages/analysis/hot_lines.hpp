@@ -91,8 +91,9 @@ struct WasteSite {
   double value = 0;                           ///< the amount at that site
   double kernel_total = 0;                    ///< the kernel's total of it
   double share_pct = 0;                       ///< value / kernel_total, %
-  int rank =
-      0;  ///< its 1-based place among the hot lines, or among the top instructions without line info (0: not among them)
+  /// Its 1-based place among the hot lines, or among the top instructions without line info (0: not
+  /// among them).
+  int rank = 0;
 };
 
 /// The hot lines of one launch.

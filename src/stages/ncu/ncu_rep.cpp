@@ -129,6 +129,13 @@ std::optional<json> call_reader(const std::string& fn, const std::string& path, 
   return r;
 }
 
+/// check_failed (exit 1): `path` cannot be read because no ncu_report module imports (`why`: where
+/// it looked), with ncu_report_install_hint().
+Error no_module_error(const std::string& path, const std::string& why) {
+  return check_failed("cannot read " + path + ": no Nsight Compute ncu_report module could be imported (" + why + ")",
+                      ncu_report_install_hint());
+}
+
 /// Sets up ncu_report's disassembler (its first sass_by_pc: about 0.45 s) on a thread of its own,
 /// once per process, after a read without the SASS text (the reader keeps one PC for it). It
 /// holds the GIL meanwhile, so a later read_ncu_rep_sass simply waits for it.
@@ -220,9 +227,7 @@ std::map<uint64_t, std::string> read_ncu_rep_sass(const std::string& path, int k
   if (!path_exists(path)) throw usage_error("no such file: " + path, "pass an Nsight Compute report (.ncu-rep)");
   std::string why;
   auto r = call_reader("sass", absolute_path(path), {{"kernel", kernel_id}, {"pcs", pcs}}, &why);
-  if (!r)
-    throw check_failed("cannot read " + path + ": no Nsight Compute ncu_report module could be imported (" + why + ")",
-                       ncu_report_install_hint());
+  if (!r) throw no_module_error(path, why);
   for (const auto& [pc, text] : (*r)["sass"].items()) out[std::stoull(pc)] = text.get<std::string>();
   return out;
 }
@@ -230,9 +235,7 @@ std::map<uint64_t, std::string> read_ncu_rep_sass(const std::string& path, int k
 NcuRep read_ncu_rep(const std::string& path, const NcuRepReadOptions& opts) {
   std::string why;
   auto rep = try_read_ncu_rep(path, opts, &why);
-  if (!rep)
-    throw check_failed("cannot read " + path + ": no Nsight Compute ncu_report module could be imported (" + why + ")",
-                       ncu_report_install_hint());
+  if (!rep) throw no_module_error(path, why);
   return *rep;
 }
 

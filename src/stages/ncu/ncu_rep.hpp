@@ -88,10 +88,11 @@ struct NcuRep {
 struct NcuRepReadOptions {
   bool metrics = true;
   bool source = true;
-  /// With `source`: the disassembly of every instruction with data (ncu_report's sass_by_pc, about
-  /// 0.1-0.2 ms each, 0.5-1 s for a session's kernels on the H200). false leaves NcuRepInstruction::sass
-  /// empty (NcuRep::sass_deferred) for read_ncu_rep_sass to fill for the few PCs a report shows;
-  /// the disassembler itself (about 0.4 s once per process) is still loaded during the read.
+  /// With `source`: the disassembly of every instruction with data (ncu_report's sass_by_pc, 40-60 us
+  /// each on the H200, 0.86 s for a 6-version session's kernels). false leaves NcuRepInstruction::sass
+  /// empty (NcuRep::sass_deferred) for read_ncu_rep_sass to fill for the few PCs a report shows; the
+  /// disassembler's one-time set-up (about 0.45 s per process) then starts on a thread of its own
+  /// after the read.
   bool sass = true;
   bool rules = true;
   bool nvtx = false;  ///< the NVTX ranges of each launch (`kprof run`'s one session)

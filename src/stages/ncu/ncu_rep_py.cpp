@@ -187,7 +187,7 @@ def _load(mod, path):
 
 
 def _actions(ctx):
-    """(id, action) in report order: the ids read() gives."""
+    """(id, range index, action) in report order: the ids read() gives."""
     n = 0
     for r in range(ctx.num_ranges()):
         rng = ctx.range_by_idx(r)
