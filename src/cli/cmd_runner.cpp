@@ -24,13 +24,16 @@
 #include "cli/commands.hpp"
 #include "cli/kernel_options.hpp"
 #include "cli/validators.hpp"
+#include "core/trace.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "device/cuda.hpp"
 #include "kernel/guarded_call.hpp"
 #include "kernel/load.hpp"
 #include "python/interpreter.hpp"
+#include "stages/env/probe_kernel.hpp"
 #include "stages/ncu/session.hpp"
+#include "stages/ncu/session_probe.hpp"
 
 namespace kprof {
 namespace {
@@ -50,8 +53,11 @@ void fail_on(const std::optional<KernelFault>& f) {
 
 /// Loads and prepares `spec` and makes `warmup` calls (Triton compiles and autotunes here).
 std::unique_ptr<KernelInstance> load_and_warm(const KernelSpec& spec, int warmup) {
+  trace_event("runner: load " + spec.kernel);
   auto inst = load_kernel(spec, /*extra_copies=*/0.0);
+  trace_event("runner: prepare");
   inst->prepare(spec.seed);
+  trace_event("runner: warm-up calls");
   for (int i = 0; i < warmup; ++i) fail_on(guarded_call(*inst, spec.timeout_s));
   return inst;
 }
@@ -62,6 +68,7 @@ std::unique_ptr<KernelInstance> load_and_warm(const KernelSpec& spec, int warmup
 /// before ncu runs, and ncu's whole run stays bounded by --ncu-timeout).
 std::optional<KernelFault> profiled_call(KernelInstance& inst, const KernelSpec& spec, const std::string& range) {
   if (!range.empty()) nvtxRangePushA(range.c_str());
+  trace_event("runner: profiled call");
   cuda_check(cudaProfilerStart(), "cudaProfilerStart");
   std::optional<KernelFault> fault;
   try {
@@ -73,6 +80,7 @@ std::optional<KernelFault> profiled_call(KernelInstance& inst, const KernelSpec&
   }
   cudaProfilerStop();
   if (!range.empty()) nvtxRangePop();
+  trace_event("runner: profiled call done");
   return fault;
 }
 
@@ -165,9 +173,29 @@ int run_session(const std::string& plan_path) {
 
 /// What `__session --standby` waits for.
 struct StandbyOptions {
-  std::string go;  ///< the final plan, written (atomically) by `kprof run` once its versions are timed
-  int parent = 0;  ///< kprof run's process id: the standby ends when it is gone
+  std::string go;      ///< the final plan, written (atomically) by `kprof run` once its versions are timed
+  int parent = 0;      ///< kprof run's process id: the standby ends when it is gone
+  bool probe = false;  ///< first profile kprof's probe kernel: the environment's counter probe
 };
+
+/// The environment's counter probe (stages/ncu/session_probe.hpp): kprof's probe kernel launched
+/// once on `gpu`, profiled (between cudaProfilerStart/Stop) in its own NVTX range, then the mark
+/// that says how it went.
+void session_counter_probe(int gpu) {
+  trace_event("runner: counter probe");
+  std::string why;
+  nvtxRangePushA(kSessionProbeRange);
+  try {
+    cuda_check(cudaProfilerStart(), "cudaProfilerStart");
+    run_probe_kernel(gpu);
+  } catch (const Error& e) {
+    why = e.what();
+  }
+  cudaProfilerStop();
+  nvtxRangePop();
+  std::fprintf(stderr, "%s\n", session_probe_mark(why).c_str());
+  std::fflush(stderr);
+}
 
 /// Standby (issue 17): ncu and this process start while `kprof run` still checks and times its
 /// versions; meanwhile this process creates its CUDA context and imports the Python packages the
@@ -178,6 +206,8 @@ std::string wait_for_go(const std::string& prelim_path, const StandbyOptions& o)
   std::ifstream in(prelim_path);
   nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
   bool gpu_selected = false;
+  bool probed = !o.probe;
+  std::string why_not_probed = "the preliminary plan " + prelim_path + " could not be read";
   std::vector<std::string> modules;
   if (!j.is_discarded()) {
     for (const auto& entry : parse_session_plan(j)) {
@@ -185,20 +215,29 @@ std::string wait_for_go(const std::string& prelim_path, const StandbyOptions& o)
         KernelSpec spec = spec_for(parse_runner_args(entry.args).k, 0);
         if (!gpu_selected) select_gpu(spec.gpu);
         gpu_selected = true;
+        if (!probed) session_counter_probe(spec.gpu);  // before the imports: the run waits for it
+        probed = true;
         Implementation impl = spec_implementation(spec);
         if (impl == Implementation::Triton) modules.insert(modules.end(), {"torch", "triton"});
         if (impl == Implementation::CuteDsl) modules.insert(modules.end(), {"torch", "cutlass.cute"});
-      } catch (const Error&) {  // the final plan's run says what is wrong with it
+      } catch (const Error& e) {  // the final plan's run says what is wrong with it
+        why_not_probed = e.what();
       }
     }
   }
+  if (!probed) {  // the probe, too, needs a version's GPU: say why it did not run
+    std::fprintf(stderr, "%s\n", session_probe_mark(why_not_probed).c_str());
+    std::fflush(stderr);
+  }
   for (const auto& m : modules) python_preimport(m);  // a second import of a module is free
+  trace_event("runner: standing by");
   std::fprintf(stderr, "==KPROF== session standing by\n");
   std::fflush(stderr);
   while (!path_exists(o.go)) {
     if (o.parent > 0 && ::kill(o.parent, 0) != 0 && errno == ESRCH) return "";  // kprof run ended
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
+  trace_event("runner: go");
   std::ifstream go(o.go);
   nlohmann::json g = nlohmann::json::parse(go, nullptr, false);
   if (g.is_object() && g.contains("cancel")) return "";
@@ -224,6 +263,8 @@ void register_runner(CLI::App& app, CommandAction& action) {
   ses->add_option("--standby", standby->go,
                   "Start now with PLAN as the preliminary plan and wait for the final plan in this file");
   ses->add_option("--parent", standby->parent, "With --standby: end when this process (kprof run) has ended");
+  ses->add_flag("--probe", standby->probe,
+                "With --standby: first profile kprof's probe kernel (the environment's counter probe)");
   ses->callback([plan, standby, &action] {
     action = [plan, standby] {
       if (standby->go.empty()) return run_session(*plan);

@@ -12,14 +12,28 @@
 #include "core/error.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
+#include "core/trace.hpp"
 #include "kernel/guarded_call.hpp"
+#include "python/chart_pool.hpp"
 #include "python/interpreter.hpp"
 
 namespace {
 
-/// Leaves through _Exit when a kernel hung or the CUDA context was lost: the normal teardown would
-/// wait for the stuck work (kprof must never hang).
-int finish(int code) { return kprof::exit_now_if_stuck(code); }
+/// True for the hidden commands (`__runner`, `__session`, `__probe`, `__worker`): ncu profiles
+/// the first three, and its injection library writes its results from the process's exit handlers.
+bool internal_command = false;
+
+/// Leaves through _Exit once the command has finished: the normal teardown would wait for stuck
+/// work when a kernel hung or the CUDA context was lost (kprof must never hang), and otherwise
+/// only costs time (device/cuda.hpp exit_now). The hidden commands end normally unless stuck.
+int finish(int code) {
+  kprof::trace_event("exit " + std::to_string(code));
+  if (!internal_command) {
+    kprof::stop_chart_workers();  // each answered its charts; the static teardown that would stop them is skipped
+    kprof::exit_now(code);
+  }
+  return kprof::exit_now_if_stuck(code);
+}
 
 /// The first `--NAME` in `args` that is not an option of its command and that kprof can name
 /// better than CLI11 (kernel_options.hpp misplaced_option): an option of another command, a
@@ -102,6 +116,8 @@ int main(int argc, char** argv) {
   }
   // nvcc flags after `--` become --nvcc-flag=FLAG (check, profile, run, __runner).
   std::vector<std::string> args = rewrite_nvcc_flags(std::vector<std::string>(argv, argv + argc));
+  trace_event("start " + std::string(argv[1]));
+  internal_command = std::string(argv[1]).rfind("__", 0) == 0;
   if (auto [why, hint] = find_misplaced_option(app, args); !why.empty()) {
     print_error(why, hint);
     return static_cast<int>(ExitCode::Usage);

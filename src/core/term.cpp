@@ -1,3 +1,4 @@
+#include "core/trace.hpp"
 #include "core/term.hpp"
 
 #include <unistd.h>
@@ -53,6 +54,7 @@ void print_warning(const std::string& message) {
 }
 
 void print_progress(const std::string& message) {
+  trace_event("progress: " + message);
   std::fprintf(stderr, "%s %s\n", styled("[kprof]", Style::Dim, stderr).c_str(), message.c_str());
   std::fflush(stderr);
 }

@@ -50,6 +50,9 @@ struct NcuCounters {
   std::string error;               ///< one line: what went wrong ("" when readable)
   std::string fix;                 ///< one line: what to do about it
   std::string command;             ///< the ncu command line that ran (copy-pasteable)
+  /// Probed as the first launch of `kprof run`'s ncu session (stages/ncu/session_probe.hpp), not
+  /// by a probe of its own: `cycles` is not read (the value is in the session's report).
+  bool probed_in_session = false;
 };
 
 /// True when ncu's output is the "no permission to access NVIDIA GPU Performance Counters"

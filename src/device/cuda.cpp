@@ -17,6 +17,12 @@ bool hard_exit_requested() { return g_hard_exit.load(); }
 
 void request_hard_exit() { g_hard_exit = true; }
 
+void exit_now(int code) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::_Exit(code);
+}
+
 int exit_now_if_stuck(int code) {
   if (!hard_exit_requested()) return code;
   std::fflush(stdout);

@@ -63,15 +63,16 @@ ProfileReportRead read_profile_report(const std::string& report, bool source, bo
   return r;
 }
 
-NcuReportPrewarm::NcuReportPrewarm() {
+NcuReportPrewarm::NcuReportPrewarm(bool disassembler) {
   try {
     ensure_python();  // on this thread: Python's main thread is the one that starts it
   } catch (const Error&) {
     return;  // the read says why
   }
-  done_ = std::async(std::launch::async, [] {
+  done_ = std::async(std::launch::async, [disassembler] {
             adopt_python_thread();
-            ncu_report_unavailable_reason();  // imports the module (cached for the read)
+            // imports the module (cached for the read)
+            if (ncu_report_unavailable_reason().empty() && disassembler) warm_disassembler_early();
           }).share();
 }
 

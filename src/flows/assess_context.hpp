@@ -50,11 +50,14 @@ ProfileReportRead read_profile_report(const std::string& report, bool source, bo
 
 /// Imports Nsight Compute's `ncu_report` module on another thread while ncu runs (about 0.3 s, and
 /// the embedded Python's start for a cuda-cpp kernel, which happens on this thread first), so the
-/// report's one read after ncu does not wait for it. Never throws: a module that does not import
-/// is found again, and said, by the read.
+/// report's one read after ncu does not wait for it. With `disassembler` (the source counters are
+/// collected, so the hot lines will want SASS text) it then sets up ncu_report's disassembler on
+/// kprof's own small report (warm_disassembler_early: about 0.45 s on the H200 that would else
+/// follow the read). Never throws: a module that does not import is found again, and said, by the
+/// read.
 class NcuReportPrewarm {
  public:
-  NcuReportPrewarm();
+  explicit NcuReportPrewarm(bool disassembler = false);
   ~NcuReportPrewarm() { wait(); }
   NcuReportPrewarm(const NcuReportPrewarm&) = delete;
   NcuReportPrewarm& operator=(const NcuReportPrewarm&) = delete;

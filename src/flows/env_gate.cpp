@@ -5,6 +5,7 @@
 #include <memory>
 #include <utility>
 
+#include "core/trace.hpp"
 #include "core/term.hpp"
 #include "flows/report_files.hpp"
 
@@ -26,7 +27,9 @@ EnvGate::EnvGate(const EnvOptions& opts, const EnvReport* known, std::string rep
   };
   pending_ = std::async(std::launch::async, [o, probed] {
     try {
-      return assess_env(collect_env(o));
+      EnvReport r = assess_env(collect_env(o));
+      trace_event("env: assessed");
+      return r;
     } catch (...) {  // the probe never got to the callback: nothing of the environment runs any more
       try {
         probed->set_value();

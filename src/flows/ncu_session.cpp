@@ -18,6 +18,7 @@
 #include "python/chart_pool.hpp"
 #include "stages/ncu/metric_table.hpp"
 #include "stages/ncu/session.hpp"
+#include "stages/ncu/session_probe.hpp"
 
 namespace kprof {
 namespace {
@@ -65,7 +66,7 @@ void read_session_report(SessionRun& run, const ProfileSettings& s, const std::s
 /// (read_session_report), which gives its metrics too: ncu exports it to CSV only when that read fails.
 NcuRunResult run_session_ncu(const std::vector<PendingProfile>& pending, const std::vector<size_t>& versions,
                              const ProfileSettings& s, const std::string& run_dir, SessionRun& run,
-                             StandbySession* standby, NcuReportPrewarm& warm) {
+                             StandbySession* standby, NcuReportPrewarm& warm, const std::function<bool()>& go_on) {
   std::vector<SessionPlanEntry> plan;
   for (size_t i : versions) plan.push_back({pending[i].name, runner_args(pending[i].spec, pending[i].out.timing)});
   run.shared.why_not = "ncu wrote no report";
@@ -82,7 +83,8 @@ NcuRunResult run_session_ncu(const std::vector<PendingProfile>& pending, const s
           fmt::format("ncu: releasing the session started in standby for {} versions, one call each in "
                       "its NVTX range (set '{}', --clock-control none)",
                       versions.size(), s.metric_set));
-    r = standby->release(plan, timeout_s, read);
+    r = standby->release(plan, timeout_s, read, go_on);
+    if (r.stopped) return r;
   } else {
     const std::string plan_path = join_path(run_dir, "ncu_session.json");
     write_file_atomic(plan_path, session_plan_json(plan).dump(2) + "\n");
@@ -116,8 +118,15 @@ void split_session(SessionRun& run, const std::vector<PendingProfile>& pending, 
     for (const auto& k : run.rep->kernels)
       for (const auto& r : k.nvtx_ranges)
         if (r.rfind(kSessionRangePrefix, 0) == 0) range_of[k.id] = r;
+  std::map<int, bool> probe;  // the environment's counter probe, the session's first launch
+  if (run.rep)
+    for (const auto& k : run.rep->kernels)
+      for (const auto& r : k.nvtx_ranges)
+        if (r == kSessionProbeRange) probe[k.id] = true;
   std::vector<SessionRow> rows;
-  for (const auto& k : run.table.kernels) rows.push_back({k.id, k.name, range_of.count(k.id) ? range_of[k.id] : ""});
+  for (const auto& k : run.table.kernels)
+    rows.push_back({k.id, k.name, probe.count(k.id) ? kSessionProbeRange : range_of.count(k.id) ? range_of[k.id] : ""});
+  rows = without_probe_rows(rows);
   auto marks = read_session_marks(run.ncu.log);
   std::vector<SessionVersion> vs;
   for (size_t i : versions) {
@@ -161,13 +170,18 @@ bool fails_everywhere(const NcuRunResult& r) {
   return r.failure == NcuFailure::NcuMissing || r.failure == NcuFailure::NoPermission;
 }
 
-/// The one session for `versions`; returns the indices of those it did not attribute.
+/// The one session for `versions`; returns the indices of those it did not attribute. Sets
+/// `stopped` when go_on stopped it (nothing attributed, nothing to redo). `charts` is called once
+/// the attributed versions are classified, before their hot lines are read, with the number of
+/// versions not attributed.
 std::vector<size_t> profile_in_one_session(std::vector<PendingProfile>& pending, const std::vector<size_t>& versions,
                                            const ProfileSettings& s, const std::string& run_dir,
-                                           StandbySession* standby) {
+                                           StandbySession* standby, const std::function<bool()>& go_on, bool& stopped,
+                                           const std::function<void(size_t)>& charts) {
   SessionRun run;
-  NcuReportPrewarm warm;  // the report is read through ncu_report in any case
-  run.ncu = run_session_ncu(pending, versions, s, run_dir, run, standby, warm);
+  NcuReportPrewarm warm(s.source);  // the report is read through ncu_report in any case
+  run.ncu = run_session_ncu(pending, versions, s, run_dir, run, standby, warm, go_on);
+  if ((stopped = run.ncu.stopped)) return {};
   if (fails_everywhere(run.ncu)) {
     for (size_t i : versions) {
       pending[i].out.ncu = run.ncu;
@@ -190,6 +204,11 @@ std::vector<size_t> profile_in_one_session(std::vector<PendingProfile>& pending,
     timed(p, [&] { attribute_version(p, run, run.split.ids[j], static_cast<int>(versions.size()), s); });
     ++attributed;
   }
+  // The charts are drawn while the hot lines' SASS waits for the disassembler's set-up.
+  charts(rest.size());
+  for (size_t j = 0; j < versions.size(); ++j)
+    if (run.split.attributed(j))
+      timed(pending[versions[j]], [&] { session_hot_lines(pending[versions[j]].out, s, run.shared); });
   if (s.show_progress)
     print_progress(fmt::format("ncu session: {:.1f} s, {} of {} versions attributed by {}; report {}", run.ncu.wall_s,
                                attributed, versions.size(), run.split.method,
@@ -220,8 +239,10 @@ std::string session_ineligible(const TimingResult& t) {
 
 void profile_pending(std::vector<PendingProfile>& pending, const ProfileSettings& s, const std::string& run_dir,
                      bool gpu_usable, StandbySession* standby,
-                     const std::function<void(const std::vector<PendingProfile>&)>& classified) {
+                     const std::function<void(const std::vector<PendingProfile>&)>& classified,
+                     const std::function<bool()>& go_on) {
   std::vector<size_t> shared, own;
+  bool run_chart_started = false;
   for (size_t i = 0; i < pending.size(); ++i) {
     std::string why = session_ineligible(pending[i].out.timing);
     if (why.empty()) {
@@ -244,10 +265,25 @@ void profile_pending(std::vector<PendingProfile>& pending, const ProfileSettings
     if (s.roofline)
       start_chart_workers(std::min<size_t>(pending.size() + 1, std::max(1u, std::thread::hardware_concurrency() / 2)));
     if (shared.size() < 2 && standby) standby->cancel("fewer than two versions share the session");
+    // Without a released standby the environment is waited for before ncu starts.
+    const bool released_first = standby && shared.size() >= 2;
+    if (go_on && !released_first && !go_on()) return;
+    bool stopped = false;
+    // The versions' charts start as soon as they are classified; the run's once every version is.
+    auto charts = [&](size_t unattributed) {
+      for (auto& p : pending) timed(p, [&] { start_profile_chart(p.dir, s, p.out, p.header); });
+      if (classified && unattributed == 0 && own.empty()) {
+        classified(pending);
+        run_chart_started = true;
+      }
+    };
     if (shared.size() == 1)
       own.push_back(shared.front());
     else if (!shared.empty())
-      for (size_t i : profile_in_one_session(pending, shared, s, run_dir, standby)) own.push_back(i);
+      for (size_t i : profile_in_one_session(pending, shared, s, run_dir, standby, released_first ? go_on : nullptr,
+                                             stopped, charts))
+        own.push_back(i);
+    if (stopped) return;
     std::sort(own.begin(), own.end());
     for (size_t i : own) {
       if (s.show_progress)
@@ -258,7 +294,7 @@ void profile_pending(std::vector<PendingProfile>& pending, const ProfileSettings
   }
   // The charts first, all at once on the chart workers (started with the ncu step), then each
   // version's reports, which wait for its chart.
-  if (classified) classified(pending);
+  if (classified && !run_chart_started) classified(pending);
   for (auto& p : pending) timed(p, [&] { start_profile_chart(p.dir, s, p.out, p.header); });
   for (auto& p : pending) timed(p, [&] { write_profile_reports(p.dir, p.spec, s, p.out, p.header); });
 }

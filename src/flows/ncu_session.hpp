@@ -51,8 +51,12 @@ std::string session_ineligible(const TimingResult& timing);
 /// the reports are written (`kprof run` starts its own chart then).
 /// Writes OUTPUT_DIR/ncu_session.json (the plan), run.ncu-rep and ncu_session.log. Throws Error
 /// only when a report cannot be written.
+/// `go_on` (optional) is called once before any result is used: with a standby, right after its
+/// release while ncu runs, else before ncu starts. When it returns false (`kprof run`'s environment
+/// failed) ncu is stopped and profile_pending returns at once: no report, no fallback session.
 void profile_pending(std::vector<PendingProfile>& pending, const ProfileSettings& settings, const std::string& run_dir,
                      bool gpu_usable, StandbySession* standby = nullptr,
-                     const std::function<void(const std::vector<PendingProfile>&)>& classified = {});
+                     const std::function<void(const std::vector<PendingProfile>&)>& classified = {},
+                     const std::function<bool()>& go_on = {});
 
 }  // namespace kprof

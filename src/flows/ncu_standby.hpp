@@ -5,9 +5,12 @@
 // no GPU work while it waits. The run releases it by writing the final plan (GO: the versions to
 // profile, in order, with their runner words) and then waits for ncu as for any session.
 //
-// It starts only once the environment's own ncu probe has ended (two ncu processes never overlap)
-// and only where a session can run (ncu found, counters readable); otherwise the run starts its
-// session when its versions are timed, as before. A standby that is not used (the run stopped,
+// It starts as the environment's ncu counter probe (`probe`): its process first profiles kprof's
+// probe kernel in a range of its own (stages/ncu/session_probe.hpp), and the environment check
+// reads the outcome (wait_probe) instead of running a probe of its own; so one ncu starts, not
+// two, and ncu's costlier first profiled launch falls while the versions build. Where it cannot
+// start, the environment probes by itself and the session starts after that probe, when the
+// counters are readable (never two ncu processes at once). A standby that is not used (the run stopped,
 // fewer than two versions to share a session) is cancelled: GO says {"cancel": why} and the process
 // ends without profiling anything; ncu's output is then not shown.
 #pragma once
@@ -22,6 +25,7 @@
 #include <vector>
 
 #include "flows/profile.hpp"
+#include "core/tools.hpp"
 #include "stages/ncu/session.hpp"
 
 namespace kprof {
@@ -38,8 +42,9 @@ class StandbySession {
   /// Starts ncu (settings `s`: metrics, sections, source, timeout per version) on `kprof __session`
   /// with the preliminary plan `prelim` (every version, spec_to_args words) in `run_dir`: writes
   /// RUN_DIR/ncu_session.standby.json and removes a stale RUN_DIR/ncu_session.json. Returns at once.
+  /// With `probe` its process profiles kprof's probe kernel first (wait_probe reads the outcome).
   StandbySession(const std::vector<SessionPlanEntry>& prelim, const KernelSpec& first, const ProfileSettings& s,
-                 const std::string& run_dir);
+                 const std::string& run_dir, bool probe = false);
   /// `kprof profile`'s standby (issue 17): the same machinery for one kernel, so ncu's start-up and
   /// the profiled process's CUDA context (and Python imports) overlap the timing. A one-version
   /// session named `name` whose report is OUT_DIR/profile.ncu-rep, without NVTX ranges, with the
@@ -55,24 +60,43 @@ class StandbySession {
   /// `timeout_s` from now, and waits for ncu. `read_report` reads the report once ncu wrote it
   /// (NcuRunOptions::read_report: true when it read the metrics, so no CSV export runs). The
   /// result's wall_s counts from the release. Call once.
+  /// `go_on`, when given, is called once right after the release, while ncu runs (`kprof run` waits
+  /// for its environment check there); when it returns false ncu is stopped at once and the result
+  /// says so (NcuFailure::Timeout, `stopped` set): nothing of it is used.
   NcuRunResult release(const std::vector<SessionPlanEntry>& plan, double timeout_s,
-                       std::function<bool(const std::string&)> read_report);
+                       std::function<bool(const std::string&)> read_report, const std::function<bool()>& go_on = {});
 
   /// Ends the session unused: GO says {"cancel": why}. No effect after release().
   void cancel(const std::string& why);
 
+  /// The outcome of the counter probe (a session started with `probe`), as the environment's
+  /// counters item: waits until the process marked it, ncu ended, or `timeout_s` passed (then
+  /// an error saying so, and the session is cancelled). Without `probe`: checked false.
+  NcuCounters wait_probe(double timeout_s);
+
  private:
   /// Writes the preliminary plan into `dir`, then starts ncu with `no` (target words appended).
-  StandbySession(const std::vector<SessionPlanEntry>& prelim, NcuRunOptions no, const std::string& dir);
+  StandbySession(const std::vector<SessionPlanEntry>& prelim, NcuRunOptions no, const std::string& dir,
+                 bool probe = false);
+  /// Settles the probe's outcome once (from ncu's output so far, or all of it once ncu ended).
+  void settle_probe(const std::string& out, bool ended, bool timed_out);
   std::string go_path_;
   std::atomic<bool> released_{false};
   std::atomic<bool> cancelled_{false};
+  std::atomic<bool> stop_now_{false};     ///< release's go_on said no: ncu is stopped
   std::atomic<double> limit_s_{0};        ///< seconds after the release that ncu may take
   std::atomic<double> released_at_{0};    ///< ncu's elapsed seconds at the release
   std::atomic<double> elapsed_{0};        ///< ncu's elapsed seconds, as last ticked
   std::atomic<double> cancelled_at_{-1};  ///< ncu's elapsed seconds when the cancel was seen
   std::mutex m_;
   std::function<bool(const std::string&)> read_report_;
+  bool probe_ = false;
+  std::string command_;  ///< ncu's command line (the probe's "Command")
+  std::mutex probe_m_;
+  std::string probe_out_;  ///< ncu's output until the probe's mark
+  bool probe_settled_ = false;
+  std::promise<NcuCounters> probe_result_;
+  std::future<NcuCounters> probe_future_;
   std::future<NcuRunResult> ncu_;
 };
 
@@ -82,7 +106,7 @@ class StandbySlot {
  public:
   /// Starts it (StandbySession's constructor) unless one was started already.
   void start(const std::vector<SessionPlanEntry>& prelim, const KernelSpec& first, const ProfileSettings& s,
-             const std::string& run_dir);
+             const std::string& run_dir, bool probe = false);
   /// The session started, or nullptr.
   StandbySession* get();
 

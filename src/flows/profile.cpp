@@ -9,6 +9,7 @@
 
 #include <fmt/ranges.h>
 
+#include "core/trace.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/subprocess.hpp"
@@ -180,11 +181,13 @@ std::vector<std::string> runner_args(const KernelSpec& spec, const TimingResult&
 }
 
 TimingResult time_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& s) {
+  trace_event("timing: start " + spec.kernel);
   if (s.show_progress) print_progress("timing: warm-up, then CUDA events per call and CUPTI kernel records");
   TimingOptions topt = s.timing;
   topt.seed = spec.seed;
   topt.prepare = false;  // the caller prepared `inst` (its header rows read the buffers): setup() runs once
   TimingResult t = measure_timing(inst, topt, spec.gpu);
+  trace_event("timing: end " + spec.kernel);
   if (s.show_progress)
     print_progress(
         fmt::format("timing: {} per call (median of {}), kernel time {}", fmt_duration_ms(t.call.median), t.call.n,
@@ -197,14 +200,16 @@ void profile_own_session(ProfileOutcome& out, const KernelSpec& spec, const Prof
                          const std::string* chart_title) {
   NcuRunOptions no = ncu_options(spec, s, out_dir, out.timing);
   if (s.roofline) start_chart_workers(1);  // matplotlib imports while ncu runs
-  NcuReportPrewarm warm;                   // and ncu_report
+  NcuReportPrewarm warm(s.source);         // and ncu_report (and its disassembler, for the hot lines)
   // The .ncu-rep read once (metrics, source counters for the hot lines, rules for sections|full);
   // ncu exports it to CSV only when that read fails. A successful run always read its report, so
   // `read` is filled when out.ncu.ok().
   ProfileReportRead read;
   no.read_report = [&](const std::string& path) {
     warm.wait();
+    trace_event("profile: report read start");
     read = read_profile_report(path, s.source, s.metric_set != "kprof");
+    trace_event("profile: report read end");
     return read.rep.has_value();
   };
   if (standby) {
@@ -224,10 +229,12 @@ void profile_own_session(ProfileOutcome& out, const KernelSpec& spec, const Prof
                                                : analyze_ncu_csv(out.ncu.csv, ctx);
     judge_classification(out);
   }
+  trace_event("profile: classified");
   note_launched_kernels(out);
   if (out.classified && s.roofline && chart_title)
     out.roofline_job = start_call_roofline(out_dir, *out.analysis, *chart_title);
   if (out.classified) read_hot_lines(s, read, out);
+  trace_event("profile: hot lines");
 }
 
 void classify_session_rows(ProfileOutcome& out, const KernelSpec& spec, const ProfileSettings& s, const WorkModel& work,
@@ -240,7 +247,12 @@ void classify_session_rows(ProfileOutcome& out, const KernelSpec& spec, const Pr
   out.analysis = analyze_metric_table(std::move(rows), ctx);
   judge_classification(out);
   note_launched_kernels(out);
+}
+
+void session_hot_lines(ProfileOutcome& out, const ProfileSettings& s, const SharedReport& shared) {
   if (!out.classified) return;
+  std::set<int> ids;
+  for (const auto& k : out.analysis->table.kernels) ids.insert(k.id);
   if (!s.source) {
     out.hot_lines_note = kNoSourceNote;
   } else if (!shared.rep) {
@@ -252,19 +264,24 @@ void classify_session_rows(ProfileOutcome& out, const KernelSpec& spec, const Pr
   }
 }
 
+std::unique_ptr<StandbySession> start_profile_standby(const KernelSpec& spec, const ProfileSettings& s,
+                                                      const std::string& out_dir) {
+  if (!s.run_ncu || find_ncu().empty()) return nullptr;
+  try {
+    return StandbySession::for_profile(spec, file_stem(spec.kernel), s, out_dir);
+  } catch (const Error& e) {  // ncu then starts after the timing, as without a standby
+    print_warning(std::string("ncu: no standby start: ") + e.what());
+    return nullptr;
+  }
+}
+
 ProfileOutcome measure_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& s,
-                               const std::string& out_dir, const std::string* chart_title) {
+                               const std::string& out_dir, const std::string* chart_title,
+                               std::unique_ptr<StandbySession>* early) {
   ProfileOutcome out;
-  std::unique_ptr<StandbySession> standby;
   // ncu and its profiled process start before the timing (a standby session, flows/ncu_standby.hpp):
   // their start-up overlaps the timed calls instead of following them.
-  if (s.run_ncu && !find_ncu().empty()) {
-    try {
-      standby = StandbySession::for_profile(spec, file_stem(spec.kernel), s, out_dir);
-    } catch (const Error& e) {  // ncu then starts after the timing, as without a standby
-      print_warning(std::string("ncu: no standby start: ") + e.what());
-    }
-  }
+  std::unique_ptr<StandbySession> standby = early ? std::move(*early) : start_profile_standby(spec, s, out_dir);
   out.timing = time_profile(inst, spec, s);
   if (!s.run_ncu) {
     skip_ncu(out);
@@ -308,7 +325,9 @@ void write_profile_reports(const std::string& out_dir, const KernelSpec& spec, c
     write_ncu_reports(out_dir, out.analysis->table, out.analysis->verdict, nh);
     if (s.roofline) {
       if (!out.roofline_job) start_profile_chart(out_dir, s, out, header);
+      trace_event("profile: reports written, waiting for the chart");
       out.roofline_note = out.roofline_job->note();
+      trace_event("profile: chart done");
     }
     for (const auto& n : out.notes) print_warning(n);
     if (!out.roofline_note.empty() && s.roofline) print_warning(out.roofline_note);
@@ -368,10 +387,11 @@ VersionRow profile_summary_row(const std::string& out_dir, const KernelSpec& spe
 }
 
 ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& s,
-                           const std::string& out_dir, std::vector<std::pair<std::string, std::string>> header) {
+                           const std::string& out_dir, std::vector<std::pair<std::string, std::string>> header,
+                           std::unique_ptr<StandbySession>* standby) {
   make_dirs(out_dir);
   const std::string title = title_of(header);
-  ProfileOutcome out = measure_profile(inst, spec, s, out_dir, &title);
+  ProfileOutcome out = measure_profile(inst, spec, s, out_dir, &title, standby);
   write_profile_reports(out_dir, spec, s, out, std::move(header));
   return out;
 }

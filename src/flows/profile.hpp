@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -69,14 +70,25 @@ struct ProfileOutcome {
   std::string hot_lines_note;               ///< why there are none ("" when there are)
 };
 
+/// The standby ncu session of one profile (flows/ncu_standby.hpp StandbySession::for_profile) into
+/// `out_dir` (which must exist), when ncu is to run and is found; nullptr otherwise, or when it
+/// could not start (a warning then says why, and ncu starts after the timing). Started as soon as
+/// the spec is valid and the GPU selected, ncu's start-up and its process's CUDA context (and
+/// Python imports) overlap kprof's own kernel load, prepare() and timing.
+std::unique_ptr<StandbySession> start_profile_standby(const KernelSpec& spec, const ProfileSettings& settings,
+                                                      const std::string& out_dir);
+
 /// Timing, ncu, the assessment and the hot lines of `inst` (prepared by the caller): measures
 /// only; ncu writes its own profile.ncu-rep into `out_dir`, kprof writes nothing here. Throws
 /// Error when timing itself fails (exit 1) or for bad options (exit 2).
 /// With `chart_title` (the header's "Kernel" row) the roofline chart starts as soon as the call is
 /// classified, before the hot lines are read (their SASS text waits for ncu_report's disassembler
 /// set-up, about 0.45 s, which the chart's drawing then overlaps).
+/// `standby`: the caller's start_profile_standby (taken over; it may hold nullptr: ncu then starts
+/// after the timing); without it measure_profile starts one itself before the timing.
 ProfileOutcome measure_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& settings,
-                               const std::string& out_dir, const std::string* chart_title = nullptr);
+                               const std::string& out_dir, const std::string* chart_title = nullptr,
+                               std::unique_ptr<StandbySession>* standby = nullptr);
 
 /// The timing step of a profile on `inst` (prepared by the caller), with its progress lines.
 /// Throws like measure_timing (exit 1 for a fault or hang, 2 for bad options).
@@ -117,10 +129,16 @@ struct SharedReport {
 };
 
 /// The classification of one version's rows of a shared session (out.ncu already describes the
-/// session; `rows` holds the version's launches with their report IDs): ncu's rule results and
-/// the hot lines of those launches only, from `shared`.
+/// session; `rows` holds the version's launches with their report IDs), with ncu's rule results
+/// of those launches only, from `shared`. The hot lines follow apart (session_hot_lines), so the
+/// charts can start in between.
 void classify_session_rows(ProfileOutcome& out, const KernelSpec& spec, const ProfileSettings& settings,
                            const WorkModel& work, MetricTable rows, const SharedReport& shared);
+
+/// The hot lines of a version classified by classify_session_rows (its launches' IDs are those of
+/// out.analysis), from `shared`; or out.hot_lines_note saying why there are none. Their SASS text
+/// waits for ncu_report's disassembler set-up (about 0.45 s once per process).
+void session_hot_lines(ProfileOutcome& out, const ProfileSettings& settings, const SharedReport& shared);
 
 /// Starts drawing the roofline chart of a classified `out` into `out_dir` (settings.roofline;
 /// report/roofline_chart.hpp start_roofline: on a chart worker when they run), so several
@@ -152,7 +170,9 @@ VersionRow profile_summary_row(const std::string& out_dir, const KernelSpec& spe
 /// (kernel/load.hpp kernel_header_rows). Timing is always written, even when ncu fails (then the
 /// summary says why and what to do, and no class is given). Throws Error when timing itself fails
 /// (a fault, a hang: exit 1) or for bad options (exit 2).
+/// `standby`: as for measure_profile (`kprof profile` starts it before loading the kernel).
 ProfileOutcome run_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& settings,
-                           const std::string& out_dir, std::vector<std::pair<std::string, std::string>> header);
+                           const std::string& out_dir, std::vector<std::pair<std::string, std::string>> header,
+                           std::unique_ptr<StandbySession>* standby = nullptr);
 
 }  // namespace kprof

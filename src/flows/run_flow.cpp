@@ -30,24 +30,37 @@ RunOutcome run_workflow(const RunRequest& req) {
   //    no call is timed before its ncu probe has ended (EnvGate::wait_gpu_probes). Compiled versions
   //    loaded while ref.py still imports PyTorch are timed then and checked once it is there.
   //    The one Nsight Compute session starts in standby as soon as the environment's own ncu probe
-  //    has ended (flows/ncu_standby.hpp), so its start-up is done when the versions are timed.
+  //    has ended (flows/ncu_standby.hpp), so its start-up is done when the versions are timed, and
+  //    is released once they are, even while the environment check still runs: its results are
+  //    used only once that check has passed (RunWorkflow::finish_profiles).
   const std::vector<std::string> names = version_folder_names(req.versions);
   ParallelBuilds builds(req.versions, names);
   StandbySlot standby;
-  auto start_standby = [&req, &names, &standby](const EnvFacts& f) {
-    if (!standby_wanted(req) || !f.ncu.ok() || !f.counters.readable) return;
+  // Starts the standby session; true when it runs. With `probe` it is the environment's counter probe.
+  auto start = [&req, &names, &standby](bool probe) {
     std::vector<SessionPlanEntry> prelim;
     for (size_t i = 0; i < req.versions.size(); ++i) prelim.push_back({names[i], spec_to_args(req.versions[i])});
     try {
-      standby.start(prelim, req.versions.front(), run_profile_settings(req), req.output_dir);
+      standby.start(prelim, req.versions.front(), run_profile_settings(req), req.output_dir, probe);
+      return true;
     } catch (const Error& e) {  // the session then starts when the versions are timed
       print_warning(std::string("ncu session: no standby start: ") + e.what());
+      return false;
     }
+  };
+  auto start_standby = [&req, &standby, start](const EnvFacts& f) {
+    if (standby_wanted(req) && f.ncu.ok() && f.counters.readable && !standby.get()) start(false);
   };
   EnvOptions eo;
   eo.gpu = first.gpu;
   eo.timeout_s = req.env_timeout_s;
   eo.on_counters_probed = start_standby;
+  // The counter probe is the standby session's first launch (flows/ncu_standby.hpp).
+  eo.counter_probe_in_session = [&req, &standby, start](const EnvFacts&) -> std::function<NcuCounters()> {
+    if (!standby_wanted(req) || !start(true)) return {};
+    double limit = req.env_timeout_s;
+    return [&standby, limit] { return standby.get()->wait_probe(limit); };
+  };
   if (req.env) start_standby(req.env->facts);  // probed before (a worker's later sizes): no ncu probe runs now
   EnvGate env(eo, req.env, join_path(req.output_dir, "env_check.md"));
   RunWorkflow flow(req, out, builds, env, standby);
@@ -58,9 +71,9 @@ RunOutcome run_workflow(const RunRequest& req) {
     throw;
   }
   flow.run_versions();
+  flow.finish_profiles();  // a standby session is released before the environment check has ended
   out.env_ready = flow.env_ready();
   if (!out.env_ready) return out;
-  flow.finish_profiles();
   flow.write_comparison();
   return out;
 }

@@ -179,9 +179,9 @@ void RunWorkflow::note_buffers(const KernelSpec& spec, const KernelInstance& ins
 }
 
 bool RunWorkflow::check_version(const KernelSpec& spec, KernelInstance& inst, VersionRow& row, Clock::time_point t0) {
-  note_buffers(spec, inst, row);
   CheckResult cr = run_check(
       inst, [&]() -> ReferenceRunner& { return reference_.get(); }, req_.check);
+  note_buffers(spec, inst, row);     // after the check, which prepared them (a version timed first already had)
   auto checked = Clock::now() - t0;  // the check's own time, without the wait for the environment
   row.steps_s["check"] = std::chrono::duration<double>(checked).count();
   // Checked beside the environment probe; reported only once it passed (publish). In a run with
@@ -235,7 +235,12 @@ void RunWorkflow::record_profile(VersionRow& row, const ProfileOutcome& p, Clock
 }
 
 void RunWorkflow::finish_profiles() {
-  if (pending_.empty()) return;
+  if (stopped_ || pending_.empty()) return;
+  const bool gpu_usable = !hard_exit_requested();
+  // A standby session is released before the environment check has ended (issue 17: the check's
+  // Python probe can outlast the versions' checks and timings); its results are used only once the
+  // environment has passed (go_on), and ncu is stopped when it fails. Without one, ncu waits for it.
+  if ((!gpu_usable || !standby_.get()) && !env_ready()) return;
   try {
     // The run's chart starts with the versions' charts, once they are classified.
     auto start_run_chart = [this](const std::vector<PendingProfile>& classified) {
@@ -245,8 +250,9 @@ void RunWorkflow::finish_profiles() {
         if (p.out.classified) done.emplace_back(p.name, &*p.out.analysis);
       run_chart_ = start_versions_roofline(req_.output_dir, done);
     };
-    profile_pending(pending_, profile_settings(), req_.output_dir, !hard_exit_requested(), standby_.get(),
-                    start_run_chart);
+    profile_pending(pending_, profile_settings(), req_.output_dir, gpu_usable, standby_.get(), start_run_chart,
+                    [this] { return env_ready(); });
+    if (stopped_) return;  // the environment failed while ncu ran: nothing of it is reported
   } catch (const Error& e) {
     for (size_t k = 0; k < pending_.size(); ++k) {
       VersionRow& row = out_.rows[pending_rows_[k]];

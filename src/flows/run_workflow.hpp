@@ -53,6 +53,9 @@ class RunWorkflow {
   void write_comparison();
 
   /// The ncu step of the versions timed for one session, and their reports (flows/ncu_session.hpp).
+  /// A standby session is released before the environment check has ended and stopped when that
+  /// check fails (then nothing is reported: env_ready() is false); else the check is waited for
+  /// first. Does nothing once the run has stopped.
   void finish_profiles();
 
  private:

@@ -72,13 +72,17 @@ struct Job {
 
 class Pool {
  public:
-  ~Pool() {
+  ~Pool() { stop(); }
+
+  /// Ends every worker once the charts asked for are answered (their threads joined). Idempotent.
+  void stop() {
     {
       std::lock_guard<std::mutex> lock(m_);
       stopping_ = true;
     }
     cv_.notify_all();
-    for (auto& t : threads_) t.join();
+    for (auto& t : threads_)
+      if (t.joinable()) t.join();
   }
 
   void start(size_t n) {
@@ -192,6 +196,8 @@ Pool& pool() {
 }  // namespace
 
 void start_chart_workers(size_t workers) { pool().start(workers); }
+
+void stop_chart_workers() { pool().stop(); }
 
 ChartResult draw_chart(ChartKind kind, const std::string& spec_json, const std::string& svg_path,
                        const std::string& png_path) {

@@ -29,6 +29,11 @@ void start_chart_workers(size_t workers);
 ChartResult draw_chart(ChartKind kind, const std::string& spec_json, const std::string& svg_path,
                        const std::string& png_path);
 
+/// Ends the chart workers now, once each has answered the charts asked of it (as at exit): for a
+/// process about to leave through _Exit (cli/main.cpp), which skips the static teardown that
+/// would else do it. No chart can be drawn on a worker afterwards. Never throws.
+void stop_chart_workers();
+
 /// How many charts the workers drew so far (the rest were drawn in this process); for tests.
 size_t charts_drawn_by_workers();
 

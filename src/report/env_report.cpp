@@ -108,8 +108,9 @@ std::string env_markdown(const EnvReport& r) {
   if (!f.counters.checked)
     md += f.counters_skipped + "\n";
   else
-    md += (f.counters.readable ? "counters readable" : "FAILED: " + f.counters.error) + "  \nCommand: `" +
-          f.counters.command + "`\n";
+    md += (f.counters.readable ? "counters readable" : "FAILED: " + f.counters.error) +
+          (f.counters.probed_in_session ? " (kprof's probe kernel, the first launch of the run's ncu session)" : "") +
+          "  \nCommand: `" + f.counters.command + "`\n";
 
   md += "\n## Python\n\nInterpreter: `" + f.python.path + "` " + or_dash(f.python.version) +
         (f.python.error.empty() ? "" : "  \nProbe problem: " + f.python.error) + "\n\n";
@@ -202,7 +203,10 @@ nlohmann::json env_json(const EnvReport& r) {
   ncu["counters"] = {
       {"checked", f.counters.checked},
       {"readable", f.counters.readable},
-      {"sm_cycles_elapsed_avg", f.counters.checked && f.counters.readable ? json(f.counters.cycles) : json(nullptr)},
+      {"sm_cycles_elapsed_avg", f.counters.checked && f.counters.readable && !f.counters.probed_in_session
+                                    ? json(f.counters.cycles)
+                                    : json(nullptr)},
+      {"probed_in_session", f.counters.probed_in_session},
       {"permission_denied", f.counters.permission_denied},
       {"no_kernels", f.counters.no_kernels},
       {"error", f.counters.checked ? f.counters.error : f.counters_skipped},

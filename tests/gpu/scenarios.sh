@@ -445,6 +445,8 @@ if want runspeed; then  # issue 17: `kprof run` against env + build/check/profil
     cp "$W/rs_cuda/runspeed.md" "$OUT/runspeed_cuda.md" 2>/dev/null
     cp "$W/rs_cuda/runspeed.json" "$OUT/runspeed_cuda.json" 2>/dev/null
     cp "$W/rs_cuda/run/report/comparison.md" "$OUT/runspeed_cuda_comparison.md" 2>/dev/null
+    # Versions checked after others were timed first see their own buffers (no "buffers differ" note).
+    scenario runspeed-cuda-no-buffer-note 1 '' -- grep -q 'buffers differ' "$W/rs_cuda/run/run.log"
     # The build cache: the same six sources again, reports to another folder, same cache: no nvcc runs
     # ("[vN] build: up to date"), and each row of comparison.json says so.
     RSC="$W/rs_cuda/run"
@@ -512,7 +514,7 @@ if want onesession; then  # issue 17: one Nsight Compute session for all version
   CU=($AT/cuda/v0.cu $AT/cuda/v1.cu $AT/cuda/v2.cu $AT/cuda/v3.cu $AT/cuda/v4.cu $AT/cuda/v5.cu)
   TR=($AT/triton/v0.py $AT/triton/v1.py $AT/triton/v2.py $AT/triton/v3.py)
   for f in "${CU[@]}" tests/data/session/attn_crash_under_ncu.cu; do "$K" build "$f"; done > "$W/os_build.log" 2>&1
-  OSP=" ${ONESESSION:-modes crash defer} "  # ONESESSION="crash" (or "modes", "defer"): only that part
+  OSP=" ${ONESESSION:-modes crash defer probe} "  # ONESESSION="crash" (or "modes", "defer", "probe"): only that part
   if [[ $OSP == *" modes "* ]]; then
   scenario onesession-cuda-one 0 'ncu session: .* 6 of 6 versions attributed' -- "$K" run "${CU[@]}" \
     --ref $AT/cuda/ref.py $CD -o "$W/os_cuda_one"
@@ -550,6 +552,34 @@ if want onesession; then  # issue 17: one Nsight Compute session for all version
   scenario onesession-defer-fault 1 'faulted while timed before its check' -- "$K" run $AT/cuda/v5.cu $P/attn_fault.cu \
     $AT/cuda/v0.cu --ref $P/attn_slow_ref.py $CD -o "$W/os_defer_fault"
   scenario onesession-defer-fault-rows 0 '' -- $CK fault "$W/os_defer_fault" v5 attn_fault v0
+  fi
+  # The environment's counter probe as the session's first launch (stages/ncu/session_probe.hpp):
+  # env_check says so, the report holds the probe kernel, no version's report shows it; without
+  # counter permission (the stand-in ncu) the run stops before any result, exit 1.
+  if [[ $OSP == *" probe "* ]]; then
+  scenario onesession-probe-run 0 'the probe kernel, first in the run.s ncu session' -- "$K" run $AT/cuda/v4.cu \
+    $AT/cuda/v5.cu --ref $AT/cuda/ref.py $CD -o "$W/os_probe"
+  scenario onesession-probe-env 0 '"probed_in_session": true' -- cat "$W/os_probe/env_check.json"
+  scenario onesession-probe-in-report 0 'kprof_probe_kernel' -- ncu --import "$W/os_probe/run.ncu-rep" --page raw --csv
+  scenario onesession-probe-not-in-rows 1 '' -- grep -l kprof_probe_kernel "$W/os_probe/v4/profile.json" \
+    "$W/os_probe/v5/profile.json" "$W/os_probe/comparison.json"
+  scenario onesession-probe-noperm 1 'ERR_NVGPUCTRPERM' -- env KPROF_NCU="$PWD/tests/gpu/fake_ncu_noperm.sh" "$K" run \
+    $AT/cuda/v4.cu $AT/cuda/v5.cu --ref $AT/cuda/ref.py $CD -o "$W/os_noperm"
+  scenario onesession-probe-noperm-no-result 1 '' -- test -e "$W/os_noperm/comparison.md"
+  # The session is released before the environment check ends; when that check then fails (here a
+  # Python whose package probe fails after 8 s: a venv copy whose python3 is a wrapper) ncu is
+  # stopped and nothing of the run is reported.
+  PYV=$(dirname "$(dirname "$(command -v python3)")")
+  FV="$W/broken_probe_venv"; mkdir -p "$FV/bin"
+  cp "$PYV/pyvenv.cfg" "$FV/" 2>/dev/null; ln -sfn "$PYV/lib" "$FV/lib"
+  printf '#!/bin/sh\ncase "$*" in *KPROF_PROBE*) sleep 8; echo "a broken Python (test stand-in)" >&2; exit 3;; esac\nexec %s "$@"\n' \
+    "$(command -v python3)" > "$FV/bin/python3"; chmod +x "$FV/bin/python3"
+  scenario onesession-env-fails-after-release 1 'environment: NOT ready' -- env KPROF_PYTHON="$FV/bin/python3" "$K" run \
+    "${CU[@]}" --ref $AT/cuda/ref.py $CD -o "$W/os_envfail"
+  scenario onesession-env-fails-after-release-order 0 '' -- python3 -c 'import sys; t = open(sys.argv[1]).read()
+r, n = t.find("releasing the session"), t.find("environment: NOT ready"); print(r, n); sys.exit(0 if 0 <= r < n else 1)' \
+    "$W/onesession-env-fails-after-release.log"
+  scenario onesession-env-fails-after-release-no-result 1 '' -- test -e "$W/os_envfail/comparison.md"
   fi
   for d in os_cuda_one os_cuda_per os_triton_one os_triton_per os_crash_cuda os_crash_triton os_defer os_defer_fault; do
     cp "$W/$d/comparison.md" "$OUT/onesession_$d.md" 2>/dev/null

@@ -13,6 +13,7 @@
 #include "stages/analysis/analyze.hpp"
 #include "stages/analysis/hot_lines.hpp"
 #include "stages/ncu/ncu_rep.hpp"
+#include "stages/ncu/warmup_report.hpp"
 #include "report/hot_lines_report.hpp"
 #include "report/ncu_report.hpp"
 #include "unit/test_env_util.hpp"
@@ -260,6 +261,29 @@ TEST(HotLines, SassWithLabelsShowsAsWrittenInTheMarkdown) {
   // (the H200's extras/python) does not: there is then nothing to escape here (md_code_span's own
   // test still runs).
   if (with_backtick == 0) GTEST_SKIP() << "this ncu_report module writes no labels with backticks";
+}
+
+}  // namespace
+}  // namespace kprof
+
+namespace kprof {
+namespace {
+
+TEST(NcuRep, TheEmbeddedWarmUpReportSetsUpTheDisassembler) {
+  // kprof's own small report (stages/ncu/warmup_report.hpp) is embedded whole, and ncu_report reads it.
+  std::string_view bytes = warmup_report_bytes();
+  ASSERT_GT(bytes.size(), 1000u);
+  EXPECT_EQ(bytes.substr(0, 4), std::string_view("NVR\0", 4));
+  EXPECT_TRUE(warm_disassembler_early());
+  EXPECT_TRUE(warm_disassembler_early());  // once per process: the second call returns at once
+  // The real report's SASS then reads as it does without the early set-up.
+  const NcuRepKernel& k = report("divergent").kernels.at(0);
+  ASSERT_FALSE(k.instructions.empty());
+  uint64_t pc = k.instructions.front().pc;
+  auto sass = read_ncu_rep_sass(rep_path("divergent"), k.id, {pc});
+  ASSERT_EQ(sass.count(pc), 1u);
+  EXPECT_FALSE(sass[pc].empty());
+  if (!k.instructions.front().sass.empty()) EXPECT_EQ(sass[pc], k.instructions.front().sass);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "core/fs.hpp"
 #include "stages/ncu/session.hpp"
+#include "stages/ncu/session_probe.hpp"
 #include "unit/test_env_util.hpp"
 
 using namespace kprof;
@@ -71,4 +72,24 @@ TEST(NcuStandby, TheFinalPlanIsRunOnceReleased) {
   EXPECT_TRUE(contains(r.err, "final-v1")) << r.err;
   EXPECT_FALSE(contains(r.err, " v0")) << r.err;
   if (!path_exists("/dev/nvidia0")) EXPECT_EQ(r.exit_code, 1) << r.err;
+}
+
+TEST(NcuStandby, WithProbeItMarksTheCounterProbeBeforeStandingBy) {
+  // `--probe`: the environment's counter probe comes first (stages/ncu/session_probe.hpp). On a
+  // machine without a GPU it cannot run: the mark says why, then the standby waits as always.
+  TempDir dir;
+  std::string prelim = write_prelim(dir), go = dir / "go.json";
+  write_file_atomic(go, R"({"cancel": "the run stopped"})");
+  auto r =
+      run_kprof({"__session", prelim, "--standby", go, "--parent", std::to_string(::getpid()), "--probe"}, {}, "", 60);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto mark = r.err.find("==KPROF== session probe ");
+  ASSERT_NE(mark, std::string::npos) << r.err;
+  EXPECT_LT(mark, r.err.find("==KPROF== session standing by")) << r.err;
+  if (!path_exists("/dev/nvidia0")) {
+    EXPECT_TRUE(contains(r.err, "==KPROF== session probe failed: ")) << r.err;
+    NcuCounters c = session_probe_counters(r.err, false, false, "ncu ...");
+    EXPECT_FALSE(c.readable);
+    EXPECT_TRUE(contains(c.error, "probe kernel failed")) << c.error;
+  }
 }

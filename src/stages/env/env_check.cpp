@@ -6,6 +6,7 @@
 #include <cstring>
 #include <future>
 
+#include "core/trace.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
 
@@ -50,9 +51,17 @@ EnvFacts collect_env(const EnvOptions& opts) {
            fmt_sig(opts.timeout_s, 3) + " s");
   std::future<PythonInfo> python = std::async(std::launch::async, [&opts] { return probe_python(opts.timeout_s); });
 
-  progress("env: nvcc, ncu, compute-sanitizer (--version)");
-  f.nvcc = probe_tool("nvcc", opts.timeout_s);
+  progress("env: ncu, nvcc, compute-sanitizer (--version)");
   f.ncu = probe_tool("ncu", opts.timeout_s);
+  // The counter probe starts first when it is the run's ncu session's first launch: the other
+  // tools are probed while ncu starts.
+  std::function<NcuCounters()> in_session;
+  if (f.ncu.ok() && f.gpu.available && opts.counter_probe_in_session) {
+    in_session = opts.counter_probe_in_session(f);
+    if (in_session)
+      progress("env: can ncu read performance counters? (the probe kernel, first in the run's ncu session)");
+  }
+  f.nvcc = probe_tool("nvcc", opts.timeout_s);
   f.sanitizer = probe_tool("compute-sanitizer", opts.timeout_s);
 
   std::string exe = opts.self_exe.empty() ? self_exe_path() : opts.self_exe;
@@ -60,14 +69,18 @@ EnvFacts collect_env(const EnvOptions& opts) {
     f.counters_skipped = "not checked: ncu is not usable";
   } else if (!f.gpu.available) {
     f.counters_skipped = "not checked: " + f.gpu.error;
+  } else if (in_session) {
+    f.counters = in_session();
   } else if (exe.empty()) {
     f.counters_skipped = "not checked: cannot tell kprof's own path (/proc/self/exe)";
   } else {
     progress("env: can ncu read performance counters? (one-kernel probe under ncu)");
     f.counters = probe_ncu_counters(f.ncu.path, {exe, "__probe", "--gpu", std::to_string(opts.gpu)}, opts.timeout_s);
   }
+  trace_event("env: counters probed");
   if (opts.on_counters_probed) opts.on_counters_probed(f);
   f.python = python.get();
+  trace_event("env: python probed");
 
   CutlassSearch search = CutlassSearch::from_environment();
   search.pip_source = f.python.cutlass_pip_source;

@@ -28,6 +28,12 @@ struct EnvOptions {
   /// Python probe may still run: `kprof run` starts its Nsight Compute session then, so no two ncu
   /// processes overlap. Gets the facts gathered so far (gpu, nvcc, ncu, sanitizer, counters).
   std::function<void(const EnvFacts&)> on_counters_probed;
+  /// `kprof run`: the counter probe as the first launch of its standby ncu session
+  /// (flows/ncu_standby.hpp, stages/ncu/session_probe.hpp). Called once ncu is found usable and
+  /// the GPU present (with the facts so far), it starts that session and returns the wait for the
+  /// probe's outcome; an empty function means it did not start, and the probe of its own
+  /// (`ncu ... kprof __probe`) runs instead.
+  std::function<std::function<NcuCounters()>(const EnvFacts&)> counter_probe_in_session;
 };
 
 /// Everything the check found. Plain data: assess_env() judges it, so tests can build one by hand.

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -13,7 +16,9 @@
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/text.hpp"
+#include "core/trace.hpp"
 #include "stages/ncu/runner.hpp"
+#include "stages/ncu/warmup_report.hpp"
 #include "python/embedded_module.hpp"
 #include "python/interpreter.hpp"
 
@@ -147,8 +152,12 @@ void warm_disassembler() {
   warm = std::async(std::launch::async, [] {
            adopt_python_thread();
            try {
-             return call_embedded_python("_kprof_ncu_rep", kNcuRepReaderSource, "warm_disassembler", json::object())
-                 .value("warmed", false);
+             trace_event("ncu_report: disassembler set-up start");
+             bool warmed =
+                 call_embedded_python("_kprof_ncu_rep", kNcuRepReaderSource, "warm_disassembler", json::object())
+                     .value("warmed", false);
+             trace_event("ncu_report: disassembler set-up end");
+             return warmed;
            } catch (const Error&) {  // the lookups that follow say what is wrong
              return false;
            }
@@ -156,6 +165,31 @@ void warm_disassembler() {
 }
 
 }  // namespace
+
+bool warm_disassembler_early() {
+  static std::mutex m;
+  static bool warmed = false;
+  std::lock_guard<std::mutex> lock(m);
+  if (warmed) return true;
+  const char* tmp = std::getenv("TMPDIR");
+  std::string tmpl = join_path(tmp && *tmp ? tmp : "/tmp", "kprof-warmup-XXXXXX.ncu-rep");
+  int fd = ::mkstemps(tmpl.data(), 8);
+  if (fd < 0) return false;
+  std::string_view bytes = warmup_report_bytes();
+  bool written = ::write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
+  ::close(fd);
+  trace_event("ncu_report: early disassembler set-up start");
+  try {
+    if (written)
+      warmed = call_embedded_python("_kprof_ncu_rep", kNcuRepReaderSource, "warm_disassembler_with",
+                                    {{"path", tmpl}, {"candidates", candidates_json()}})
+                   .value("warmed", false);
+  } catch (const Error&) {  // the lookups after the read say what is wrong
+  }
+  trace_event(std::string("ncu_report: early disassembler set-up end") + (warmed ? "" : " (not set up)"));
+  std::remove(tmpl.c_str());
+  return warmed;
+}
 
 double NcuRepInstruction::counter(const std::string& name) const {
   auto it = counters.find(name);
@@ -226,7 +260,9 @@ std::map<uint64_t, std::string> read_ncu_rep_sass(const std::string& path, int k
   if (pcs.empty()) return out;
   if (!path_exists(path)) throw usage_error("no such file: " + path, "pass an Nsight Compute report (.ncu-rep)");
   std::string why;
+  trace_event("ncu_report: sass lookups start");
   auto r = call_reader("sass", absolute_path(path), {{"kernel", kernel_id}, {"pcs", pcs}}, &why);
+  trace_event("ncu_report: sass lookups end");
   if (!r) throw no_module_error(path, why);
   for (const auto& [pc, text] : (*r)["sass"].items()) out[std::stoull(pc)] = text.get<std::string>();
   return out;

@@ -126,6 +126,14 @@ NcuRep read_ncu_rep(const std::string& path, const NcuRepReadOptions& opts = {})
 std::map<uint64_t, std::string> read_ncu_rep_sass(const std::string& path, int kernel_id,
                                                   const std::vector<uint64_t>& pcs);
 
+/// Sets up ncu_report's disassembler (its first SASS lookup in a process: about 0.45 s on the H200,
+/// whatever the report) on kprof's own small embedded report (stages/ncu/warmup_report.hpp,
+/// written to a temporary file for the read and removed), so that a SASS lookup after the real
+/// report's read does not wait for it: call it while ncu still runs. Once per process (later calls
+/// return at once); true when the disassembler is set up. Never throws: no ncu_report module, a
+/// report this ncu_report cannot read, or no temporary file just leave the set-up for later.
+bool warm_disassembler_early();
+
 /// The launches' metrics as the table a raw-page CSV export gives (identity columns from
 /// launch__block_dim_*, launch__grid_dim_*, launch__device_id and
 /// device__attribute_compute_capability_*; values normalised with normalize_unit).

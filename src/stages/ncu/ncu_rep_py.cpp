@@ -112,6 +112,30 @@ def warm_disassembler(arg):
     return {"warmed": bool(_state.get("disassembler"))}
 
 
+def warm_disassembler_with(arg):
+    """Sets up the disassembler as warm_disassembler does, on the small report at `path` (kprof's
+    own, embedded: stages/ncu/warmup_report.hpp) instead of the real one, while ncu still runs: its
+    first instruction with a correlation ID is looked up once. The real report stays the one held."""
+    if _state.get("disassembler"):
+        return {"warmed": True}
+    mod, _ = _import(arg["candidates"])
+    if mod is None:
+        return {"warmed": False}
+    try:
+        ctx = mod.load_report(arg["path"])
+        for _, _, act in _actions(ctx):
+            for name in _PC_METRICS:
+                m = act.metric_by_name(name)
+                if m is not None and m.has_correlation_ids() and m.num_instances() > 0:
+                    act.sass_by_pc(m.correlation_ids().as_uint64(0))
+                    _state["disassembler"] = True
+                    _state.pop("warm_pc", None)
+                    return {"warmed": True}
+    except Exception:  # noqa: BLE001 - a report this module cannot read: the set-up waits for the real one
+        pass
+    return {"warmed": False}
+
+
 def _instructions(act, with_sass):
     names = list(_PC_METRICS)
     for name in act.metric_names():

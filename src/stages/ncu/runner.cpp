@@ -8,6 +8,7 @@
 #include <regex>
 #include <utility>
 
+#include "core/trace.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/subprocess.hpp"
@@ -123,6 +124,22 @@ void interpret_ncu_output(const std::string& out, int exit_code, NcuRunResult& r
   }
 }
 
+namespace {
+/// Adds `chunk` to `partial` and hands each complete line to `on_line` (when set) and, traced
+/// (KPROF_TRACE), ncu's own lines ("==PROF==", "==ERROR==", "==WARNING==") and the runner's ("==KPROF==").
+void split_ncu_lines(std::string& partial, const std::string& chunk,
+                     const std::function<void(const std::string&)>& on_line) {
+  partial += chunk;
+  size_t nl;
+  while ((nl = partial.find('\n')) != std::string::npos) {
+    std::string line = partial.substr(0, nl);
+    partial.erase(0, nl + 1);
+    if (line.rfind("==", 0) == 0) trace_event("ncu| " + line);
+    if (on_line) on_line(line);
+  }
+}
+}  // namespace
+
 NcuRunResult run_ncu(const NcuRunOptions& o) {
   if (o.target.empty()) throw usage_error("run_ncu: no program to profile");
   NcuRunResult r;
@@ -153,8 +170,11 @@ NcuRunResult run_ncu(const NcuRunOptions& o) {
     last_output = now;
   };
   auto holding = [&] { return o.hold_output && !o.hold_output->load(); };
-  if (o.show_progress) {
-    po.on_chunk = [&](const std::string& chunk, bool) {
+  std::string partial_line[2];  // stdout's, stderr's: for on_line and KPROF_TRACE
+  if (o.show_progress || o.on_line || trace_enabled()) {
+    po.on_chunk = [&](const std::string& chunk, bool is_err) {
+      if (o.on_line || trace_enabled()) split_ncu_lines(partial_line[is_err ? 1 : 0], chunk, o.on_line);
+      if (!o.show_progress) return;
       if (holding()) {
         held += chunk;
         return;
@@ -180,7 +200,9 @@ NcuRunResult run_ncu(const NcuRunOptions& o) {
       last_output = elapsed;
     }
   };
+  trace_event("ncu: launch");
   auto pr = run_process(r.command, po);
+  trace_event("ncu: exited");
   if (o.show_progress && !holding() && !held.empty()) echo(std::exchange(held, ""));  // a cancelled standby stays quiet
   if (o.show_progress && !at_line_start) std::fputc('\n', stderr);
   r.wall_s = pr.wall_s;

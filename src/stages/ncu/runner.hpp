@@ -57,6 +57,9 @@ struct NcuRunOptions {
   /// A standby session's limit counts from its release, so with stop_when ncu runs unbounded
   /// otherwise and timeout_s only names the limit in the message.
   std::function<bool(double elapsed_s)> stop_when;
+  /// Called on ncu's thread with each complete line of its output (its own and the profiled
+  /// process's, held or not), as it arrives: the standby reads its counter probe's outcome there.
+  std::function<void(const std::string& line)> on_line;
 };
 
 /// What came back.
@@ -80,6 +83,9 @@ struct NcuRunResult {
   /// `command` is then the plain `kprof __runner` line the run stands for, and wall_s counts from
   /// the release.
   bool started_in_standby = false;
+  /// The caller stopped it before it ended (`kprof run`'s environment failed meanwhile): nothing
+  /// of it is a result.
+  bool stopped = false;
   std::string nvtx_range;    ///< the version's NVTX range in the session's report ("" otherwise)
   double wall_s = 0;         ///< wall time of the profiling run, seconds
   double export_wall_s = 0;  ///< wall time of the CSV export, seconds (0 when metrics_from_report)
