@@ -80,6 +80,7 @@ fi
 [ -d "$root/.deps/cutlass" ] && export CUTLASS_PATH="$root/.deps/cutlass"
 [ -f build-gpu/.prebuilt ] && export KPROF_PYTHON=$(command -v python3)
 
+ALONE='^(GpuTiming|DeviceBuffersGpu)[.]'  # GoogleTest cases run one at a time, after the others
 if want unit && [ -f build-gpu/.prebuilt ] && [ ! -x build-gpu/tests/kprof_tests ]; then
   printf 'FAIL\tgtest (prebuilt: no .prebuilt/kprof_tests: run scripts/prebuild-gpu.sh)\t1\t0\t-\n' >> "$SUMMARY"
 elif want unit && [ -f build-gpu/.prebuilt ]; then
@@ -91,18 +92,20 @@ elif want unit && [ -f build-gpu/.prebuilt ]; then
   $T --gtest_list_tests | awk '/^[^ ]/ { s = $1 } /^  / { print s $1 }' | grep -E "${UNIT_FILTER:-.}" > "$OUT/gtest/list"
   # One log per test, named after it with '/' (parameterized tests: Suite/Name.Case/param) as '_'.
   one() { "$T" --gtest_filter="$1" > "$OUT/gtest/${1//\//_}.log" 2>&1 || echo "$1" >> "$OUT/gtest/failed"; }
-  export -f one; export T OUT
-  grep -v '^GpuTiming[.]' "$OUT/gtest/list" | xargs -P4 -I{} bash -c 'one {}'
-  grep '^GpuTiming[.]' "$OUT/gtest/list" | xargs -P1 -I{} bash -c 'one {}'
+  export -f one; export T OUT ALONE
+  # Alone, after the rest: the timing tests (in parallel they measure each other) and the buffer
+  # tests that compare the GPU's free memory (device-wide: other tests' allocations move it).
+  grep -Ev "$ALONE" "$OUT/gtest/list" | xargs -P4 -I{} bash -c 'one {}'
+  grep -E "$ALONE" "$OUT/gtest/list" | xargs -P1 -I{} bash -c 'one {}'
   n=$(wc -l < "$OUT/gtest/list"); f=$( [ -f "$OUT/gtest/failed" ] && wc -l < "$OUT/gtest/failed" || echo 0)
   skipped=$(grep -l '\[  SKIPPED \]' "$OUT"/gtest/*.log 2>/dev/null | wc -l)
   printf '%s\tgtest (prebuilt: %s tests, %s failed, %s skipped)\t%s\t0\t-\n' "$([ "$f" = 0 ] && echo PASS || echo FAIL)" \
     "$n" "$f" "$skipped" "$f" >> "$SUMMARY"
   [ -f "$OUT/gtest/failed" ] && head -20 "$OUT/gtest/failed"
 elif want unit; then
-  # Timing tests compare call times: run them alone, after the rest (in parallel they measure each other).
-  (cd build-gpu && { ctest --output-on-failure -j4 -E '^GpuTiming[.]' > "$OUT/ctest.log" 2>&1; r=$?
-     ctest --output-on-failure -j1 -R '^GpuTiming[.]' >> "$OUT/ctest.log" 2>&1 && exit $r; }); rc=$?
+  # Timing tests compare call times, buffer tests the GPU's free memory: run them alone, after the rest.
+  (cd build-gpu && { ctest --output-on-failure -j4 -E "$ALONE" > "$OUT/ctest.log" 2>&1; r=$?
+     ctest --output-on-failure -j1 -R "$ALONE" >> "$OUT/ctest.log" 2>&1 && exit $r; }); rc=$?
   printf '%s\tctest (%s)\t%s\t0\t-\n' "$([ $rc = 0 ] && echo PASS || echo FAIL)" \
     "$(grep -Eo '[0-9]+% tests passed.*' "$OUT/ctest.log" | paste -sd' ')" "$rc" >> "$SUMMARY"
   grep -E "Failed|SKIPPED|\*\*\*" "$OUT/ctest.log" | head -20
