@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Prints a KPROF_TRACE file (src/core/trace.hpp) as one timeline: seconds from the first event,
 the process (named by its "start <command>" event: kprof's own command, `__session` or `__runner`
-under ncu, `__probe`), the gap since that process's previous event, and the event.
+under ncu, `__probe`; with its pid), the gap since that process's previous event, and the event.
+The file is appended to: commands traced into one file show as one timeline (remove it between
+commands to see one alone).
 
 Usage: python3 bench/trace_timeline.py TRACE [--from-event TEXT] [--grep TEXT]
   --from-event TEXT  time zero at the first event containing TEXT (default: the first event)
   --grep TEXT        only events containing TEXT (the gaps still count every event)
-Exit: 0, or 2 when the file is missing or holds no event.
+Exit: 0; 1 when --grep or --from-event matches no event (it says so); 2 when the file is missing or
+holds no event.
 """
 import argparse
 import sys
@@ -47,7 +50,8 @@ def timeline(events, t0, only=None):
         last[pid] = t
         if only and only not in text:
             continue
-        lines.append(f"{t - t0:8.3f}  {names.get(pid, str(pid)):>10}  +{gap:6.3f}  {text}")
+        who = f"{names.get(pid, '?')}[{pid}]"
+        lines.append(f"{t - t0:8.3f}  {who:>18}  +{gap:6.3f}  {text}")
     return lines
 
 
@@ -67,8 +71,15 @@ def main(argv):
         return 2
     t0 = events[0][0]
     if a.from_event:
-        t0 = next((t for t, _, text in events if a.from_event in text), t0)
-    print("\n".join(timeline(events, t0, a.grep)))
+        t0 = next((t for t, _, text in events if a.from_event in text), None)
+        if t0 is None:
+            print(f"no event of {a.trace} contains {a.from_event!r}", file=sys.stderr)
+            return 1
+    lines = timeline(events, t0, a.grep)
+    if not lines:
+        print(f"no event of {a.trace} contains {a.grep!r}", file=sys.stderr)
+        return 1
+    print("\n".join(lines))
     return 0
 
 

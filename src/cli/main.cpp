@@ -75,8 +75,17 @@ std::string command_names(CLI::App& app) {
 
 }  // namespace
 
+namespace {
+/// main()'s own returns (usage errors, --help, --version): traced like finish()'s.
+int leave(int code) {
+  kprof::trace_event("exit " + std::to_string(code));
+  return code;
+}
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace kprof;
+  trace_event(std::string("start ") + (argc > 1 ? argv[1] : ""));
   keep_triton_autotuning();  // before any thread or child: the ncu runner profiles the config that was timed
   CLI::App app{
       "kprof: environment check, correctness against a Python reference, GPU timing,\n"
@@ -104,23 +113,22 @@ int main(int argc, char** argv) {
 
   if (argc < 2) {
     std::fputs(app.help().c_str(), stdout);
-    return static_cast<int>(ExitCode::Usage);
+    return leave(static_cast<int>(ExitCode::Usage));
   }
   if (std::string first = argv[1]; first.rfind("-", 0) != 0) {
     try {
       app.get_subcommand(first);
     } catch (const CLI::OptionNotFound&) {
       print_error("unknown command '" + first + "'", "the commands are " + command_names(app) + "; run `kprof --help`");
-      return static_cast<int>(ExitCode::Usage);
+      return leave(static_cast<int>(ExitCode::Usage));
     }
   }
   // nvcc flags after `--` become --nvcc-flag=FLAG (check, profile, run, __runner).
   std::vector<std::string> args = rewrite_nvcc_flags(std::vector<std::string>(argv, argv + argc));
-  trace_event("start " + std::string(argv[1]));
   internal_command = std::string(argv[1]).rfind("__", 0) == 0;
   if (auto [why, hint] = find_misplaced_option(app, args); !why.empty()) {
     print_error(why, hint);
-    return static_cast<int>(ExitCode::Usage);
+    return leave(static_cast<int>(ExitCode::Usage));
   }
   set_invocation(args);  // `kprof run --sweep/--gpus/--slurm` hands its words to its workers
   std::vector<const char*> cargs;
@@ -128,11 +136,11 @@ int main(int argc, char** argv) {
   try {
     app.parse(static_cast<int>(cargs.size()), cargs.data());
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return leave(app.exit(e));
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return leave(app.exit(e));
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return leave(app.exit(e));
   } catch (const CLI::ParseError& e) {
     std::string cmd;
     for (const auto* s : app.get_subcommands()) cmd = s->get_name();
@@ -149,12 +157,12 @@ int main(int argc, char** argv) {
                   "`kprof " + cmd + " --help` gives each option's type (INT: a whole number, FLOAT: a number)");
     else
       print_error(what, "run `kprof " + (cmd.empty() ? std::string() : cmd + " ") + "--help` for the options");
-    return static_cast<int>(ExitCode::Usage);
+    return leave(static_cast<int>(ExitCode::Usage));
   } catch (const Error& e) {
     print_error(e.what(), e.hint());
-    return static_cast<int>(e.code());
+    return leave(static_cast<int>(e.code()));
   }
-  if (!action) return static_cast<int>(ExitCode::Usage);
+  if (!action) return leave(static_cast<int>(ExitCode::Usage));
   try {
     return finish(action());
   } catch (const Error& e) {

@@ -43,6 +43,7 @@ std::string styled(const std::string& text, Style style, std::FILE* stream) {
 }
 
 void print_error(const std::string& message, const std::string& hint) {
+  trace_event("error: " + message);
   std::fprintf(stderr, "%s %s\n", styled("error:", Style::Fail, stderr).c_str(), message.c_str());
   if (!hint.empty()) std::fprintf(stderr, "  %s %s\n", styled("hint:", Style::Bold, stderr).c_str(), hint.c_str());
   std::fflush(stderr);

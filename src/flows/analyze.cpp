@@ -16,6 +16,7 @@
 #include "stages/analysis/hot_lines.hpp"
 #include "stages/analysis/ncu_rules.hpp"
 #include "stages/analysis/report_input.hpp"
+#include "core/trace.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/subprocess.hpp"
@@ -99,7 +100,9 @@ int run_analyze(const AnalyzeOptions& o) {
   StreamedAnalysis sa;
   std::optional<LoadedReport> in;
   try {
+    trace_event("analyze: report read start");
     in = load_with_ncu_report(o.report, &source_note);
+    trace_event("analyze: report read end");
     if (!in && ends_with(o.report, ".ncu-rep") && find_on_path("ncu").empty() && path_exists(o.report))
       throw usage_error("reading " + o.report +
                             " needs Nsight Compute's Python module ncu_report or its ncu "
@@ -164,7 +167,9 @@ int run_analyze(const AnalyzeOptions& o) {
 
   std::string chart;
   if (!o.no_roofline) {
+    trace_event("analyze: chart start");
     std::string note = analyze_roofline(o.output_dir, a);
+    trace_event("analyze: chart end");
     if (note.empty())
       chart = ", " + join_path(o.output_dir, "roofline.svg");
     else

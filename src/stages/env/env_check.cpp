@@ -77,7 +77,7 @@ EnvFacts collect_env(const EnvOptions& opts) {
     progress("env: can ncu read performance counters? (one-kernel probe under ncu)");
     f.counters = probe_ncu_counters(f.ncu.path, {exe, "__probe", "--gpu", std::to_string(opts.gpu)}, opts.timeout_s);
   }
-  trace_event("env: counters probed");
+  trace_event(f.counters.checked ? "env: counters probed" : "env: counters not probed: " + f.counters_skipped);
   if (opts.on_counters_probed) opts.on_counters_probed(f);
   f.python = python.get();
   trace_event("env: python probed");
