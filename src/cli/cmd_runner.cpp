@@ -117,9 +117,14 @@ RunnerOptions parse_runner_args(const std::vector<std::string>& words) {
   return o;
 }
 
-void print_mark(SessionState state, const std::string& name, const std::string& why = "") {
-  std::fprintf(stderr, "%s\n", session_mark_line(state, name, why).c_str());
+/// One of the runner's "==KPROF== ..." lines on stderr, flushed at once (kprof reads them as they come).
+void print_line(const std::string& line) {
+  std::fprintf(stderr, "%s\n", line.c_str());
   std::fflush(stderr);
+}
+
+void print_mark(SessionState state, const std::string& name, const std::string& why = "") {
+  print_line(session_mark_line(state, name, why));
 }
 
 /// Every version of the plan in turn. A version that fails before its range is skipped; one that
@@ -193,8 +198,7 @@ void session_counter_probe(int gpu) {
   }
   cudaProfilerStop();
   nvtxRangePop();
-  std::fprintf(stderr, "%s\n", session_probe_mark(why).c_str());
-  std::fflush(stderr);
+  print_line(session_probe_mark(why));
 }
 
 /// Standby (issue 17): ncu and this process start while `kprof run` still checks and times its
@@ -206,17 +210,17 @@ std::string wait_for_go(const std::string& prelim_path, const StandbyOptions& o)
   std::ifstream in(prelim_path);
   nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
   bool gpu_selected = false;
-  bool probed = !o.probe;
   std::string why_not_probed = "the preliminary plan " + prelim_path + " could not be read";
   std::vector<std::string> modules;
   if (!j.is_discarded()) {
     for (const auto& entry : parse_session_plan(j)) {
       try {
         KernelSpec spec = spec_for(parse_runner_args(entry.args).k, 0);
-        if (!gpu_selected) select_gpu(spec.gpu);
+        if (!gpu_selected) {
+          select_gpu(spec.gpu);
+          if (o.probe) session_counter_probe(spec.gpu);  // before the imports: the run waits for it
+        }
         gpu_selected = true;
-        if (!probed) session_counter_probe(spec.gpu);  // before the imports: the run waits for it
-        probed = true;
         Implementation impl = spec_implementation(spec);
         if (impl == Implementation::Triton) modules.insert(modules.end(), {"torch", "triton"});
         if (impl == Implementation::CuteDsl) modules.insert(modules.end(), {"torch", "cutlass.cute"});
@@ -225,14 +229,10 @@ std::string wait_for_go(const std::string& prelim_path, const StandbyOptions& o)
       }
     }
   }
-  if (!probed) {  // the probe, too, needs a version's GPU: say why it did not run
-    std::fprintf(stderr, "%s\n", session_probe_mark(why_not_probed).c_str());
-    std::fflush(stderr);
-  }
-  for (const auto& m : modules) python_preimport(m);  // a second import of a module is free
+  if (o.probe && !gpu_selected) print_line(session_probe_mark(why_not_probed));  // it too needs a version's GPU
+  for (const auto& m : modules) python_preimport(m);                             // a second import of a module is free
   trace_event("runner: standing by");
-  std::fprintf(stderr, "==KPROF== session standing by\n");
-  std::fflush(stderr);
+  print_line("==KPROF== session standing by");
   while (!path_exists(o.go)) {
     if (o.parent > 0 && ::kill(o.parent, 0) != 0 && errno == ESRCH) return "";  // kprof run ended
     std::this_thread::sleep_for(std::chrono::milliseconds(10));

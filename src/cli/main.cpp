@@ -23,11 +23,17 @@ namespace {
 /// the first three, and its injection library writes its results from the process's exit handlers.
 bool internal_command = false;
 
+/// main()'s own returns (usage errors, --help, --version) and finish(): the exit, traced.
+int leave(int code) {
+  kprof::trace_event("exit " + std::to_string(code));
+  return code;
+}
+
 /// Leaves through _Exit once the command has finished: the normal teardown would wait for stuck
 /// work when a kernel hung or the CUDA context was lost (kprof must never hang), and otherwise
 /// only costs time (device/cuda.hpp exit_now). The hidden commands end normally unless stuck.
 int finish(int code) {
-  kprof::trace_event("exit " + std::to_string(code));
+  leave(code);
   if (!internal_command) {
     kprof::stop_chart_workers();  // each answered its charts; the static teardown that would stop them is skipped
     kprof::exit_now(code);
@@ -73,14 +79,6 @@ std::string command_names(CLI::App& app) {
   return fmt::format("{} and {}", fmt::join(names, ", "), last);
 }
 
-}  // namespace
-
-namespace {
-/// main()'s own returns (usage errors, --help, --version): traced like finish()'s.
-int leave(int code) {
-  kprof::trace_event("exit " + std::to_string(code));
-  return code;
-}
 }  // namespace
 
 int main(int argc, char** argv) {

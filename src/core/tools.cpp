@@ -14,6 +14,8 @@ namespace {
 
 bool executable(const std::string& p) { return !p.empty() && ::access(p.c_str(), X_OK) == 0; }
 
+}  // namespace
+
 std::string first_error_line(const std::string& text) {
   for (const auto& line : split(text, '\n'))
     if (line.find("==ERROR==") != std::string::npos) return trim(line);
@@ -21,8 +23,6 @@ std::string first_error_line(const std::string& text) {
     if (starts_with(trim(line), "error:")) return trim(line);
   return "";
 }
-
-}  // namespace
 
 std::string find_tool(const std::string& name) {
   std::string p = find_on_path(name);

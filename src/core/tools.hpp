@@ -73,6 +73,10 @@ bool is_driver_resource_error(const std::string& ncu_output);
 /// `dcgmi profile --pause` (resume: `dcgmi profile --resume`); never run two kprof on one GPU at once.
 std::string driver_resource_fix();
 
+/// The first line of ncu's (or a tool's) output that says what went wrong: its first "==ERROR=="
+/// line, else its first "error:" line, trimmed; "" when there is none.
+std::string first_error_line(const std::string& text);
+
 /// Reads the result of the one-metric probe from ncu's output (text or --csv form) and exit state.
 NcuCounters parse_ncu_probe(const ProcessResult& result);
 

@@ -24,10 +24,8 @@ void exit_now(int code) {
 }
 
 int exit_now_if_stuck(int code) {
-  if (!hard_exit_requested()) return code;
-  std::fflush(stdout);
-  std::fflush(stderr);
-  std::_Exit(code);
+  if (hard_exit_requested()) exit_now(code);
+  return code;
 }
 
 void device_free(void* p) {

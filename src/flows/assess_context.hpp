@@ -57,7 +57,7 @@ ProfileReportRead read_profile_report(const std::string& report, bool source, bo
 /// read.
 class NcuReportPrewarm {
  public:
-  explicit NcuReportPrewarm(bool disassembler = false);
+  explicit NcuReportPrewarm(bool disassembler);
   ~NcuReportPrewarm() { wait(); }
   NcuReportPrewarm(const NcuReportPrewarm&) = delete;
   NcuReportPrewarm& operator=(const NcuReportPrewarm&) = delete;

@@ -117,15 +117,10 @@ void split_session(SessionRun& run, const std::vector<PendingProfile>& pending, 
   if (run.rep)
     for (const auto& k : run.rep->kernels)
       for (const auto& r : k.nvtx_ranges)
-        if (r.rfind(kSessionRangePrefix, 0) == 0) range_of[k.id] = r;
-  std::map<int, bool> probe;  // the environment's counter probe, the session's first launch
-  if (run.rep)
-    for (const auto& k : run.rep->kernels)
-      for (const auto& r : k.nvtx_ranges)
-        if (r == kSessionProbeRange) probe[k.id] = true;
+        // a version's range, or the environment's counter probe (the session's first launch)
+        if (r.rfind(kSessionRangePrefix, 0) == 0 || r == kSessionProbeRange) range_of[k.id] = r;
   std::vector<SessionRow> rows;
-  for (const auto& k : run.table.kernels)
-    rows.push_back({k.id, k.name, probe.count(k.id) ? kSessionProbeRange : range_of.count(k.id) ? range_of[k.id] : ""});
+  for (const auto& k : run.table.kernels) rows.push_back({k.id, k.name, range_of.count(k.id) ? range_of[k.id] : ""});
   rows = without_probe_rows(rows);
   auto marks = read_session_marks(run.ncu.log);
   std::vector<SessionVersion> vs;

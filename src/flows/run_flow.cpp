@@ -48,8 +48,8 @@ RunOutcome run_workflow(const RunRequest& req) {
       return false;
     }
   };
-  auto start_standby = [&req, &standby, start](const EnvFacts& f) {
-    if (standby_wanted(req) && f.ncu.ok() && f.counters.readable && !standby.get()) start(false);
+  auto start_standby = [&req, start](const EnvFacts& f) {
+    if (standby_wanted(req) && f.ncu.ok() && f.counters.readable) start(false);  // no-op once it runs
   };
   EnvOptions eo;
   eo.gpu = first.gpu;

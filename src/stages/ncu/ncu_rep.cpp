@@ -2,14 +2,14 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <chrono>
 #include <future>
 #include <mutex>
 

@@ -1,5 +1,7 @@
 #include "stages/ncu/session_probe.hpp"
 
+#include <cstring>
+
 #include "core/subprocess.hpp"
 #include "core/text.hpp"
 
@@ -8,13 +10,6 @@ namespace kprof {
 namespace {
 constexpr const char* kDoneMark = "==KPROF== session probe done";
 constexpr const char* kFailedMark = "==KPROF== session probe failed: ";
-
-/// ncu's first "==ERROR==" line, trimmed ("" when none).
-std::string ncu_error_line(const std::string& out) {
-  for (const auto& line : split(out, '\n'))
-    if (line.find("==ERROR==") != std::string::npos) return trim(line);
-  return "";
-}
 
 /// True when ncu printed its progress line for a profiled launch of the probe kernel.
 bool probe_profiled(const std::string& out) {
@@ -42,13 +37,10 @@ NcuCounters session_probe_counters(const std::string& out, bool ended, bool time
   c.command = command;
   c.probed_in_session = true;
   if (timed_out || c.permission_denied || is_driver_resource_error(out)) return c;
-  auto failed = out.find(kFailedMark);
-  if (failed != std::string::npos) {
-    auto end = out.find('\n', failed);
-    c.error =
-        "the probe kernel failed in the ncu session: " +
-        trim(out.substr(failed + std::string(kFailedMark).size(),
-                        end == std::string::npos ? std::string::npos : end - failed - std::string(kFailedMark).size()));
+  for (const auto& line : split(out, '\n')) {
+    auto failed = line.find(kFailedMark);
+    if (failed == std::string::npos) continue;
+    c.error = "the probe kernel failed in the ncu session: " + trim(line.substr(failed + std::strlen(kFailedMark)));
     c.fix = "run `kprof __probe` alone: it must launch one kernel and exit 0; `kprof env` runs the probe by itself";
     return c;
   }
@@ -59,7 +51,7 @@ NcuCounters session_probe_counters(const std::string& out, bool ended, bool time
     return c;
   }
   if (ended) {
-    std::string why = ncu_error_line(out);
+    std::string why = first_error_line(out);
     c.error = "ncu ended before the probe kernel was profiled" + (why.empty() ? "" : " (" + why + ")");
     c.fix = "run the command shown to see ncu's full output";
   }

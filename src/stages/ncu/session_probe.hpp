@@ -31,7 +31,7 @@ bool is_session_probe_mark(const std::string& line);
 /// The environment's counters item from the session's output `out` up to the probe's mark, or
 /// all of it when ncu ended first (`ended`; `timed_out` when kprof stopped it). Readable when
 /// the runner marked the probe done, ncu printed its "==PROF== Profiling "kprof_probe_kernel"
-/// ... passes" line and no error; the cycles stay unknown (cycles_known false: the value is in
+/// ... passes" line and no error; the cycles stay unknown (probed_in_session: the value is in
 /// the session's report). Otherwise the error and fix of parse_ncu_probe (ERR_NVGPUCTRPERM, the
 /// counters held by another profiler, no kernel profiled) or the runner's own failure.
 /// `command` is the session's ncu command line.
