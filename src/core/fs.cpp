@@ -123,6 +123,17 @@ std::string absolute_path(const std::string& path) {
   return join_path(buf, path);
 }
 
+std::string kprof_cache_dir() {
+  auto env = [](const char* name) {
+    const char* v = std::getenv(name);
+    return std::string(v ? v : "");
+  };
+  if (auto d = env("KPROF_CACHE_DIR"); !d.empty()) return d;
+  if (auto d = env("XDG_CACHE_HOME"); !d.empty()) return join_path(d, "kprof");
+  if (auto d = env("HOME"); !d.empty()) return join_path(d, ".cache/kprof");
+  return "";
+}
+
 std::string find_on_path(const std::string& program) {
   if (program.find('/') != std::string::npos) return ::access(program.c_str(), X_OK) == 0 ? program : "";
   const char* path = std::getenv("PATH");

@@ -48,6 +48,11 @@ std::string parent_dir(const std::string& path);
 /// Absolute form of `path` (not resolving links); `path` itself when it is already absolute.
 std::string absolute_path(const std::string& path);
 
+/// kprof's cache folder: $KPROF_CACHE_DIR, else $XDG_CACHE_HOME/kprof, else $HOME/.cache/kprof;
+/// "" when none of them is set. Not created here. Its subfolders: builds/, preprocessed/,
+/// ceilings.json, ncu-sections-<hash>/.
+std::string kprof_cache_dir();
+
 /// Searches PATH for an executable; returns its full path or "" when absent.
 std::string find_on_path(const std::string& program);
 

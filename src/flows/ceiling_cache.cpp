@@ -1,26 +1,13 @@
 #include "flows/ceiling_cache.hpp"
 
-#include <cstdlib>
-
 #include "core/error.hpp"
 #include "core/fs.hpp"
 
 namespace kprof {
 
-namespace {
-
-std::string env_or_empty(const char* name) {
-  const char* v = std::getenv(name);
-  return v && *v ? v : "";
-}
-
-}  // namespace
-
 std::string ceiling_cache_path() {
-  if (auto d = env_or_empty("KPROF_CACHE_DIR"); !d.empty()) return join_path(d, "ceilings.json");
-  if (auto d = env_or_empty("XDG_CACHE_HOME"); !d.empty()) return join_path(join_path(d, "kprof"), "ceilings.json");
-  if (auto d = env_or_empty("HOME"); !d.empty()) return join_path(join_path(d, ".cache/kprof"), "ceilings.json");
-  return "";
+  const std::string base = kprof_cache_dir();
+  return base.empty() ? "" : join_path(base, "ceilings.json");
 }
 
 std::optional<AchievableBandwidth> cache_lookup(const nlohmann::json& doc, const std::string& key) {

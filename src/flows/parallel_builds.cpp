@@ -12,12 +12,26 @@
 
 namespace kprof {
 
+namespace {
+
+/// Whether `spec` is built: --build on a version that resolves to a compiled implementation.
+bool needs_build(const KernelSpec& spec) {
+  if (!spec.build) return false;
+  try {
+    return !is_python_impl(spec_implementation(spec));
+  } catch (const Error&) {  // not resolvable: the versions' validation reports it
+    return false;
+  }
+}
+
+}  // namespace
+
 ParallelBuilds::ParallelBuilds(const std::vector<KernelSpec>& versions, const std::vector<std::string>& names,
-                               unsigned workers)
-    : builds_(versions.size()), done_(versions.size()) {
+                               unsigned workers, bool hold_lines)
+    : builds_(versions.size()), hold_lines_(hold_lines), done_(versions.size()) {
   for (size_t i = 0; i < versions.size(); ++i) {
     ready_.push_back(done_[i].get_future().share());
-    builds_[i].needed = versions[i].build && !is_python_impl(spec_implementation(versions[i]));
+    builds_[i].needed = needs_build(versions[i]);
     if (builds_[i].needed)
       todo_.push_back(i);
     else
@@ -63,9 +77,26 @@ void ParallelBuilds::work(const std::vector<KernelSpec>& versions, const std::ve
     }
     b.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
     if (b.result && b.result->how != "compiled") what += fmt::format(" ({:.1f} s)", b.wall_s);
-    if (!cancelled_) print_progress(fmt::format("[{}] build: {}", names[i], what));
+    {
+      std::lock_guard<std::mutex> lock(lines_mutex_);
+      std::string line = fmt::format("[{}] build: {}", names[i], what);
+      if (cancelled_)
+        ;  // the run stopped: no more lines
+      else if (hold_lines_)
+        held_.push_back(std::move(line));
+      else
+        print_progress(line);
+    }
     done_[i].set_value();
   }
+}
+
+void ParallelBuilds::show_lines() {
+  std::lock_guard<std::mutex> lock(lines_mutex_);
+  hold_lines_ = false;
+  if (!cancelled_)
+    for (const auto& line : held_) print_progress(line);
+  held_.clear();
 }
 
 const VersionBuild& ParallelBuilds::wait(size_t i) {

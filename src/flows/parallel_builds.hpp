@@ -7,6 +7,7 @@
 #include <atomic>
 #include <exception>
 #include <future>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -28,10 +29,14 @@ struct VersionBuild {
 /// Starts the builds of `versions` (those with spec.build and a .cu) at construction, on
 /// min(`workers`, versions to build) threads (`workers` 0: the hardware's thread count). Prints one
 /// progress line per finished build ("[v1] build: compiled (3.2 s)" / "up to date" / "from cache" /
-/// "FAILED"). The destructor waits for builds still running (each is bounded by nvcc's timeout).
+/// "FAILED"); with `hold_lines` those lines wait for show_lines() (`kprof run` starts the builds
+/// before the versions' inputs are validated, issue 17: an input error is then its only message).
+/// A version whose implementation does not resolve is not built (its validation says why). The
+/// destructor waits for builds still running (each is bounded by nvcc's timeout).
 class ParallelBuilds {
  public:
-  ParallelBuilds(const std::vector<KernelSpec>& versions, const std::vector<std::string>& names, unsigned workers = 0);
+  ParallelBuilds(const std::vector<KernelSpec>& versions, const std::vector<std::string>& names, unsigned workers = 0,
+                 bool hold_lines = false);
   ~ParallelBuilds();
   ParallelBuilds(const ParallelBuilds&) = delete;
   ParallelBuilds& operator=(const ParallelBuilds&) = delete;
@@ -47,6 +52,9 @@ class ParallelBuilds {
   /// no more lines (the run stops: environment not ready); wait() reports them as not built.
   void cancel() { cancelled_ = true; }
 
+  /// Prints the lines held back so far (hold_lines) and from now on each as its build ends.
+  void show_lines();
+
   /// How many threads build (0 when nothing needs building).
   size_t workers() const { return threads_.size(); }
 
@@ -57,6 +65,9 @@ class ParallelBuilds {
   std::vector<size_t> todo_;     ///< indices of the versions to build, in order
   std::atomic<size_t> next_{0};  ///< next entry of todo_ to take
   std::atomic<bool> cancelled_{false};
+  std::mutex lines_mutex_;
+  bool hold_lines_ = false;        ///< guarded by lines_mutex_
+  std::vector<std::string> held_;  ///< lines held back until show_lines()
   std::vector<std::promise<void>> done_;
   std::vector<std::shared_future<void>> ready_;
   std::vector<std::thread> threads_;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <mutex>
 #include <set>
 
 #include <fmt/ranges.h>
@@ -18,6 +19,7 @@
 #include "core/tools.hpp"
 #include "stages/ncu/metrics.hpp"
 #include "stages/ncu/ncu_rep.hpp"
+#include "stages/ncu/source_section.hpp"
 #include "stages/analysis/ncu_rules.hpp"
 #include "flows/assess_context.hpp"
 #include "flows/ncu_standby.hpp"
@@ -165,6 +167,16 @@ NcuRunOptions session_ncu_options(const KernelSpec& spec, const ProfileSettings&
   no.timeout_s = s.ncu_timeout_s;
   no.show_progress = s.show_progress;
   no.source = s.source;
+  if (s.source && s.metric_set == "kprof") {
+    std::string why;
+    no.source_section_folder = kprof_source_section_folder(&why);
+    static std::once_flag warned;
+    if (no.source_section_folder.empty())
+      std::call_once(warned, [&] {
+        print_warning("kprof's source-counter section could not be written (" + why +
+                      "): ncu collects its stock SourceCounters section instead (a longer profiled call)");
+      });
+  }
   return no;
 }
 

@@ -98,7 +98,9 @@ TimingResult time_profile(KernelInstance& inst, const KernelSpec& spec, const Pr
 void skip_ncu(ProfileOutcome& out);
 
 /// The ncu options every profile of `spec` shares (catalog metrics for its GPU, metric set,
-/// --ncu-timeout, progress, source counters); target and report are the caller's.
+/// --ncu-timeout, progress, source counters: for the "kprof" set kprof's own source-counter
+/// section, written to its cache folder here, else ncu's stock SourceCounters with one warning);
+/// target and report are the caller's.
 NcuRunOptions session_ncu_options(const KernelSpec& spec, const ProfileSettings& settings);
 
 /// The ncu options of a profile in a session of its own (session_ncu_options, report

@@ -20,12 +20,22 @@ RunOutcome run_workflow(const RunRequest& req) {
   RunOutcome out;
   if (req.versions.empty()) throw usage_error("kprof run needs at least one kernel file");
   const KernelSpec& first = req.versions.front();
-  validate_versions(req.versions);  // input errors first: exit 2 on any machine
-  check_reference_source(req.ref);
-  make_dirs(req.output_dir);
+  const std::vector<std::string> names = version_folder_names(req.versions);
+  // The builds start before the inputs are validated (nvcc -E of each solve(): about 0.5 s, issue
+  // 17); their lines wait, so an input error (exit 2 on any machine) is the run's only message.
+  ParallelBuilds builds(req.versions, names, 0, /*hold_lines=*/true);
+  try {
+    validate_versions(req.versions);
+    check_reference_source(req.ref);
+    make_dirs(req.output_dir);
+  } catch (...) {
+    builds.cancel();
+    throw;
+  }
+  builds.show_lines();
 
-  // 1. The builds (nvcc, one thread per core at most), the ref.py load and the environment check
-  //    start now and run beside each other; the first versions load and are checked meanwhile.
+  // 1. The builds (nvcc, one thread per core at most; started above), the ref.py load and the
+  //    environment check run beside each other; the first versions load and are checked meanwhile.
   //    Nothing of them is reported before the environment has passed (RunWorkflow::env_ready), and
   //    no call is timed before its ncu probe has ended (EnvGate::wait_gpu_probes). Compiled versions
   //    loaded while ref.py still imports PyTorch are timed then and checked once it is there.
@@ -33,8 +43,6 @@ RunOutcome run_workflow(const RunRequest& req) {
   //    has ended (flows/ncu_standby.hpp), so its start-up is done when the versions are timed, and
   //    is released once they are, even while the environment check still runs: its results are
   //    used only once that check has passed (RunWorkflow::finish_profiles).
-  const std::vector<std::string> names = version_folder_names(req.versions);
-  ParallelBuilds builds(req.versions, names);
   StandbySlot standby;
   // Starts the standby session; true when it runs. With `probe` it is the environment's counter probe.
   auto start = [&req, &names, &standby](bool probe) {

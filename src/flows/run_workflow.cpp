@@ -13,6 +13,7 @@
 #include "core/implementation.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
+#include "core/trace.hpp"
 #include "device/cuda.hpp"
 #include "flows/assess_context.hpp"
 #include "flows/report_files.hpp"
@@ -179,8 +180,10 @@ void RunWorkflow::note_buffers(const KernelSpec& spec, const KernelInstance& ins
 }
 
 bool RunWorkflow::check_version(const KernelSpec& spec, KernelInstance& inst, VersionRow& row, Clock::time_point t0) {
+  trace_event("check: start " + row.name);
   CheckResult cr = run_check(
       inst, [&]() -> ReferenceRunner& { return reference_.get(); }, req_.check);
+  trace_event("check: end " + row.name);
   note_buffers(spec, inst, row);     // after the check, which prepared them (a version timed first already had)
   auto checked = Clock::now() - t0;  // the check's own time, without the wait for the environment
   row.steps_s["check"] = std::chrono::duration<double>(checked).count();

@@ -29,13 +29,7 @@ bool copy_atomic(const std::string& from, const std::string& to) {
 }  // namespace
 
 std::string build_cache_dir() {
-  std::string base;
-  if (const char* d = std::getenv("KPROF_CACHE_DIR"); d && *d)
-    base = d;
-  else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
-    base = join_path(x, "kprof");
-  else if (const char* h = std::getenv("HOME"); h && *h)
-    base = join_path(h, ".cache/kprof");
+  const std::string base = kprof_cache_dir();
   return base.empty() ? "" : join_path(base, "builds");
 }
 

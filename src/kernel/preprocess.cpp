@@ -163,12 +163,7 @@ std::vector<std::string> host_preprocess_step(const std::string& dryrun_output) 
 }
 
 std::string preprocess_cache_dir() {
-  std::string base;
-  if (const char* d = std::getenv("KPROF_CACHE_DIR"); d && *d) return join_path(d, "preprocessed");
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
-    base = join_path(x, "kprof");
-  else if (const char* h = std::getenv("HOME"); h && *h)
-    base = join_path(h, ".cache/kprof");
+  const std::string base = kprof_cache_dir();
   return base.empty() ? "" : join_path(base, "preprocessed");
 }
 

@@ -87,3 +87,29 @@ TEST(ParallelBuilds, CancelledPoolStartsNoFurtherBuild) {
   // Stopped, not compiled to the end: the preprocessing for the key (about 1 s) plus SIGTERM.
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 8.0);
 }
+
+TEST(ParallelBuilds, HeldLinesWaitForShowLines) {
+  if (nvcc_path().empty()) GTEST_SKIP() << "no nvcc";
+  TempDir d;
+  ScopedEnv cache("KPROF_CACHE_DIR", d / "cache");
+  write(d / "a.cu", kNoop);
+  testing::internal::CaptureStderr();
+  ParallelBuilds pool({cu_spec(d / "a.cu")}, {"a"}, 1, /*hold_lines=*/true);
+  pool.wait_all();
+  std::string before = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(before.find("[a] build:"), std::string::npos) << before;
+  testing::internal::CaptureStderr();
+  pool.show_lines();
+  std::string after = testing::internal::GetCapturedStderr();
+  EXPECT_NE(after.find("[a] build: compiled"), std::string::npos) << after;
+}
+
+TEST(ParallelBuilds, AVersionWhoseImplementationDoesNotResolveIsLeftToTheValidation) {
+  TempDir d;
+  write(d / "k.py", "def run_kernel(**kw): pass\n");
+  KernelSpec s = cu_spec(d / "k.py");
+  s.implementation = "cuda-cpp";       // a .py as cuda-cpp: resolve_implementation throws
+  ParallelBuilds pool({s}, {"k"}, 1);  // does not throw: validate_versions says what is wrong
+  EXPECT_FALSE(pool.wait(0).needed);
+  EXPECT_EQ(pool.workers(), 0u);
+}

@@ -36,6 +36,10 @@ struct NcuRunOptions {
   /// Collect the source-level data for the hot lines: ncu's SourceCounters section (already part of
   /// "sections" and "full") and --import-source yes (the source files go into the report).
   bool source = false;
+  /// With `source` and the "kprof" set: the folder of kprof's own source-counter section
+  /// (stages/ncu/source_section.hpp), collected as `--section-folder F --section
+  /// KprofSourceCounters` in place of ncu's stock SourceCounters. "" = the stock section.
+  std::string source_section_folder;
   /// Record each result's NVTX state (`--nvtx`): `kprof run`'s one session names each version's
   /// call with an NVTX range, so the report says which version a kernel belongs to.
   bool nvtx = false;
@@ -101,7 +105,8 @@ std::string find_ncu();
 const std::vector<std::string>& ncu_main_sections();
 
 /// Builds the ncu argv (always --clock-control none: kprof never changes clocks while profiling;
-/// with `source`: --section SourceCounters for the "kprof" set and --import-source yes).
+/// with `source`: --import-source yes and, for the "kprof" set, --section-folder
+/// source_section_folder --section KprofSourceCounters, or --section SourceCounters without a folder).
 std::vector<std::string> ncu_command(const std::string& ncu, const NcuRunOptions& opts);
 
 /// Classifies ncu's output: fills failure/message/hint, replay_passes and profiled kernel names.

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <thread>
 
+#include "core/trace.hpp"
 #include "python/interpreter.hpp"
 #include "stages/verify/reference.hpp"
 
@@ -44,9 +45,12 @@ BackgroundReference::BackgroundReference(const std::string& path, int gpu) {
   future_ = promise->get_future();
   std::thread([promise, path, gpu] {
     adopt_python_thread();  // a thread state that outlives every gil_scoped_acquire (interpreter.hpp)
+    trace_event("ref.py: load start");
     try {
       promise->set_value(load_reference(path, gpu));
+      trace_event("ref.py: loaded");
     } catch (...) {
+      trace_event("ref.py: load failed");
       promise->set_exception(std::current_exception());
     }
   }).detach();
