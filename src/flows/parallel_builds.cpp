@@ -77,12 +77,10 @@ void ParallelBuilds::work(const std::vector<KernelSpec>& versions, const std::ve
     }
     b.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
     if (b.result && b.result->how != "compiled") what += fmt::format(" ({:.1f} s)", b.wall_s);
-    {
+    if (!cancelled_) {  // a stopped run prints no more lines
       std::lock_guard<std::mutex> lock(lines_mutex_);
       std::string line = fmt::format("[{}] build: {}", names[i], what);
-      if (cancelled_)
-        ;  // the run stopped: no more lines
-      else if (hold_lines_)
+      if (hold_lines_)
         held_.push_back(std::move(line));
       else
         print_progress(line);

@@ -62,10 +62,12 @@ std::vector<std::string> ncu_command(const std::string& ncu, const NcuRunOptions
     for (const auto& s : ncu_main_sections()) a.insert(a.end(), {"--section", s});
   }
   if (o.source) {
-    if (o.metric_set == "kprof" && !o.source_section_folder.empty())
-      a.insert(a.end(), {"--section-folder", o.source_section_folder, "--section", kKprofSourceSectionId});
-    else if (o.metric_set == "kprof")
-      a.insert(a.end(), {"--section", "SourceCounters"});
+    if (o.metric_set == "kprof") {
+      if (o.source_section_folder.empty())
+        a.insert(a.end(), {"--section", "SourceCounters"});
+      else
+        a.insert(a.end(), {"--section-folder", o.source_section_folder, "--section", kKprofSourceSectionId});
+    }
     a.insert(a.end(), {"--import-source", "yes"});
   }
   if (o.nvtx) a.push_back("--nvtx");

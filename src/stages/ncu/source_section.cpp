@@ -1,7 +1,6 @@
 #include "stages/ncu/source_section.hpp"
 
 #include <cstdlib>
-#include <mutex>
 
 #include <fmt/format.h>
 
@@ -165,24 +164,24 @@ const std::string& kprof_source_section_text() {
 }
 
 std::string kprof_source_section_folder(std::string* why) {
-  static std::mutex m;
-  static std::string folder, problem;
-  static bool done = false;
-  std::lock_guard<std::mutex> lock(m);
-  if (!done) {
-    done = true;
+  struct Written {
+    std::string folder, problem;
+  };
+  static const Written w = [] {  // once per process (a thread-safe static)
+    Written r;
     std::string why_cache = "no cache folder (KPROF_CACHE_DIR, XDG_CACHE_HOME, HOME unset)";
     if (const std::string cache = kprof_cache_dir(); !cache.empty())
-      folder = write_kprof_source_section(cache, &why_cache);
-    if (folder.empty()) {
+      r.folder = write_kprof_source_section(cache, &why_cache);
+    if (r.folder.empty()) {
       const char* t = std::getenv("TMPDIR");
       std::string why_tmp;
-      folder = write_kprof_source_section(t && *t ? t : "/tmp", &why_tmp);
-      if (folder.empty()) problem = why_cache + "; " + why_tmp;
+      r.folder = write_kprof_source_section(t && *t ? t : "/tmp", &why_tmp);
+      if (r.folder.empty()) r.problem = why_cache + "; " + why_tmp;
     }
-  }
-  if (why) *why = problem;
-  return folder;
+    return r;
+  }();
+  if (why) *why = w.problem;
+  return w.folder;
 }
 
 }  // namespace kprof
