@@ -193,9 +193,11 @@ def run_path(a, base):
         # comparison.json's steps_s (build, load, check, profile) when kprof wrote them, else the
         # progress lines' figures.
         rec.update(name=name, steps=dict(row.get("steps_s") or steps.get(name, {})), build=row.get("build"))
-        # The builds run on a pool alongside the environment probe and the other versions: their
-        # seconds are shown, not added to the version's own serial time.
-        serial = {k: v for k, v in rec["steps"].items() if k != "build"}
+        # The builds run on a pool alongside the environment probe and the other versions, and the
+        # run's one import of torch and triton ("python import", on the first Python version; ref.py's
+        # load imports torch beside it) is shared by every version: their seconds are shown, not
+        # added to the version's own serial time.
+        serial = {k: v for k, v in rec["steps"].items() if k not in RUN_WIDE_STEPS}
         rec["version_s"] = sum(serial.values()) if serial else None
         rec["beyond_s"] = beyond(rec["version_s"], rec)
         versions.append(rec)
@@ -234,9 +236,13 @@ def steps_path(a, base):
     return {"wall_s": time.monotonic() - t0, "rc": max(rcs, key=abs), "env_s": env_s, "versions": versions}
 
 
+# Steps of `kprof run` that are not a version's own serial time (see run_path).
+RUN_WIDE_STEPS = ("build", "python import")
+
+
 def step_order(step):
-    """Sort key of step names: build, load, check, profile first, any other after them by name."""
-    known = ["build", "load", "check", "profile"]
+    """Sort key of step names: build, python import, load, check, profile first, any other after them by name."""
+    known = ["build", "python import", "load", "check", "profile"]
     return (known.index(step), "") if step in known else (len(known), step)
 
 
@@ -251,12 +257,28 @@ def run_excess_per_version(r):
     return (r["wall_s"] - (r["env_s"] or 0.0) - ncu - sum(v["timed_calls_s"] for v in vs)) / len(vs)
 
 
-def beyond_summary(versions, target):
-    """One line: median and largest time beyond ncu and the timed calls, against the target if any."""
+def first_call_s(v):
+    """The check's first call of the kernel (correctness.json phases_s["first call"]): for a Triton
+    version its JIT compile and autotuning (the counterpart of a .cu's nvcc build, which is not in
+    a version's seconds either), for a built .so about 0. None when not recorded."""
+    x = (v.get("check_phases_s") or {}).get("first call")
+    return x if isinstance(x, (int, float)) else None
+
+
+def beyond_less_first_call(v):
+    """beyond_s less the kernel's first call; None when either is unknown."""
+    f = first_call_s(v)
+    return None if v.get("beyond_s") is None or f is None else v["beyond_s"] - f
+
+
+def beyond_summary(versions, target, what="Beyond ncu and the timed calls"):
+    """One line: median and largest time beyond ncu and the timed calls (or `what` names another
+    figure in each version's beyond_s), against the target if any; the largest version is named."""
     known = [v["beyond_s"] for v in versions if v["beyond_s"] is not None]
     if not known:
-        return "\nBeyond ncu and the timed calls: n/a (profile.json lacks ncu_run or timing)\n"
-    line = f"\nBeyond ncu and the timed calls: median {statistics.median(known):.2f} s, largest {max(known):.2f} s per version"
+        return f"\n{what}: n/a (profile.json lacks ncu_run or timing)\n"
+    worst = max((v for v in versions if v["beyond_s"] is not None), key=lambda v: v["beyond_s"])
+    line = f"\n{what}: median {statistics.median(known):.2f} s, largest {max(known):.2f} s ({worst.get('name')}) per version"
     missing = len(versions) - len(known)
     if missing:
         line += f" ({missing} version(s) n/a)"
@@ -315,17 +337,21 @@ def markdown(a, res):
             continue
         step_names = sorted({s for v in r["versions"] for s in v["steps"]}, key=step_order)
         head = ["version", *[f"{s} (s)" for s in step_names], "version (s)", "ncu wall (s)", "replay passes",
-                "timed calls (s)", "beyond ncu and calls (s)"]
+                "timed calls (s)", "beyond ncu and calls (s)", "kernel's first call (s)", "beyond, less the first call (s)"]
         rows = [[v["name"], *[fmt(v["steps"].get(s)) for s in step_names], fmt(v["version_s"]),
                  fmt(v["ncu_wall_s"]), v["replay_passes"] if v["replay_passes"] is not None else "n/a",
-                 fmt(v["timed_calls_s"], 2), fmt(v["beyond_s"], 2)] for v in r["versions"]]
+                 fmt(v["timed_calls_s"], 2), fmt(v["beyond_s"], 2), fmt(first_call_s(v), 2),
+                 fmt(beyond_less_first_call(v), 2)] for v in r["versions"]]
         md.append(f"\n## {title}\n\n" + md_table(head, rows))
         md.append(beyond_summary(r["versions"], a.target_beyond_s))
+        md.append(beyond_summary([dict(v, beyond_s=beyond_less_first_call(v)) for v in r["versions"]],
+                                 a.target_beyond_s, "Beyond ncu, the timed calls and the kernel's first call"))
         md.append(check_phases_table(r["versions"]))
     md.append("\n'timed calls': warm-up wall time + the timed calls of both timing phases, counted at "
               "phase 1's CUDA-event call times (bench/bench_run_speed.py, timed_calls_s). In (a) the steps come "
               "from comparison.json's steps_s (load, check, profile; the build ran on a pool in parallel with the "
-              "environment probe, the ref.py load and the other versions: shown, not added to 'version'), else "
+              "environment probe, the ref.py load and the other versions, and 'python import' is the run's one "
+              "import of torch and triton, shared by every version: both shown, not added to 'version'), else "
               "from the progress lines; in (b) 'version' is build + check + profile, each a process of its own.\n")
     return "".join(md)
 

@@ -221,9 +221,7 @@ std::string wait_for_go(const std::string& prelim_path, const StandbyOptions& o)
           if (o.probe) session_counter_probe(spec.gpu);  // before the imports: the run waits for it
         }
         gpu_selected = true;
-        Implementation impl = spec_implementation(spec);
-        if (impl == Implementation::Triton) modules.insert(modules.end(), {"torch", "triton"});
-        if (impl == Implementation::CuteDsl) modules.insert(modules.end(), {"torch", "cutlass.cute"});
+        for (auto& m : shared_python_modules(spec_implementation(spec))) modules.push_back(std::move(m));
       } catch (const Error& e) {  // the final plan's run says what is wrong with it
         why_not_probed = e.what();
       }

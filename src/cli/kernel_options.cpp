@@ -121,7 +121,9 @@ void add_profile_options(CLI::App* sub, ProfileCliOptions& o) {
   // Two flags rather than CLI11's "--source,!--no-source", whose help reads "--no-source{false}".
   auto* on = sub->add_flag_callback(
       "--source", [&o] { o.source = true; },
-      std::string("Collect the source-level data (ncu SourceCounters, --import-source yes) and report the hot "
+      std::string("Collect the source-level data (ncu per-instruction counters: kprof's KprofSourceCounters section, "
+                  "ncu's SourceCounters with KPROF_SOURCE_SECTION=stock or --metrics sections|full; --import-source "
+                  "yes) and report the hot "
                   "lines: source lines by share of warp samples with their stalls and memory waste (default: ") +
           (kCollectSourceByDefault ? "on" : "off") + ")");
   sub->add_flag_callback(

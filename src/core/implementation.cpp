@@ -46,4 +46,10 @@ Implementation resolve_implementation(const std::string& name, const std::string
   return impl;
 }
 
+std::vector<std::string> shared_python_modules(Implementation impl) {
+  if (impl == Implementation::Triton) return {"torch", "triton"};
+  if (impl == Implementation::CuteDsl) return {"torch", "cutlass.cute"};
+  return {};
+}
+
 }  // namespace kprof

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace kprof {
 
@@ -28,5 +29,10 @@ Implementation resolve_implementation(const std::string& name, const std::string
 inline bool is_python_impl(Implementation impl) {
   return impl == Implementation::Triton || impl == Implementation::CuteDsl;
 }
+
+/// The Python packages a version of `impl` imports that the run's later versions (and ref.py's
+/// torch) share, in import order: torch and triton (triton), torch and cutlass.cute (cute-dsl);
+/// none for cuda-cpp and cutlass.
+std::vector<std::string> shared_python_modules(Implementation impl);
 
 }  // namespace kprof

@@ -168,9 +168,9 @@ NcuRunOptions session_ncu_options(const KernelSpec& spec, const ProfileSettings&
   no.timeout_s = s.ncu_timeout_s;
   no.show_progress = s.show_progress;
   no.source = s.source;
-  // Opt-in until shown on the GPU inside kprof (session 17 measured it in bare ncu runs only).
+  // KPROF_SOURCE_SECTION=stock keeps ncu's own SourceCounters (every per-instruction metric).
   const char* pick = std::getenv("KPROF_SOURCE_SECTION");
-  if (s.source && s.metric_set == "kprof" && pick && std::string(pick) == "kprof") {
+  if (s.source && s.metric_set == "kprof" && !(pick && std::string(pick) == "stock")) {
     std::string why;
     no.source_section_folder = kprof_source_section_folder(&why);
     static std::once_flag warned;

@@ -98,9 +98,9 @@ TimingResult time_profile(KernelInstance& inst, const KernelSpec& spec, const Pr
 void skip_ncu(ProfileOutcome& out);
 
 /// The ncu options every profile of `spec` shares (catalog metrics for its GPU, metric set,
-/// --ncu-timeout, progress, source counters: ncu's stock SourceCounters, or with
-/// KPROF_SOURCE_SECTION=kprof and the "kprof" set kprof's own source-counter section, written to its
-/// cache folder here (the stock one, with one warning, when it cannot be written));
+/// --ncu-timeout, progress, source counters: with the "kprof" set kprof's own source-counter
+/// section, written to its cache folder here (ncu's stock SourceCounters, with one warning, when it
+/// cannot be written; always with KPROF_SOURCE_SECTION=stock or another metric set));
 /// target and report are the caller's.
 NcuRunOptions session_ncu_options(const KernelSpec& spec, const ProfileSettings& settings);
 

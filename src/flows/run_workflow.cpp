@@ -19,6 +19,8 @@
 #include "flows/report_files.hpp"
 #include "kernel/guarded_call.hpp"
 #include "kernel/load.hpp"
+#include "kernel/kernel_spec.hpp"
+#include "python/interpreter.hpp"
 #include "stages/analysis/derived.hpp"
 #include "stages/verify/reference.hpp"
 
@@ -107,7 +109,12 @@ VersionRow RunWorkflow::run_version(size_t i) {
   if (!step(row, "build", t0, [&] { wait_build(i, spec, row); })) return row;
   t0 = Clock::now();
   std::unique_ptr<KernelInstance> inst;
-  if (!step(row, "load", t0, [&] { inst = load_kernel(spec, /*extra_copies=*/3.0); })) return row;
+  if (!step(row, "load", t0, [&] {
+        import_shared_python(spec, row);
+        t0 = Clock::now();
+        inst = load_kernel(spec, /*extra_copies=*/3.0);
+      }))
+    return row;
   row.steps_s["load"] = seconds_since(t0);
   if (may_time_before_check(*inst)) {
     time_before_check(spec, std::move(inst), row);
@@ -129,6 +136,22 @@ VersionRow RunWorkflow::run_version(size_t i) {
   step(row, "profile", t0, [&] { profile_version(spec, *inst, row, t0); });
   row.steps_s["profile"] = seconds_since(t0);
   return row;
+}
+
+void RunWorkflow::import_shared_python(const KernelSpec& spec, VersionRow& row) {
+  std::vector<std::string> names;
+  const auto t0 = Clock::now();
+  for (const auto& m : shared_python_modules(spec_implementation(spec))) {
+    if (!python_imported_.insert(m).second) continue;
+    trace_event("python: import " + m);
+    if (python_preimport(m).empty()) names.push_back(m);  // a failure: the load says what is wrong
+  }
+  if (names.empty()) return;
+  row.steps_s["python import"] = seconds_since(t0);
+  print_progress(
+      fmt::format("[{}] Python packages for the run: {} imported ({:.1f} s; ref.py and the later versions "
+                  "share them)",
+                  row.name, fmt::join(names, ", "), row.steps_s["python import"]));
 }
 
 void RunWorkflow::wait_build(size_t i, KernelSpec& spec, VersionRow& row) {

@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -94,6 +95,14 @@ class RunWorkflow {
   /// A version that fails, or cannot be checked any more, loses its timing.
   void check_deferred();
 
+  /// Before a Python version's load: the run's one import of the packages it shares with ref.py
+  /// and the later versions (shared_python_modules: torch, then triton or cutlass.cute; ref.py's
+  /// load may be importing torch beside it, and this waits for that), timed apart from the
+  /// version's own load: row.steps_s["python import"] (seconds) and one progress line, on the
+  /// first version that imports them. A package that fails to import is left to the load, which
+  /// reports it.
+  void import_shared_python(const KernelSpec& spec, VersionRow& row);
+
   /// Waits for version `i`'s build (ParallelBuilds); on success `spec` loads the built .so as is.
   void wait_build(size_t i, KernelSpec& spec, VersionRow& row);
 
@@ -147,6 +156,7 @@ class RunWorkflow {
   };
   static constexpr size_t kNoTiming = static_cast<size_t>(-1);
   std::vector<DeferredCheck> deferred_;
+  std::set<std::string> python_imported_;         ///< packages import_shared_python() has imported
   std::string why_stop_;                          ///< why the versions not yet run will not run ("" while they may)
   std::vector<std::function<void()>> published_;  ///< results waiting for the environment (publish)
 };

@@ -59,8 +59,8 @@ std::string source_cell(const HotLine& l) {
 }
 
 std::string samples_sentence(const KernelHotLines& h) {
-  std::string out =
-      fmt::format("{} warp samples (ncu PC sampling, SourceCounters section)", format_value(h.total_samples, ""));
+  std::string out = fmt::format("{} warp samples (ncu PC sampling: smsp__pcsamp_warp_stall_reasons per instruction)",
+                                format_value(h.total_samples, ""));
   if (h.has_line_info) out += fmt::format(" over {} source lines", h.lines_sampled);
   out += ".";
   if (h.too_few_samples)

@@ -80,7 +80,9 @@ fi
 [ -d "$root/.deps/cutlass" ] && export CUTLASS_PATH="$root/.deps/cutlass"
 [ -f build-gpu/.prebuilt ] && export KPROF_PYTHON=$(command -v python3)
 
-ALONE='^(GpuTiming|DeviceBuffersGpu)[.]'  # GoogleTest cases run one at a time, after the others
+# GoogleTest cases run one at a time, after the others: call times, device-wide free memory, and
+# two `kprof env` runs compared (their counter probes under ncu).
+ALONE='^(GpuTiming|DeviceBuffersGpu|Trace)[.]'
 if want unit && [ -f build-gpu/.prebuilt ] && [ ! -x build-gpu/tests/kprof_tests ]; then
   printf 'FAIL\tgtest (prebuilt: no .prebuilt/kprof_tests: run scripts/prebuild-gpu.sh)\t1\t0\t-\n' >> "$SUMMARY"
 elif want unit && [ -f build-gpu/.prebuilt ]; then

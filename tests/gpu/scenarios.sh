@@ -463,6 +463,11 @@ if want runspeed; then  # issue 17: `kprof run` against env + build/check/profil
     cp "$W/rs_triton/runspeed.md" "$OUT/runspeed_triton.md" 2>/dev/null
     cp "$W/rs_triton/runspeed.json" "$OUT/runspeed_triton.json" 2>/dev/null
     cp "$W/rs_triton/run/report/comparison.md" "$OUT/runspeed_triton_comparison.md" 2>/dev/null
+    # The run's one import of torch and triton, timed apart from v0's own load, once.
+    scenario runspeed-triton-python-import 0 '^1 [0-9.]+$' -- python3 -c \
+      'import json,sys; v=json.load(open(sys.argv[1]))["versions"]; t=[r["steps_s"]["python import"] for r in v if "python import" in r["steps_s"]]; print(len(t), t[0] if t else "")' \
+      "$W/rs_triton/run/report/comparison.json"
+    scenario runspeed-triton-python-import-line 0 '\[v0\] Python packages for the run: torch, triton imported' -- cat "$W/rs_triton/run/run.log"
   fi
   if [[ $RS == *" setup "* ]]; then
     # prepare()/setup() once per version per pass: a Triton version whose setup() logs its process id.

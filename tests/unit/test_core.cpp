@@ -136,6 +136,13 @@ TEST(Implementation, DefaultsAndMismatches) {
   EXPECT_THROW(resolve_implementation("opencl", "k.cu"), Error);
 }
 
+TEST(Implementation, SharedPythonPackagesStartWithTorch) {
+  EXPECT_EQ(shared_python_modules(Implementation::Triton), (std::vector<std::string>{"torch", "triton"}));
+  EXPECT_EQ(shared_python_modules(Implementation::CuteDsl), (std::vector<std::string>{"torch", "cutlass.cute"}));
+  EXPECT_TRUE(shared_python_modules(Implementation::CudaCpp).empty());
+  EXPECT_TRUE(shared_python_modules(Implementation::Cutlass).empty());
+}
+
 TEST(OneLineSummary, FirstLinePlusTheFirstErrorLine) {
   const std::string nvcc =
       "nvcc failed to compile k.cu (exit 2):\n"

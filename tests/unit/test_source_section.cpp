@@ -5,11 +5,16 @@
 
 #include <algorithm>
 #include <regex>
+#include <tuple>
 
 #include "core/fs.hpp"
+#include "flows/profile.hpp"
+#include "stages/analysis/hot_lines.hpp"
+#include "stages/ncu/ncu_rep.hpp"
 #include "stages/ncu/runner.hpp"
 #include "stages/ncu/source_section.hpp"
 #include "test_env_util.hpp"
+#include "unit/test_python_support.hpp"
 
 namespace kprof {
 extern const char* const kNcuRepReaderSource;  // stages/ncu/ncu_rep_py.cpp
@@ -110,4 +115,67 @@ TEST(SourceSection, TheKprofSetCollectsItInPlaceOfTheStockSection) {
   auto n = ncu_command("ncu", o);
   EXPECT_EQ(std::count(n.begin(), n.end(), "--section-folder"), 0);
   EXPECT_EQ(std::count(n.begin(), n.end(), "KprofSourceCounters"), 0);
+}
+
+TEST(SourceSection, KprofsProfilesCollectItUnlessStockIsAskedFor) {
+  TempDir t;
+  ScopedEnv cache("KPROF_CACHE_DIR", t.path());
+  ScopedEnv unset("KPROF_SOURCE_SECTION", std::nullopt);
+  KernelSpec spec;
+  ProfileSettings s;
+  s.source = true;
+  // The folder is made once per process (another test may have made it under its own cache).
+  const std::string folder = session_ncu_options(spec, s).source_section_folder;
+  EXPECT_EQ(folder, kprof_source_section_folder());
+  EXPECT_TRUE(path_exists(join_path(folder, "KprofSourceCounters.section"))) << folder;
+  {
+    ScopedEnv stock("KPROF_SOURCE_SECTION", "stock");
+    EXPECT_EQ(session_ncu_options(spec, s).source_section_folder, "");
+  }
+  s.metric_set = "full";  // ncu's own sections, SourceCounters among them
+  EXPECT_EQ(session_ncu_options(spec, s).source_section_folder, "");
+  s.metric_set = "kprof";
+  s.source = false;
+  EXPECT_EQ(session_ncu_options(spec, s).source_section_folder, "");
+}
+
+namespace {
+/// Per source line of `rep`'s first launch: the counted (not sampled) per-instruction figures.
+std::map<int, std::vector<double>> counted_by_line(const std::string& rep_path) {
+  NcuRep rep = read_ncu_rep(rep_path);
+  std::map<int, std::vector<double>> out;
+  if (rep.kernels.empty()) return out;
+  HotLinesOptions o;
+  o.top = 100;
+  for (const HotLine& l : hot_lines(rep.kernels[0], o).lines)
+    out[l.where.line] = {l.inst_executed,     l.threads_per_inst.value_or(-1), l.global_sectors, l.global_sectors_ideal,
+                         l.shared_wavefronts, l.shared_wavefronts_ideal,       l.local_sectors};
+  return out;
+}
+}  // namespace
+
+// Real H200 reports of the same planted launches (tests/data/ncurep/README.md): `kprof profile`
+// with KprofSourceCounters, and `ncu --set full` with the stock SourceCounters. Counted metrics are
+// exact, so the figures of every line both rank must agree (a line enters the ranking by its warp
+// samples, which differ run to run: they are not compared), the planted line among them.
+TEST(SourceSection, ItsReportsCountWhatTheStockSectionCounts) {
+  const std::string d = std::string(KPROF_TEST_DATA) + "/ncurep/";
+  const std::string planted = std::string(KPROF_TEST_DATA) + "/planted/planted.cu";
+  for (const auto& [mine, stock, marker] :
+       {std::tuple{"kprof_section_uncoalesced", "uncoalesced_gather", "PLANTED: uncoalesced"},
+        std::tuple{"kprof_section_bank_conflict", "bank_conflict", "PLANTED: bank_conflict"}}) {
+    auto a = counted_by_line(d + mine + ".ncu-rep");
+    auto b = counted_by_line(d + stock + ".ncu-rep");
+    const int line = kprof_test::line_of(planted, marker);
+    ASSERT_TRUE(a.count(line) && b.count(line)) << mine << ": planted line " << line;
+    size_t common = 0;
+    for (const auto& [l, figures] : b) {
+      if (!a.count(l)) continue;
+      ++common;
+      for (size_t i = 0; i < figures.size(); ++i)
+        EXPECT_DOUBLE_EQ(a[l][i], figures[i]) << mine << ":" << l << " #" << i;
+    }
+    EXPECT_GE(common, 2u) << mine;
+    EXPECT_GT(a[line][0], 0) << "instructions executed on the planted line";
+  }
 }

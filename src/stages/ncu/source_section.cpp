@@ -1,6 +1,7 @@
 #include "stages/ncu/source_section.hpp"
 
 #include <cstdlib>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -164,24 +165,24 @@ const std::string& kprof_source_section_text() {
 }
 
 std::string kprof_source_section_folder(std::string* why) {
-  struct Written {
-    std::string folder, problem;
-  };
-  static const Written w = [] {  // once per process (a thread-safe static)
-    Written r;
+  static std::mutex m;
+  static std::string folder, problem;
+  std::lock_guard<std::mutex> lock(m);
+  // Written once per process; again only when the file has gone since (a cache folder cleaned).
+  if (folder.empty() || !path_exists(join_path(folder, std::string(kKprofSourceSectionId) + ".section"))) {
+    problem.clear();
     std::string why_cache = "no cache folder (KPROF_CACHE_DIR, XDG_CACHE_HOME, HOME unset)";
     if (const std::string cache = kprof_cache_dir(); !cache.empty())
-      r.folder = write_kprof_source_section(cache, &why_cache);
-    if (r.folder.empty()) {
+      folder = write_kprof_source_section(cache, &why_cache);
+    if (folder.empty()) {
       const char* t = std::getenv("TMPDIR");
       std::string why_tmp;
-      r.folder = write_kprof_source_section(t && *t ? t : "/tmp", &why_tmp);
-      if (r.folder.empty()) r.problem = why_cache + "; " + why_tmp;
+      folder = write_kprof_source_section(t && *t ? t : "/tmp", &why_tmp);
+      if (folder.empty()) problem = why_cache + "; " + why_tmp;
     }
-    return r;
-  }();
-  if (why) *why = w.problem;
-  return w.folder;
+  }
+  if (why) *why = problem;
+  return folder;
 }
 
 }  // namespace kprof
