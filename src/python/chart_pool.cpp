@@ -22,9 +22,32 @@ namespace {
 
 // The worker: imports matplotlib and draws a throw-away chart (fonts, SVG and PNG writers loaded),
 // says whether matplotlib imported, then draws one chart per JSON line on stdin and answers one
-// JSON line each. Each chart kind's code is run once, in a namespace of its own.
+// JSON line each. Each chart kind's code is run once, in a namespace of its own, whose _save
+// (plot.cpp's kSavePy) writes the PNG in a forked copy of the worker while the worker writes the
+// SVG: measured on the H200's host (session 18), a roofline of three kernels took 0.62 s instead
+// of 0.94-1.01 s (savefig of both formats: 0.70 s, of the SVG alone beside the PNG: 0.26-0.30 s).
+// A PNG the fork could not write is written again here, which raises matplotlib's own error.
 const char* kWorkerPy = R"PY(
-import json, sys
+import json, os, sys
+
+def _forked_save(save_one):
+    def _save(fig, svg_path, png_path):
+        try:
+            pid = os.fork()
+        except OSError:
+            pid = -1
+        if pid == 0:  # the child: the PNG only, then out without Python's exit handlers or buffers
+            code = 1
+            try:
+                save_one(fig, png_path, "png")
+                code = 0
+            finally:
+                os._exit(code)
+        save_one(fig, svg_path, "svg")
+        ok = pid > 0 and os.waitpid(pid, 0)[1] == 0
+        if not ok:
+            save_one(fig, png_path, "png")
+    return _save
 try:
     import matplotlib
     matplotlib.use("Agg")
@@ -52,6 +75,7 @@ for line in sys.stdin:
         if ns is None:
             ns = {"__builtins__": __builtins__}
             exec(job["save"], ns)
+            ns["_save"] = _forked_save(ns["_save_one"])
             exec(job["code"], ns)
             _kinds[job["kind"]] = ns
         ns["draw"](job["spec"], job["svg"], job["png"])

@@ -12,15 +12,19 @@ namespace kprof {
 namespace {
 
 // What every chart ends with: the figure saved as SVG and PNG, each to a temporary file renamed into
-// place (a chart is whole or absent). Run in the chart's namespace before its code.
+// place (a chart is whole or absent). Run in the chart's namespace before its code; a chart worker
+// (chart_pool.cpp) replaces _save with one that writes the PNG in a forked process beside the SVG.
 const char* kSavePy = R"PY(
 import os
 
+def _save_one(fig, path, fmt):
+    tmp = path + ".tmp"
+    fig.savefig(tmp, format=fmt, dpi=130)
+    os.replace(tmp, path)
+
 def _save(fig, svg_path, png_path):
-    for path, fmt in ((svg_path, "svg"), (png_path, "png")):
-        tmp = path + ".tmp"
-        fig.savefig(tmp, format=fmt, dpi=130)
-        os.replace(tmp, path)
+    _save_one(fig, svg_path, "svg")
+    _save_one(fig, png_path, "png")
 )PY";
 
 // The chart code, run in a fresh namespace of the embedded interpreter. Two panels: the

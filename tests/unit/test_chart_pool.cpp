@@ -87,11 +87,34 @@ TEST(ChartPool, WorkersDrawSeveralChartsAtOnceAndReportErrors) {
     EXPECT_NE(read_file_or_empty(base + ".svg").find("<svg"), std::string::npos) << i;
     EXPECT_FALSE(read_file_or_empty(base + ".png").empty()) << i;
     EXPECT_FALSE(path_exists(base + ".svg.tmp")) << i;
+    EXPECT_FALSE(path_exists(base + ".png.tmp")) << i;
   }
   EXPECT_NE(bad.get().find("the roofline chart could not be drawn: ValueError: nothing to draw"), std::string::npos)
       << bad.get();
   EXPECT_FALSE(path_exists(dir / "bad.svg"));
   EXPECT_EQ(charts_drawn_by_workers() - before, 4u);  // the bad one was answered by a worker too, not drawn
+}
+
+// A worker writes the PNG in a forked copy of itself beside the SVG: the same bytes as the chart
+// drawn in this process, and a PNG the fork cannot write gets matplotlib's own error.
+TEST(ChartPool, AWorkersForkedPngIsTheSameChartAndItsFailureIsReported) {
+  TempDir dir;
+  const std::string spec = real_spec();
+  std::string why = render_chart(ChartKind::Roofline, spec, dir / "here.svg", dir / "here.png");
+  if (why.find("matplotlib is not installed") != std::string::npos) GTEST_SKIP() << why;
+  ASSERT_EQ(why, "");
+  start_chart_workers(1);
+  size_t before = charts_drawn_by_workers();
+  EXPECT_EQ(draw_chart(ChartKind::Roofline, spec, dir / "w.svg", dir / "w.png").get(), "");
+  EXPECT_EQ(charts_drawn_by_workers() - before, 1u);
+  const std::string png = read_file_or_empty(dir / "w.png");
+  EXPECT_GT(png.size(), 1000u);
+  EXPECT_EQ(png, read_file_or_empty(dir / "here.png"));
+  // The PNG's folder does not exist: the SVG is written, the PNG is not, and the answer says why.
+  std::string err = draw_chart(ChartKind::Roofline, spec, dir / "x.svg", join_path(dir / "missing", "x.png")).get();
+  EXPECT_NE(err.find("could not be drawn"), std::string::npos) << err;
+  EXPECT_NE(err.find("missing"), std::string::npos) << err;
+  EXPECT_FALSE(path_exists(dir / "missing"));
 }
 
 TEST(ChartPool, ARooflineJobWaitsForItsWorker) {
