@@ -43,8 +43,11 @@ def _forked_save(save_one):
                 code = 0
             finally:
                 os._exit(code)
-        save_one(fig, svg_path, "svg")
-        ok = pid > 0 and os.waitpid(pid, 0)[1] == 0
+        ok = False
+        try:
+            save_one(fig, svg_path, "svg")
+        finally:  # the child is waited for even when the SVG fails (no zombie left behind)
+            ok = pid > 0 and os.waitpid(pid, 0)[1] == 0
         if not ok:
             save_one(fig, png_path, "png")
     return _save

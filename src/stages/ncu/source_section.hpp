@@ -28,9 +28,10 @@ const std::string& kprof_source_section_text();
 std::string write_kprof_source_section(const std::string& base, std::string* why = nullptr);
 
 /// The folder holding KprofSourceCounters.section, written when missing (atomically; checked on
-/// each call, written again only when the file has gone; thread-safe): kprof_cache_dir()/ncu-sections-<16 hex digits>, or the same name under $TMPDIR (else
-/// /tmp) when there is no cache folder or it cannot be written. "" when neither can be written (the
-/// caller then collects ncu's stock SourceCounters section); `why` (optional) says why.
+/// each call, written again only when the file has gone; thread-safe):
+/// kprof_cache_dir()/ncu-sections-<16 hex digits>, or the same name under $TMPDIR (else /tmp) when
+/// there is no cache folder or it cannot be written. "" when neither can be written (the caller
+/// then collects ncu's stock SourceCounters section); `why` (optional) says why.
 std::string kprof_source_section_folder(std::string* why = nullptr);
 
 }  // namespace kprof
