@@ -7,27 +7,44 @@
 
 #include "core/dtype.hpp"
 #include "core/error.hpp"
+#include "stages/verify/flop_count.hpp"
 #include "stages/verify/work_model.hpp"
 #include "flows/ceiling_cache.hpp"
 #include "python/interpreter.hpp"
 
 namespace kprof {
 
+namespace {
+
+/// The FLOPs FlopCounterMode counted while ref.py's reference ran for this call, when it did.
+void add_counted_flops(WorkModel& w, const KernelInstance& inst, const std::string& ref) {
+  auto counted = counted_flops(ref, reference_call_key(inst.buffers(), inst.scalars()));
+  if (!counted) return;
+  w.flops_how = counted_flops_how(*counted);
+  if (counted->total && *counted->total > 0) {
+    w.flops = counted->total;
+    w.flops_source = FlopSource::Counted;
+  }
+}
+
+}  // namespace
+
 WorkModel call_work(const KernelInstance& inst, const KernelSpec& spec, const std::string& ref,
                     std::vector<std::string>& notes) {
   std::vector<BufferUse> uses;
   for (const auto& b : inst.buffers())
-    uses.push_back({b.name, static_cast<double>(b.count * dtype_size(b.dtype)), b.is_output, b.sized_by_rule});
+    uses.push_back({b.name, static_cast<double>(b.count * dtype_size(b.dtype)), b.is_output, b.sized_by_rule, b.dtype});
   WorkModel w = work_from_buffers(uses);
-  if (ref.empty() || !declares_work(ref)) return w;
-  std::map<std::string, double> ints, floats;
-  for (const auto& d : spec.dims.all()) (d.is_int ? ints : floats)[d.name] = d.value;
+  if (ref.empty()) return w;
   DeclaredWork dw;
-  try {
-    dw = declared_work(ref, ints, floats);
-  } catch (const Error& e) {
-    notes.push_back(std::string("ref.py's declared work is ignored: ") + e.what());
-    return w;
+  if (declares_work(ref)) {
+    std::map<std::string, double> ints, floats;
+    for (const auto& d : spec.dims.all()) (d.is_int ? ints : floats)[d.name] = d.value;
+    try {
+      dw = declared_work(ref, ints, floats);
+    } catch (const Error& e) {
+      notes.push_back(std::string("ref.py's declared work is ignored: ") + e.what());
+    }
   }
   if (dw.bytes) {
     w.bytes_how = fmt::format("{} (the buffers alone would give {})", dw.bytes_how, w.bytes_how);
@@ -37,6 +54,9 @@ WorkModel call_work(const KernelInstance& inst, const KernelSpec& spec, const st
   if (dw.flops) {
     w.flops = dw.flops;
     w.flops_how = dw.flops_how;
+    w.flops_source = FlopSource::Declared;
+  } else {
+    add_counted_flops(w, inst, ref);
   }
   return w;
 }

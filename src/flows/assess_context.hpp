@@ -18,9 +18,12 @@
 
 namespace kprof {
 
-/// The work model of `inst`'s buffers (every input read once, every output written once),
-/// replaced or completed by ref.py's declared work when `ref` (a path, may be "") declares it.
-/// A ref.py function that raises adds its error to `notes` and is ignored (the profile goes on).
+/// The work model of `inst`'s buffers (every input read once, every output written once, the
+/// outputs' dtype for the compute ceiling), replaced or completed by ref.py's declared work when
+/// `ref` (a path, may be "") declares it. Without flops(**dims), the FLOPs PyTorch's
+/// FlopCounterMode counted while the check ran ref.py's reference for this call (same buffers
+/// and scalars; stages/verify/flop_count.hpp), when it did and counted more than 0. A ref.py
+/// function that raises adds its error to `notes` and is ignored (the profile goes on).
 WorkModel call_work(const KernelInstance& inst, const KernelSpec& spec, const std::string& ref,
                     std::vector<std::string>& notes);
 

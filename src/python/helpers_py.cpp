@@ -6,7 +6,7 @@ namespace kprof {
 
 /// Source of `_kprof`: load_by_path(path, role, stem), describe(exc, tb, user_file, verbose),
 /// type_name(obj), DeviceArray(ptr, count, typestr), same_storage(a, b), torch_precision(),
-/// source_problem(path, name), function_params(path, name).
+/// call_counting_flops(fn, kwargs), source_problem(path, name), function_params(path, name).
 extern const char* const kKprofHelpersSource;
 
 const char* const kKprofHelpersSource = R"PY(
@@ -169,6 +169,37 @@ def torch_precision():
         except Exception:
             pass
     return (matmul, cudnn, precision)
+
+
+def call_counting_flops(fn, kwargs):
+    """fn(**kwargs) under PyTorch's FlopCounterMode. Returns (result, count): count is
+    (total FLOPs, [(op, FLOPs), ...] largest first) as FlopCounterMode counts them (matmul, bmm,
+    convolution, scaled_dot_product_attention, ...; an FMA counts 2; other ops count nothing), or
+    a string saying why nothing was counted: torch is not loaded (never imported here), it has no
+    FlopCounterMode, or the mode could not start or be read. An exception inside fn propagates."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return fn(**kwargs), "torch is not loaded"
+    try:
+        from torch.utils.flop_counter import FlopCounterMode
+        mode = FlopCounterMode(display=False)
+    except Exception as e:
+        return fn(**kwargs), "PyTorch has no usable FlopCounterMode (%s: %s)" % (type(e).__name__, e)
+    with mode:
+        result = fn(**kwargs)
+    try:
+        total = int(mode.get_total_flops())
+        counts = mode.get_flop_counts()
+        ops = counts.get("Global")
+        if ops is None:  # older layouts: sum the modules' counts
+            ops = {}
+            for per_module in counts.values():
+                for op, n in per_module.items():
+                    ops[op] = ops.get(op, 0) + n
+        by_op = sorted(((str(op), int(n)) for op, n in ops.items() if n), key=lambda x: -x[1])
+    except Exception as e:
+        return result, "PyTorch's FlopCounterMode could not be read (%s: %s)" % (type(e).__name__, e)
+    return result, (total, by_op)
 
 
 def source_problem(path, name):

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "stages/analysis/format.hpp"
+#include "stages/analysis/thresholds.hpp"
 #include "core/text.hpp"
 
 namespace kprof {
@@ -29,6 +30,11 @@ std::string gain_cell(const Finding& f) {
   if (f.capped_pct) s = format_value(*f.capped_pct, "%") + " (capped; " + s + " uncapped)";
   if (f.scope == "local") s += ", local";
   return s;
+}
+
+std::string unit_cell(const Finding& f) {
+  if (f.unit.empty()) return "- (latency)";
+  return f.unit_pct ? fmt::format("{} ({})", f.unit, format_value(*f.unit_pct, "%")) : f.unit;
 }
 
 std::string ncu_cell(const Finding& f) {
@@ -86,17 +92,27 @@ std::string findings_markdown(const Verdict& v, int level) {
         "Implementation efficiency (how busy the busiest unit is on the work this kernel executed, "
         "wasted work included): **{} at {}** ({}).\n\n",
         v.efficiency->unit, format_value(v.efficiency->pct, "%"), v.efficiency->all);
+  if (!v.units.empty()) {
+    std::string list;
+    for (size_t i = 0; i < v.units.size() && i < 6; ++i)
+      list += fmt::format("{}{} {}", i ? ", " : "", v.units[i].name, format_value(v.units[i].pct, "%"));
+    out += fmt::format("Limiter: **{}** ({} busy; >= {} is busy). Units, busiest first: {}.\n\n", v.units[0].name,
+                       format_value(v.units[0].pct, "%"), format_value(threshold::kBusyUnitPct, "%"), list);
+  }
   if (v.findings.empty()) {
     out += "No secondary signal fires, so there is no finding to rank.\n\n";
   } else {
     std::vector<std::vector<std::string>> rows;
     for (size_t i = 0; i < v.findings.size(); ++i) {
       const Finding& f = v.findings[i];
-      rows.push_back({std::to_string(i + 1), f.title, gain_cell(f), f.formula, ncu_cell(f), f.section, f.next_step});
+      rows.push_back(
+          {std::to_string(i + 1), f.title, unit_cell(f), gain_cell(f), f.formula, ncu_cell(f), f.section, f.next_step});
     }
-    out += markdown_table({"#", "Finding", "Est. gain", "Formula", "ncu's own estimate", "ncu section", "Next step"},
-                          rows);
-    out += "\n" + v.findings_note + " Formulas and their ncu anchors: docs/CLASSIFICATION.md, \"Findings\".\n\n";
+    out += markdown_table(
+        {"#", "Finding", "Unit (busy)", "Est. gain", "Formula", "ncu's own estimate", "ncu section", "Next step"},
+        rows);
+    out += "\n" + v.findings_note +
+           " Formulas and their ncu anchors: docs/CLASSIFICATION.md, \"Findings from the limiter\".\n\n";
   }
   out += heading(level + 1, "Nsight Compute's own rule results");
   if (v.ncu_rules.empty()) return out + "Not shown: " + v.ncu_rules_note + ".\n\n";
@@ -169,6 +185,13 @@ json rules_json(const std::vector<NcuRuleResult>& rules) {
   return out;
 }
 
+json units_json(const Verdict& v) {
+  json out = json::array();
+  for (const auto& u : v.units)
+    out.push_back({{"name", u.name}, {"metric", u.metric}, {"busy_pct", u.pct}, {"compute_pipe", u.compute}});
+  return out;
+}
+
 json findings_json(const Verdict& v) {
   json out = json::array();
   for (size_t i = 0; i < v.findings.size(); ++i) {
@@ -181,6 +204,9 @@ json findings_json(const Verdict& v) {
                    {"capped_pct", opt(f.capped_pct)},
                    {"formula", f.formula},
                    {"scope", f.scope},
+                   {"unit", f.unit.empty() ? json(nullptr) : json(f.unit)},
+                   {"unit_busy_pct", opt(f.unit_pct)},
+                   {"unit_work_removed_pct", opt(f.share_pct)},
                    {"anchor", f.anchor},
                    {"section", f.section},
                    {"next_step", f.next_step},

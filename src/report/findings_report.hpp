@@ -36,8 +36,13 @@ nlohmann::json bound_json(const TimeBound& b);
 nlohmann::json ceilings_json(const Ceilings& c);
 
 /// JSON of a kernel's findings: [{rank, id, title, evidence, gain_pct, capped_pct, formula,
-/// scope, anchor, section, next_step, ncu: [...], agreement}].
+/// scope, unit, unit_busy_pct, unit_work_removed_pct, anchor, section, next_step, ncu: [...],
+/// agreement}] (percentages as numbers).
 nlohmann::json findings_json(const Verdict& v);
+
+/// JSON of a kernel's units, busiest first (the first is the limiter): [{name, metric, busy_pct,
+/// compute_pipe}].
+nlohmann::json units_json(const Verdict& v);
 
 /// JSON of rule results: [{rule, name, section, title, message, speedup_pct, speedup_type}].
 nlohmann::json rules_json(const std::vector<NcuRuleResult>& rules);

@@ -8,6 +8,7 @@
 #include "stages/ncu/metrics.hpp"
 #include "report/schema.hpp"
 #include "report/hot_lines_report.hpp"
+#include "report/bound_report.hpp"
 #include "report/findings_report.hpp"
 #include "report/ncu_report.hpp"
 
@@ -89,6 +90,7 @@ json verdict_json(const Verdict& v) {
           {"not_concluded", v.not_concluded},
           {"leading_stalls", v.leading_stalls},
           {"implementation_efficiency", efficiency},
+          {"units", units_json(v)},
           {"findings", findings_json(v)},
           {"findings_note", v.findings_note},
           {"ncu_rules", rules_json(v.ncu_rules)},
@@ -119,6 +121,8 @@ json ncu_json(const MetricTable& table, const CallVerdict& call, const NcuReport
       {"leading_share_pct", call.total_gpu_time_ns > 0 ? json(call.leading_share_pct) : json(nullptr)},
       {"total_gpu_time_ns", call.total_gpu_time_ns > 0 ? json(call.total_gpu_time_ns) : json(nullptr)},
       {"bound", call.bound ? bound_json(*call.bound) : json(nullptr)},
+      {"implementation_bound",
+       call.implementation_bound ? implementation_bound_json(*call.implementation_bound) : json(nullptr)},
       {"ceilings", call.ceilings ? ceilings_json(*call.ceilings) : json(nullptr)},
       {"timing_vs_ncu", call.clocks ? json{{"gap_pct", call.clocks->gap_pct},
                                            {"beyond_noise", call.clocks->beyond_noise},
@@ -146,6 +150,9 @@ std::string verdict_text(const CallVerdict& call) {
                          e.threshold, e.metric);
     for (const auto& s : v.signals)
       if (s.state == SignalState::Fires) out += fmt::format("  ! {}: {} -> {}\n", s.symptom, s.value, s.likely_issue);
+    bool leads = call.leading >= 0 && &call.kernels[static_cast<size_t>(call.leading)] == &v;
+    if (leads && !call.bound && call.implementation_bound)
+      out += "  " + implementation_bound_sentence(*call.implementation_bound) + "\n";
     out += findings_text(call, v);
     for (const auto& s : v.not_concluded) out += "  not concluded: " + s + "\n";
     if (!v.missing_metrics.empty())

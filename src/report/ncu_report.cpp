@@ -11,6 +11,7 @@
 #include "core/text.hpp"
 #include "stages/ncu/metrics.hpp"
 #include "report/hot_lines_report.hpp"
+#include "report/bound_report.hpp"
 #include "report/findings_report.hpp"
 
 namespace kprof {
@@ -213,7 +214,7 @@ std::string render_ncu_summary(const MetricTable& table, const CallVerdict& call
   if (table.kernels.empty()) return out + "No kernel was profiled.\n";
   if (table.kernels.size() == 1)
     return out + kernel_sections(table.kernels[0], call.kernels[0], 2, header) + bound_markdown(call, 2) +
-           clock_check_markdown(call, 2);
+           implementation_bound_markdown(call, 2) + clock_check_markdown(call, 2);
 
   std::vector<std::vector<std::string>> rows;
   for (const auto& v : call.kernels) {
@@ -244,7 +245,7 @@ std::string render_ncu_summary(const MetricTable& table, const CallVerdict& call
            "\nSee its section above for the secondary signals, the ranked findings and the "
            "next sections of the ncu report to read.\n\n";
   }
-  return out + bound_markdown(call, 2) + clock_check_markdown(call, 2);
+  return out + bound_markdown(call, 2) + implementation_bound_markdown(call, 2) + clock_check_markdown(call, 2);
 }
 
 std::string render_ncu_details(const MetricTable& table, const NcuReportHeader& header) {

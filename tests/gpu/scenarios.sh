@@ -212,6 +212,24 @@ seedstyle_rows() {
   cp "$dir/comparison.md" "$OUT/seedstyle_${name}_comparison.md" 2>/dev/null
 }
 
+if want gemmprog; then  # findings from the limiter and the compute bound without flops() (examples/gemm_progression)
+  GP=$E/gemm_progression
+  G4="--M=4096 --N=4096 --K=4096 --size A=M*K --size B=K*N --size C=M*N"
+  scenario gemmprog-run 0 'fastest' -- "$K" run $GP/v0_naive.cu $GP/v1_coalesced.cu $GP/v2_smem.cu \
+    $GP/v3_blocktile1d.cu $GP/v4_blocktile2d.cu $GP/v5_vectorized.cu --ref $GP/ref.py $G4 --build -o "$W/gp"
+  cp "$W/gp/comparison.md" "$OUT/gemmprog_comparison.md" 2>/dev/null
+  cp "$W/gp/comparison.json" "$OUT/gemmprog_comparison.json" 2>/dev/null
+  for d in "$W"/gp/*/; do [ -f "$d/ncu_summary.md" ] && cp "$d/ncu_summary.md" "$OUT/gemmprog_$(basename "$d")_ncu_summary.md"; done
+  # The bound counts the reference's FLOPs (FlopCounterMode): v0 is not "at most 500x faster".
+  scenario gemmprog-flops-counted 0 'FlopCounterMode' -- grep -rh 'FlopCounterMode' "$W/gp"
+  # The seed's naive GEMM (no flops() in its ref.py) under --metrics full: profiled, with a compute bound.
+  SS=$E/seed_style
+  scenario gemmprog-seed-naive-full 0 'Bound|Mixed' -- "$K" profile $SS/cuda_gemm/v0.cu --ref $SS/cuda_gemm/ref.py \
+    --M=4096 --K=4096 --N=4096 --size A=M*K --size B=K*N --size C=M*N --build --metrics full -o "$W/gp_full"
+  cp "$W/gp_full/ncu_summary.md" "$OUT/gemmprog_seed_v0_full_ncu_summary.md" 2>/dev/null
+  grep -n -B1 -A3 'Profiling "' "$W/gp_full/ncu_details.md" > "$OUT/gemmprog_seed_v0_full_profiling_lines.txt" 2>&1
+fi
+
 if want seedstyle; then  # issue 12: kernels and ref.py files written for the original workflow (examples/seed_style)
   SS=$E/seed_style
   build_so $SS/cuda_gemm/v*.cu $SS/cuda_softmax/v*.cu $SS/broken/*.cu

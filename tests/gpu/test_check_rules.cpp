@@ -1,7 +1,8 @@
 // The correctness check's rules for non-const buffers (issue 12, part 2), on the GPU with real
 // .so kernels and a reference computed on the host: a non-const buffer that neither side changes
 // is an input and passes; one the kernel writes while the reference leaves it fails; an output
-// the kernel skips is never written; a non-const index array never gets the sentinel.
+// the kernel skips is never written; a non-const index array never gets the sentinel. And a
+// Python-style output whose pre-call contents already are the answer (issue 29) stays an output.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -61,6 +62,61 @@ HostReference add_reference() {
   });
 }
 
+/// A stand-in for a Python kernel (triton) over device memory of its own: A and B from the seed,
+/// and C, like a torch.empty() output that torch's caching allocator took from an earlier
+/// reference result of the same seed, already holding A + B (issue 29). call() writes A + B +
+/// `error` into C, or nothing when `writes` is false.
+class StaleOutputKernel final : public KernelInstance {
+ public:
+  StaleOutputKernel(size_t n, float error, bool writes) : n_(n), error_(error), writes_(writes) {
+    for (auto& p : ptr_) cuda_check(cudaMalloc(&p, n * 4), "cudaMalloc");
+  }
+  ~StaleOutputKernel() override {
+    for (auto* p : ptr_) cudaFree(p);
+  }
+  Implementation implementation() const override { return Implementation::Triton; }
+  std::string signature() const override { return "run_kernel(A, B, C)"; }
+  void prepare(uint64_t seed) override {
+    std::vector<float> a(n_), b(n_), c(n_);
+    out_.resize(n_);
+    for (size_t i = 0; i < n_; ++i) {
+      a[i] = float((i * 7 + seed) % 97) - 48.0f;
+      b[i] = float((i * 13 + seed) % 89) * 0.5f;
+      c[i] = a[i] + b[i];
+      out_[i] = c[i] + error_;
+    }
+    upload(0, a);
+    upload(1, b);
+    upload(2, c);
+  }
+  std::vector<BufferView> buffers() const override {
+    return {{"A", DType::F32, n_, ptr_[0], false},
+            {"B", DType::F32, n_, ptr_[1], false},
+            {"C", DType::F32, n_, ptr_[2], true}};
+  }
+  std::vector<ScalarArg> scalars() const override { return {}; }
+  void call() override {
+    if (writes_) upload(2, out_);
+  }
+
+ private:
+  void upload(int i, const std::vector<float>& v) {
+    cuda_check(cudaMemcpy(ptr_[i], v.data(), n_ * 4, cudaMemcpyHostToDevice), "upload");
+  }
+  size_t n_;
+  float error_;
+  bool writes_;
+  void* ptr_[3] = {nullptr, nullptr, nullptr};
+  std::vector<float> out_;
+};
+
+CheckResult check_stale(StaleOutputKernel& k, HostReference& ref) {
+  CheckOptions co;
+  co.atol = 1e-2;
+  return run_check(
+      k, [&]() -> ReferenceRunner& { return ref; }, co);
+}
+
 const OutputComparison& output(const CheckResult& r, const std::string& name) {
   for (const auto& c : r.trials.at(0).outputs)
     if (c.name == name) return c;
@@ -118,4 +174,32 @@ TEST(CheckRulesGpu, ANonConstIndexArrayNeverGetsTheSentinel) {
   ASSERT_FALSE(r.fault.has_value()) << r.fault->message;  // a sentinel index would fault the gather
   EXPECT_TRUE(r.pass);
   EXPECT_EQ(r.treated_as_inputs, (std::vector<std::string>{"idx"}));
+}
+
+TEST(CheckRulesGpu, AnOutputThatAlreadyHoldsTheAnswerIsStillAnOutput) {
+  KPROF_REQUIRE_GPU();
+  select_gpu(0);
+  HostReference ref = add_reference();
+  StaleOutputKernel wrong(4096, 0.25f, true);  // errs by 0.25: fails --atol 1e-2
+  CheckResult r = check_stale(wrong, ref);
+  ASSERT_FALSE(r.fault.has_value()) << r.fault->message;
+  EXPECT_FALSE(r.pass);
+  const OutputComparison& c = output(r, "C");
+  EXPECT_EQ(c.role, BufferRole::Output);
+  EXPECT_EQ(c.reason.find("leaves 'C' unchanged"), std::string::npos) << c.reason;
+  StaleOutputKernel right(4096, 0.0f, true);
+  EXPECT_TRUE(check_stale(right, ref).pass);
+}
+
+TEST(CheckRulesGpu, AKernelThatWritesNothingIntoAStaleAnswerFails) {
+  KPROF_REQUIRE_GPU();
+  select_gpu(0);
+  HostReference ref = add_reference();
+  StaleOutputKernel idle(4096, 0.0f, false);
+  CheckResult r = check_stale(idle, ref);
+  ASSERT_FALSE(r.fault.has_value()) << r.fault->message;
+  EXPECT_FALSE(r.pass);
+  EXPECT_EQ(output(r, "C").never_written, 4096u);
+  EXPECT_EQ(output(r, "C").role, BufferRole::Output);  // not "input: unchanged", a PASS
+  EXPECT_TRUE(r.treated_as_inputs.empty());
 }

@@ -25,8 +25,10 @@ TEST(AnalyzeIssue16, PlantedBankConflictRanksFirstBesideNcusEstimate) {
   auto j = nlohmann::json::parse(r.out);
   const auto& v = j["kernels"][0]["verdict"];
   EXPECT_EQ(v["findings"][0]["id"], "bank-conflicts");
-  EXPECT_NEAR(v["findings"][0]["gain_pct"].get<double>(), 75.26, 0.05);
-  EXPECT_EQ(v["findings"][0]["agreement"].get<std::string>().rfind("agree", 0), 0u);
+  EXPECT_NEAR(v["findings"][0]["gain_pct"].get<double>(), 29386203.0 / (1048576 + 33846747) * 82.2441, 0.05);
+  EXPECT_EQ(v["findings"][0]["unit"], "L1/TEX");
+  EXPECT_TRUE(v["findings"][0]["unit_busy_pct"].is_number());
+  EXPECT_EQ(v["findings"][0]["agreement"].get<std::string>().rfind("differ", 0), 0u);
   EXPECT_FALSE(v["ncu_rules"].empty());
   EXPECT_TRUE(j["call"]["bound"].is_null());
   std::string md = read_file_or_empty(dir / "ncu_summary.md");

@@ -15,6 +15,7 @@
 #include "core/text.hpp"
 #include "kernel/elf_check.hpp"
 #include "stages/ncu/csv.hpp"
+#include "ncu_report_guard.hpp"
 
 using namespace kprof;
 
@@ -161,6 +162,7 @@ TEST_P(Corpus, Case) {
   const Case& c = GetParam();
   if (c.name.rfind("so_elf_", 0) == 0 && !elf_check_available())
     GTEST_SKIP() << "kprof was built without libelf: a library is then checked only when it is loaded";
+  if (c.name.find("ncu_report") != std::string::npos) KPROF_REQUIRE_NCU_REPORT();  // reads through the module
   const std::string out = generated() + "/out_" + c.name;
   std::vector<std::string> argv = {KPROF_BINARY};
   for (const auto& w : split(c.args, ' '))

@@ -51,6 +51,9 @@ KernelMetrics synthetic(double sm, double mem, double theoretical = 100, double 
   k.set(m::kGridSize, grid);
   k.set(m::kSmCount, 132, "SM");
   k.set(m::kDuration, 1000, "ns");
+  // Latency hiding failed (0.5 eligible warps per scheduler, 20% issue): occupancy can bind.
+  k.set(m::kEligibleWarps, 0.5, "warp");
+  k.set(m::kIssueActive, 20, "%");
   return k;
 }
 

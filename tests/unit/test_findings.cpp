@@ -3,11 +3,16 @@
 // (tests/data/ncurep: *.raw.csv and *.rules.json derived by scripts/ncurep_fixtures.py).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "stages/ncu/metrics.hpp"
+
 #include "stages/analysis/analyze.hpp"
 #include "stages/analysis/findings.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "unit/test_env_util.hpp"
+#include "ncu_report_guard.hpp"
 
 using namespace kprof;
 
@@ -44,15 +49,21 @@ TEST(Findings, ThePlantedDefectRanksFirst) {
 }
 
 TEST(Findings, GainsFollowNcusFormulasOnRealReports) {
-  // uncoalesced gather: (1 - 4/32) x (1 - 0.0166% L1 hit) x L2 91.26% = 79.8% (ncu's L2 access pattern: 79.8%)
+  // uncoalesced gather: at L2 (the limiter, 91.26%) ncu's form (1 - 4/32) x (1 - 0.0166% L1 hit)
+  // x L2 91.26% = 79.8% (ncu's L2 access pattern: 79.8%), capped at 100% - issue slots 37.8%:
+  // the fix leaves the instructions as they are, so their issue still takes that share.
   const Verdict u = planted("uncoalesced_gather").verdict.kernels.at(0);
+  const KernelMetrics uk = planted("uncoalesced_gather").table.kernels.at(0);
   ASSERT_TRUE(find(u, "uncoalesced-loads"));
-  EXPECT_NEAR(find(u, "uncoalesced-loads")->gain_pct, 79.84, 0.05);
+  double l2_form = (1 - 4.0 / 32) * (1 - *uk.number(metric::kL1Hit) / 100) * *uk.number(metric::kL2Pct);
+  EXPECT_NEAR(l2_form, 79.84, 0.05);
+  EXPECT_NEAR(find(u, "uncoalesced-loads")->gain_pct, std::min(l2_form, 100 - *uk.number(metric::kIssueActive)), 1e-6);
   EXPECT_NE(find(u, "uncoalesced-loads")->formula.find("(1 - 4/32 B used per sector)"), std::string::npos);
-  // bank conflicts: 29,386,203 / 33,846,747 shared wavefronts x L1 86.68% (active) = 75.3%
-  // (ncu, loads only: 87.5% x 86.68% = 75.8%)
+  EXPECT_NE(find(u, "uncoalesced-loads")->formula.find("capped at 100% - Issue slots"), std::string::npos);
+  // bank conflicts: 29,386,203 conflict wavefronts of all L1/TEX work (1,048,576 global sectors +
+  // 33,846,747 shared wavefronts) x L1/TEX 82.24% (elapsed) = 69.3% (ncu, loads only: 75.8%)
   const Verdict b = planted("bank_conflict").verdict.kernels.at(0);
-  EXPECT_NEAR(find(b, "bank-conflicts")->gain_pct, 75.26, 0.05);
+  EXPECT_NEAR(find(b, "bank-conflicts")->gain_pct, 29386203.0 / (1048576 + 33846747) * 82.2441, 0.05);
   // divergence: (1 - 5.05/32) x SM SOL 92.31% = 77.7% (ncu ThreadDivergence: 77.7%)
   const Verdict d = planted("divergent").verdict.kernels.at(0);
   EXPECT_NEAR(find(d, "divergence")->gain_pct, 77.74, 0.05);
@@ -66,7 +77,10 @@ TEST(Findings, NcusEstimateIsShownBesideAndCompared) {
   const Finding* f = find(b, "bank-conflicts");
   ASSERT_TRUE(f);
   ASSERT_FALSE(f->ncu.empty());
-  EXPECT_EQ(f->agreement.rfind("agree", 0), 0u) << f->agreement;
+  // kprof 69.3% against ncu's largest, UncoalescedSharedAccess 82.7%: over 10 points, so "differ"
+  // with the reason the two estimates part.
+  EXPECT_EQ(f->agreement.rfind("differ", 0), 0u) << f->agreement;
+  EXPECT_NE(f->agreement.find("ncu counts loads and stores apart"), std::string::npos) << f->agreement;
   EXPECT_FALSE(b.ncu_rules.empty());
   const Verdict l = planted("local_spill").verdict.kernels.at(0);
   const Finding* spill = find(l, "local-memory");
@@ -127,6 +141,7 @@ TEST(NcuRules, MappingOfRulesToFindings) {
 }
 
 TEST(NcuRules, ReadingAndItsFailures) {
+  KPROF_REQUIRE_NCU_REPORT();
   std::string why;
   auto rules = read_rule_results(rep("divergent.rules.json"), &why);
   ASSERT_TRUE(rules);

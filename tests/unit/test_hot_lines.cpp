@@ -1,7 +1,8 @@
 // Hot lines from real H200 reports (tests/data/ncurep, ncu 2025.3.1) read through ncu_report in the
 // embedded Python: each planted defect (tests/data/planted/planted.cu, "PLANTED: <kind>") must be
 // found on its line with the matching stall reasons and waste; the cuBLAS GEMM (no line info) falls
-// back to SASS. Needs PyPI's ncu-report in kprof's Python (README, Install; .ci/run installs it).
+// back to SASS. Needs PyPI's ncu-report in kprof's Python (README, Install; .ci/run installs it):
+// without it every test here skips with the reason (tests/ncu_report_guard.hpp).
 #include <gtest/gtest.h>
 
 #include <map>
@@ -18,6 +19,7 @@
 #include "report/ncu_report.hpp"
 #include "unit/test_env_util.hpp"
 #include "unit/test_python_support.hpp"
+#include "ncu_report_guard.hpp"
 
 namespace kprof {
 namespace {
@@ -46,6 +48,7 @@ const WasteSite* waste(const KernelHotLines& h, const std::string& kind) {
 }
 
 TEST(NcuRep, ReadsMetricsSourceAndRulesOfAnH200Report) {
+  KPROF_REQUIRE_NCU_REPORT();
   const NcuRep& rep = report("uncoalesced_gather");
   EXPECT_FALSE(rep.module_origin.empty());
   ASSERT_EQ(rep.kernels.size(), 1u);
@@ -63,6 +66,7 @@ TEST(NcuRep, ReadsMetricsSourceAndRulesOfAnH200Report) {
 }
 
 TEST(NcuRep, MetricTableClassifiesLikeACsvExport) {
+  KPROF_REQUIRE_NCU_REPORT();
   MetricTable t = metric_table_from_rep(report("uncoalesced_gather"));
   ASSERT_EQ(t.kernels.size(), 1u);
   const KernelMetrics& k = t.kernels[0];
@@ -77,6 +81,7 @@ TEST(NcuRep, MetricTableClassifiesLikeACsvExport) {
 }
 
 TEST(HotLines, UncoalescedGatherIsOnItsPlantedLine) {
+  KPROF_REQUIRE_NCU_REPORT();
   KernelHotLines h = hot_lines(report("uncoalesced_gather").kernels[0]);
   int planted = kprof_test::line_of(planted_cu(), "PLANTED: uncoalesced");
   ASSERT_TRUE(h.has_line_info);
@@ -98,6 +103,7 @@ TEST(HotLines, UncoalescedGatherIsOnItsPlantedLine) {
 }
 
 TEST(HotLines, BankConflictIsOnItsPlantedLine) {
+  KPROF_REQUIRE_NCU_REPORT();
   KernelHotLines h = hot_lines(report("bank_conflict").kernels[0]);
   int planted = kprof_test::line_of(planted_cu(), "PLANTED: bank_conflict");
   ASSERT_FALSE(h.lines.empty());
@@ -113,6 +119,7 @@ TEST(HotLines, BankConflictIsOnItsPlantedLine) {
 }
 
 TEST(HotLines, LocalMemoryIsOnItsPlantedLine) {
+  KPROF_REQUIRE_NCU_REPORT();
   KernelHotLines h = hot_lines(report("local_spill").kernels[0]);
   int planted = kprof_test::line_of(planted_cu(), "PLANTED: local_memory");
   const WasteSite* w = waste(h, "local_memory");
@@ -128,6 +135,7 @@ TEST(HotLines, LocalMemoryIsOnItsPlantedLine) {
 }
 
 TEST(HotLines, DivergentBranchIsOnItsPlantedLine) {
+  KPROF_REQUIRE_NCU_REPORT();
   KernelHotLines h = hot_lines(report("divergent").kernels[0]);
   int planted = kprof_test::line_of(planted_cu(), "PLANTED: divergence");
   const WasteSite* w = waste(h, "divergence");
@@ -142,6 +150,7 @@ TEST(HotLines, DivergentBranchIsOnItsPlantedLine) {
 }
 
 TEST(HotLines, CublasWithoutLineInfoFallsBackToSass) {
+  KPROF_REQUIRE_NCU_REPORT();
   KernelHotLines h = hot_lines(report("cublas_gemm_4096").kernels[0]);
   EXPECT_TRUE(h.has_source_counters);
   EXPECT_FALSE(h.has_line_info);
@@ -172,6 +181,7 @@ std::map<uint64_t, std::pair<std::string, std::string>> shown(const KernelHotLin
 }
 
 TEST(HotLines, DeferredSassShowsTheSameTextForAFractionOfTheLookups) {
+  KPROF_REQUIRE_NCU_REPORT();
   // With and without line info: the quick read (no SASS text) plus the lookup of the PCs shown
   // gives the hot lines of the full read, instruction for instruction.
   for (const char* name : {"local_spill", "cublas_gemm_4096"}) {
@@ -195,6 +205,7 @@ TEST(HotLines, DeferredSassShowsTheSameTextForAFractionOfTheLookups) {
 }
 
 TEST(HotLines, SetSassKeepsTheTextOfPcsItIsNotGiven) {
+  KPROF_REQUIRE_NCU_REPORT();
   KernelHotLines h = hot_lines(report("divergent").kernels.at(0));
   auto pcs = shown_pcs(h);
   ASSERT_GE(pcs.size(), 2u);
@@ -206,6 +217,7 @@ TEST(HotLines, SetSassKeepsTheTextOfPcsItIsNotGiven) {
 }
 
 TEST(NcuRep, SassLookupOfALaunchTheReportLacksIsAUsageError) {
+  KPROF_REQUIRE_NCU_REPORT();
   try {
     read_ncu_rep_sass(rep_path("divergent"), 7, {0x10});
     FAIL() << "no error";
@@ -217,6 +229,7 @@ TEST(NcuRep, SassLookupOfALaunchTheReportLacksIsAUsageError) {
 }
 
 TEST(NcuRep, AFileThatIsNoReportIsAUsageErrorNotAReportOfNoKernels) {
+  KPROF_REQUIRE_NCU_REPORT();
   kprof::testutil::TempDir dir;
   const std::string real = read_file(rep_path("divergent"));
   const std::vector<std::pair<std::string, std::string>> bad = {
@@ -236,6 +249,7 @@ TEST(NcuRep, AFileThatIsNoReportIsAUsageErrorNotAReportOfNoKernels) {
 }
 
 TEST(HotLines, SitesWithoutLineInfoAreRankedAmongTheTopInstructions) {
+  KPROF_REQUIRE_NCU_REPORT();
   KernelHotLines h = hot_lines(report("cublas_gemm_4096").kernels[0]);
   ASSERT_FALSE(h.waste.empty());
   bool ranked = false;
@@ -249,6 +263,7 @@ TEST(HotLines, SitesWithoutLineInfoAreRankedAmongTheTopInstructions) {
 }
 
 TEST(HotLines, SassWithLabelsShowsAsWrittenInTheMarkdown) {
+  KPROF_REQUIRE_NCU_REPORT();
   KernelHotLines h = hot_lines(report("local_spill").kernels[0]);
   std::string md = hot_lines_markdown(h, 10, /*show_sass=*/true);
   size_t with_backtick = 0;
@@ -270,6 +285,7 @@ namespace kprof {
 namespace {
 
 TEST(NcuRep, TheEmbeddedWarmUpReportSetsUpTheDisassembler) {
+  KPROF_REQUIRE_NCU_REPORT();
   // kprof's own small report (stages/ncu/warmup_report.hpp) is embedded whole, and ncu_report reads it.
   std::string_view bytes = warmup_report_bytes();
   ASSERT_GT(bytes.size(), 1000u);

@@ -16,6 +16,7 @@
 #include "stages/ncu/runner.hpp"
 #include "report/hot_lines_report.hpp"
 #include "unit/test_python_support.hpp"
+#include "ncu_report_guard.hpp"
 
 namespace kprof {
 namespace {
@@ -88,6 +89,7 @@ TEST(HotLines, NoSourceCountersSaysHowToCollectThem) {
 }
 
 TEST(HotLinesReport, FindingsLinkToTheLineAndJsonHoldsNumbers) {
+  KPROF_REQUIRE_NCU_REPORT();
   NcuRep rep = read_ncu_rep(std::string(KPROF_TEST_DATA) + "/ncurep/uncoalesced_gather.ncu-rep");
   NcuAnalysis a = analyze_metric_table(metric_table_from_rep(rep));
   KernelHotLines h = hot_lines(rep.kernels[0]);
@@ -136,6 +138,7 @@ ProcessResult analyze(const std::vector<std::string>& args, std::map<std::string
 }
 
 TEST(AnalyzeCmd, NcuRepWithoutNcuGetsMetricsAndHotLines) {
+  KPROF_REQUIRE_NCU_REPORT();
   std::string out = scratch("analyze_rep");
   ProcessResult r = analyze({std::string(KPROF_TEST_DATA) + "/ncurep/local_spill.ncu-rep", "-o", out, "--json"}, {});
   ASSERT_EQ(r.exit_code, 0) << r.combined();

@@ -1,12 +1,16 @@
 // The ncu command kprof builds and how it reads ncu's output (canned outputs; the real runs are in
 // the GPU suite).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 
+#include "core/fs.hpp"
 #include "stages/ncu/runner.hpp"
+#include "unit/test_env_util.hpp"
 
 using namespace kprof;
+using namespace kprof::testutil;
 
 namespace {
 bool has_pair(const std::vector<std::string>& a, const std::string& k, const std::string& v) {
@@ -59,6 +63,68 @@ TEST(NcuOutput, CountsReplayPassesAndKernels) {
   ASSERT_EQ(r.profiled.size(), 2u);
   EXPECT_EQ(r.profiled[1], "reduce_kernel");
   EXPECT_EQ(r.replay_passes, 12);
+}
+
+// Issue 29: `kprof profile --metrics full` of a 15 ms kernel said "ncu profiled no kernel" although
+// ncu profiled it (38 passes, report written). ncu draws the progress while the passes run; a line
+// printed meanwhile into the same stream put " - 38 passes" on a line of its own, and the old
+// single-line pattern then found no profiled kernel at all.
+TEST(NcuOutput, AProgressLineSplitByAnotherLineStillCountsItsKernel) {
+  NcuRunResult r;
+  interpret_ncu_output(
+      "==PROF== Connected to process 4242 (/bin/kprof)\n"
+      "==PROF== Profiling \"gemm_v0\" - 0: 0%....50%....\n"
+      "==WARNING== a line printed while the passes ran\n"
+      "....100% - 38 passes\n"
+      "==PROF== Profiling \"epilogue\" - 1: 0%....50%....100% - 36 passes\n"
+      "==PROF== Disconnected from process 4242\n",
+      0, r);
+  EXPECT_TRUE(r.ok()) << r.message;
+  EXPECT_EQ(r.profiled, (std::vector<std::string>{"gemm_v0", "epilogue"}));
+  EXPECT_EQ(r.passes, (std::vector<int>{38, 36}));
+  EXPECT_EQ(r.replay_passes, 38);
+}
+
+TEST(NcuOutput, AProfilingLineWithoutItsCountStillNamesAKernel) {
+  NcuRunResult r;
+  interpret_ncu_output("==PROF== Profiling \"k\" - 0: 0%....50%..\n==PROF== Disconnected from process 1\n", 0, r);
+  EXPECT_TRUE(r.ok()) << r.message;
+  EXPECT_EQ(r.profiled, (std::vector<std::string>{"k"}));
+  EXPECT_EQ(r.passes, (std::vector<int>{0}));
+}
+
+// The same through run_ncu, with a stand-in ncu that draws its progress over a slow replay and
+// prints a line in the middle of it before it writes the report.
+TEST(NcuRun, ALongReplayWhoseProgressIsSplitStillReadsTheReport) {
+  TempDir dir;
+  std::string ncu = dir / "ncu";
+  write_file_atomic(ncu,
+                    "#!/bin/sh\n"
+                    "while [ $# -gt 0 ]; do [ \"$1\" = \"-o\" ] && out=$2; shift; done\n"
+                    "echo '==PROF== Connected to process 1'\n"
+                    "printf '==PROF== Profiling \"gemm\" - 0: 0%%....50%%'\n"
+                    "sleep 0.3\n"
+                    "printf '\\n==WARNING== a line printed while the passes ran\\n'\n"
+                    "printf '....100%% - 38 passes\\n'\n"
+                    "touch \"$out.ncu-rep\"\n"
+                    "echo '==PROF== Report: '\"$out.ncu-rep\"\n");
+  ::chmod(ncu.c_str(), 0755);
+  NcuRunOptions o;
+  o.ncu = ncu;
+  o.target = {"true"};
+  o.report_base = dir / "profile";
+  o.show_progress = false;
+  o.metric_set = "full";
+  std::string read;
+  o.read_report = [&](const std::string& path) {
+    read = path;
+    return true;
+  };
+  NcuRunResult r = run_ncu(o);
+  ASSERT_TRUE(r.ok()) << r.message << "\n" << r.log;
+  EXPECT_EQ(read, dir / "profile.ncu-rep");
+  EXPECT_EQ(r.profiled, (std::vector<std::string>{"gemm"}));
+  EXPECT_EQ(r.replay_passes, 38);
 }
 
 TEST(NcuOutput, RecognisesMissingCounterPermission) {

@@ -21,6 +21,7 @@
 #include "stages/ncu/runner.hpp"
 #include "stages/ncu/session.hpp"
 #include "test_env_util.hpp"
+#include "ncu_report_guard.hpp"
 
 using namespace kprof;
 using kprof::testutil::TempDir;
@@ -296,6 +297,7 @@ TEST(NcuSession, TheSessionRunnerReadsEachVersionAsRunnerWouldAndSkipsWhatFails)
 }
 
 TEST(NcuSession, AReportWithoutNvtxGivesNoRangesSoTheSplitGoesByLaunchOrder) {
+  KPROF_REQUIRE_NCU_REPORT();
   // A real H200 report collected without --nvtx (tests/data/ncurep): ncu_report has no NVTX state
   // for its launch, so the row carries no kprof range and the split falls back to launch order.
   NcuRepReadOptions ro;

@@ -1,7 +1,7 @@
 // The profile's one read of its .ncu-rep (flows/assess_context.hpp read_profile_report): the
 // metrics, the source counters for the hot lines and ncu's rule results come from a single
 // ncu_report read of a real H200 report (tests/data/ncurep, ncu 2025.3.1). Needs PyPI's ncu-report
-// (.ci/run installs it).
+// (.ci/run installs it); without it those tests skip with the reason (tests/ncu_report_guard.hpp).
 #include <gtest/gtest.h>
 
 #include <set>
@@ -10,6 +10,7 @@
 #include "flows/assess_context.hpp"
 #include "stages/analysis/hot_lines.hpp"
 #include "stages/analysis/ncu_rules.hpp"
+#include "ncu_report_guard.hpp"
 
 namespace kprof {
 namespace {
@@ -24,6 +25,7 @@ std::set<std::string> rule_ids(const std::vector<KernelRuleResults>& rr) {
 }
 
 TEST(ProfileReportRead, OneReadGivesTheHotLinesAndTheRules) {
+  KPROF_REQUIRE_NCU_REPORT();
   ProfileReportRead read = read_profile_report(rep_path("uncoalesced_gather"), /*source=*/true, /*rules=*/true);
   ASSERT_TRUE(read.rep) << read.unavailable << read.error;
   ASSERT_TRUE(read.seconds);
@@ -47,6 +49,7 @@ TEST(ProfileReportRead, OneReadGivesTheHotLinesAndTheRules) {
 }
 
 TEST(ProfileReportRead, ReadsOnlyWhatTheProfileNeeds) {
+  KPROF_REQUIRE_NCU_REPORT();
   // --metrics kprof (no ncu sections, so no rules) with --source: the source counters only.
   ProfileReportRead source_only = read_profile_report(rep_path("bank_conflict"), true, false);
   ASSERT_TRUE(source_only.rep) << source_only.unavailable << source_only.error;

@@ -76,9 +76,10 @@ TEST(FindingsReport, MarkdownShowsFormulasNcuEstimatesAndTheMissingBound) {
   ctx.rules = read_rule_results(rep, &ctx.rules_note);
   NcuAnalysis a = analyze_ncu_csv(read_file(rep), ctx);
   std::string md = findings_markdown(a.verdict.kernels[0], 3);
-  EXPECT_NE(md.find("| 1 | Shared-memory bank conflicts | 75.3%"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 1 | Shared-memory bank conflicts | L1/TEX (82.2%) | 69.3%"), std::string::npos) << md;
+  EXPECT_NE(md.find("Limiter: **L1/TEX** (82.2% busy"), std::string::npos) << md;
   EXPECT_NE(md.find("SharedMemoryConflicts \"Shared Load Bank Conflicts\" 75.8% (global); SharedMemoryConflicts "
-                    "\"Shared Store Bank Conflicts\" 11.2% (global); UncoalescedSharedAccess 82.7% (global): agree"),
+                    "\"Shared Store Bank Conflicts\" 11.2% (global); UncoalescedSharedAccess 82.7% (global): differ"),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("Implementation efficiency"), std::string::npos);

@@ -15,6 +15,7 @@
 #include "stages/ncu/source_section.hpp"
 #include "test_env_util.hpp"
 #include "unit/test_python_support.hpp"
+#include "ncu_report_guard.hpp"
 
 namespace kprof {
 extern const char* const kNcuRepReaderSource;  // stages/ncu/ncu_rep_py.cpp
@@ -159,6 +160,7 @@ std::map<int, std::vector<double>> counted_by_line(const std::string& rep_path) 
 // exact, so the figures of every line both rank must agree (a line enters the ranking by its warp
 // samples, which differ run to run: they are not compared), the planted line among them.
 TEST(SourceSection, ItsReportsCountWhatTheStockSectionCounts) {
+  KPROF_REQUIRE_NCU_REPORT();
   const std::string d = std::string(KPROF_TEST_DATA) + "/ncurep/";
   const std::string planted = std::string(KPROF_TEST_DATA) + "/planted/planted.cu";
   for (const auto& [mine, stock, marker] :

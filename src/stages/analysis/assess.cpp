@@ -55,19 +55,22 @@ std::set<std::string> verdict_units(const Verdict& v) {
   std::set<std::string> u;
   if (v.cls == Bottleneck::MemoryBound) {
     u.insert("memory");
-    if (v.limiter == "L1") u.insert("shared");  // shared memory lives in L1
+    if (v.limiter == "L1" || v.limiter == "LSU/MIO issue") u.insert("shared");  // shared memory lives in L1
   }
   if (v.cls == Bottleneck::ComputeBound) u.insert("compute");
   if (v.cls == Bottleneck::Mixed) u.insert({"compute", "memory", "shared"});
   for (const auto& f : v.findings) {
-    if (f.id == "bank-conflicts")
+    if (f.id == "bank-conflicts" || f.id == "shared-reloads" || f.id == "vector-loads")
       u.insert("shared");
+    else if (f.id == "pipe-peak")
+      u.insert("compute");
     else if (f.id == "divergence")
       u.insert("divergence");
     else if (f.id == "stall-barrier")
       u.insert("sync");
     else if (f.id.rfind("uncoalesced", 0) == 0 || f.id == "local-memory" || f.id == "l1-hit-rate" ||
-             f.id == "l2-hit-rate" || f.id == "stall-long_scoreboard")
+             f.id == "l2-hit-rate" || f.id == "stall-long_scoreboard" || f.id == "global-reloads" ||
+             f.id == "vector-loads")
       u.insert("memory");
   }
   return u;
@@ -150,6 +153,7 @@ void assess_verdict(const MetricTable& table, CallVerdict& call, const AnalysisC
     Verdict& v = call.kernels[i];
     if (v.cls == Bottleneck::NotClassified) continue;
     v.efficiency = implementation_efficiency(k);
+    v.units = unit_loads(k);
     v.findings = findings_for_kernel(k, v.signals, v.cls, footprint);
     attach_rules(v, ctx, i, k, n);
     v.leading_stalls = explaining_stalls(k, v);
@@ -169,8 +173,11 @@ void assess_verdict(const MetricTable& table, CallVerdict& call, const AnalysisC
     c.dram_achievable = ctx.dram_achievable;
     call.ceilings = c;
     call.work = ctx.work;
+    ExecutedWork executed = executed_work(table.kernels);  // the compute term without declared or counted FLOPs
     if (ctx.work && ctx.measured_ms && *ctx.measured_ms > 0)
-      call.bound = compute_bound(*ctx.work, c, *ctx.measured_ms * 1e-3, ctx.measured_how);
+      call.bound = compute_bound(*ctx.work, c, *ctx.measured_ms * 1e-3, ctx.measured_how, &executed);
+    // Against ncu's own duration, so at ncu's own SM clock (not the timed calls').
+    call.implementation_bound = implementation_bound(executed_work(lead), ceilings_from_ncu(lead, std::nullopt));
   }
   for (size_t i = 0; i < n; ++i) {
     Verdict& v = call.kernels[i];
@@ -178,7 +185,8 @@ void assess_verdict(const MetricTable& table, CallVerdict& call, const AnalysisC
     if (!call.bound || !call.bound->bound_s) {
       v.findings_note =
           "Gains are not capped: no time bound is known (an ncu report alone does not record the "
-          "buffers; `kprof profile` and `kprof run` compute it). They do not add up: each is the most "
+          "buffers; `kprof profile` and `kprof run` compute it; the implementation bound holds at this "
+          "kernel's own traffic and work, which the fixes change). They do not add up: each is the most "
           "its own fix could save.";
       continue;
     }

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "stages/analysis/derived.hpp"
 #include "stages/analysis/format.hpp"
 #include "core/text.hpp"
 #include "stages/ncu/metrics.hpp"
@@ -17,12 +16,16 @@ namespace m = metric;
 WorkModel work_from_buffers(const std::vector<BufferUse>& buffers) {
   WorkModel w;
   if (buffers.empty()) return w;
-  double in = 0, out = 0;
+  double in = 0, out = 0, largest_out = -1;
   std::vector<std::string> ins, outs, ruled;
   for (const auto& b : buffers) {
     (b.output ? out : in) += b.bytes;
     (b.output ? outs : ins).push_back(fmt::format("{} {}", b.name, format_si(b.bytes, "B")));
     if (b.sized_by_rule) ruled.push_back(b.name);
+    if (b.output && b.dtype && b.bytes > largest_out) {
+      largest_out = b.bytes;
+      w.output_dtype = b.dtype;
+    }
   }
   auto join = [](const std::vector<std::string>& v) {
     std::string s;
@@ -43,105 +46,122 @@ WorkModel work_from_buffers(const std::vector<BufferUse>& buffers) {
   return w;
 }
 
-namespace {
-
-std::optional<Rate> per_cycle_rate(const KernelMetrics& k, const char* peak_name, double factor, double hz,
-                                   const std::string& clock_how, const char* what) {
-  auto peak = catalog_value(k, peak_name);
-  if (!peak || *peak <= 0 || hz <= 0) return std::nullopt;
-  return Rate{factor * *peak * hz, fmt::format("{}{} {} {}/cycle x {}", factor != 1 ? fmt_sig(factor, 2) + " x " : "",
-                                               peak_name, fmt_sig(*peak, 6), what, clock_how)};
-}
-
-/// `peak_name` (per cycle) x `width` bytes x the unit's clock `hz_name`.
-std::optional<Rate> clock_rate(const KernelMetrics& k, const char* peak_name, double width, const char* hz_name) {
-  auto peak = catalog_value(k, peak_name);
-  auto hz = catalog_value(k, hz_name);
-  if (!peak || !hz || *peak <= 0 || *hz <= 0) return std::nullopt;
-  return Rate{*peak * width * *hz,
-              fmt::format("{} {}{} B/cycle x {} {}", peak_name, fmt_sig(*peak, 6),
-                          width != 1 ? " x " + fmt_sig(width, 3) : std::string(), hz_name, format_si(*hz, "Hz"))};
-}
-
-/// One tensor source type: the op counter and the dense peaks to try (best first).
-struct TensorPath {
-  const char* label;
-  const char* ops;
-  std::vector<const char*> dense_peaks;
-};
-
-const std::vector<TensorPath>& tensor_paths() {
-  static const std::vector<TensorPath> paths = {
-      {"FP16 tensor", "sm__ops_path_tensor_src_fp16.sum", {m::kHgmmaFp16Peak, m::kHmmaFp16Peak}},
-      {"BF16 tensor", "sm__ops_path_tensor_src_bf16_dst_fp32.sum", {m::kHgmmaBf16Peak, m::kHmmaBf16Peak}},
-      {"TF32 tensor", "sm__ops_path_tensor_src_tf32_dst_fp32.sum", {m::kHgmmaTf32Peak, m::kHmmaTf32Peak}},
-      {"FP64 tensor", "sm__ops_path_tensor_src_fp64.sum", {m::kTensorFp64Peak}},
-      {"FP8 tensor", "sm__ops_path_tensor_src_fp8_sparsity_off.sum", {m::kTensorFp8Peak}},
-  };
-  return paths;
-}
-
-}  // namespace
-
-Ceilings ceilings_from_ncu(const KernelMetrics& k, std::optional<double> sm_hz) {
-  Ceilings c;
-  double hz = 0;
-  if (sm_hz && *sm_hz > 0) {
-    hz = *sm_hz;
-    c.sm_clock_how = fmt::format("SM clock {} (NVML mean during the timed calls)", format_si(hz, "Hz"));
-  } else if (auto f = catalog_value(k, m::kSmFreq)) {
-    hz = *f;
-    c.sm_clock_how = fmt::format("{} {}", m::kSmFreq, format_si(hz, "Hz"));
-  }
-  c.dram = clock_rate(k, m::kDramPeakPerCycle, 1, m::kDramFreq);
-  c.l2 = clock_rate(k, m::kL2XbarPeak, 32, m::kL2Freq);        // ncu's derived__lts__lts2xbar_bytes
-  c.l1 = clock_rate(k, m::kL1WritebackPeak, 128, m::kL1Freq);  // ncu's derived__l1tex__lsu_writeback_bytes_mem_lgds
-  auto add = [&](const char* label, std::optional<Rate> r) {
-    if (r) c.compute.emplace_back(label, *r);
-  };
-  add("FP32", per_cycle_rate(k, m::kFfmaPeak, 2, hz, c.sm_clock_how, "FFMA"));
-  add("FP64", per_cycle_rate(k, m::kDfmaPeak, 2, hz, c.sm_clock_how, "DFMA"));
-  add("FP16", per_cycle_rate(k, m::kHfmaPeak, 4, hz, c.sm_clock_how, "HFMA2"));
-  for (const auto& p : tensor_paths())
-    for (const char* peak : p.dense_peaks)
-      if (auto r = per_cycle_rate(k, peak, 1, hz, c.sm_clock_how, "op")) {
-        c.compute.emplace_back(p.label, *r);
-        break;
-      }
-
-  // The precision used: the class of FLOPs the kernel executed most of.
-  Roofline r = roofline_point(k);
-  std::vector<std::pair<std::string, double>> used = {
-      {"FP32", r.fp32_flop.value_or(0)}, {"FP64", r.fp64_flop.value_or(0)}, {"FP16", r.fp16_flop.value_or(0)}};
-  for (const auto& p : tensor_paths()) used.emplace_back(p.label, catalog_value(k, p.ops).value_or(0));
-  auto best =
-      std::max_element(used.begin(), used.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-  c.precision = best->second > 0 ? best->first : "FP32";
-  for (const auto& [label, rate] : c.compute)
-    if (label == c.precision) c.flop_peak = rate;
-  return c;
-}
-
 double TimeBound::headroom() const {
   if (!bound_s || measured_s <= 0) return 0;
   return std::clamp(1.0 - *bound_s / measured_s, 0.0, 1.0);
 }
 
-TimeBound compute_bound(const WorkModel& work, const Ceilings& c, double measured_s, std::string measured_how) {
+namespace {
+
+std::string ns(double s) { return format_value(s * 1e9, "ns"); }
+
+/// Appends the term `amount` / `rate` to `b`; returns its time in seconds.
+double add_term(TimeBound& b, const char* kind, const char* ceiling, double amount, const Rate& rate, const char* unit,
+                const std::string& precision = "") {
+  BoundTerm t{kind, ceiling, amount, rate.per_s, amount / rate.per_s, "", precision};
+  t.arithmetic = fmt::format("{}{} / {} = {}", precision.empty() ? "" : precision + ": ", format_si(amount, unit),
+                             format_si(rate.per_s, std::string(unit) + "/s"), ns(t.time_s));
+  b.terms.push_back(t);
+  return t.time_s;
+}
+
+/// The binding compute term of executed FLOPs: one term per precision at its own peak, the
+/// slowest binds. Returns its time and "the FP32 peak 66.9 TFLOP/s"; nullopt when no precision
+/// has a peak.
+std::optional<std::pair<double, std::string>> executed_compute(TimeBound& b, const ExecutedWork& e, const Ceilings& c) {
+  std::optional<std::pair<double, std::string>> worst;
+  for (const auto& [label, n] : e.flops) {
+    const Rate* peak = nullptr;
+    for (const auto& [name, rate] : c.compute)
+      if (name == label) peak = &rate;
+    if (!peak) {
+      b.notes.push_back(
+          fmt::format("no {} peak in the report: its {} executed FLOPs are not a term", label, format_si(n, "FLOP")));
+      continue;
+    }
+    double t = add_term(b, "compute", "theoretical", n, *peak, "FLOP", label);
+    if (!worst || t > worst->first)
+      worst = std::make_pair(t, fmt::format("the {} peak {}", label, format_si(peak->per_s, "FLOP/s")));
+  }
+  return worst;
+}
+
+/// The compute term of an algorithm's FLOPs (declared or counted) at the outputs' precision.
+/// `mem_s` is the memory term, for the note on the other peak. Returns the term's time.
+std::optional<double> algorithm_compute(TimeBound& b, const WorkModel& w, const Ceilings& c,
+                                        std::optional<double> mem_s, std::string& binding) {
+  auto cc = output_precision_peak(c, w.output_dtype);
+  if (!cc) {
+    b.notes.push_back("no peak for " + c.precision + " in the report: the compute term is missing");
+    return std::nullopt;
+  }
+  double t = add_term(b, "compute", "theoretical", *w.flops, cc->rate, "FLOP", cc->precision);
+  binding = fmt::format("compute at the {} peak {}", cc->precision, format_si(cc->rate.per_s, "FLOP/s"));
+  b.notes.push_back(fmt::format("compute term: {}; held to the {} peak ({})", w.flops_how, cc->precision, cc->why));
+  if (cc->other) {
+    double other_t = *w.flops / cc->other->second.per_s;
+    b.notes.push_back(fmt::format("at the {} peak ({}) the bound would be {} ({})", cc->other->first,
+                                  format_si(cc->other->second.per_s, "FLOP/s"),
+                                  ns(std::max(other_t, mem_s.value_or(0))), cc->other_why));
+  }
+  return t;
+}
+
+/// The note when `e` moved its DRAM bytes faster than `achievable` (a copy: reads and writes in
+/// equal parts), naming its read share; "" otherwise.
+std::string read_share_note(const ExecutedWork& e, const Rate& achievable) {
+  auto bytes = e.dram_bytes();
+  if (!bytes || *bytes <= 0 || !e.gpu_time_s || *e.gpu_time_s <= 0) return "";
+  double bw = *bytes / *e.gpu_time_s;
+  if (bw <= achievable.per_s) return "";
+  return fmt::format(
+      "the kernel moved its DRAM bytes at {} (dram__bytes_read.sum {} + dram__bytes_write.sum {} in "
+      "gpu__time_duration.sum {}), above the achievable {} of a device-to-device copy, which reads and "
+      "writes in equal parts: reads alone can exceed a copy's bandwidth (no turns of the DRAM bus between "
+      "reads and writes), and {} of this kernel's DRAM bytes are reads, so the memory term at the "
+      "achievable ceiling can be above the least time; the theoretical ceiling still bounds it",
+      format_si(bw, "B/s"), format_si(*e.dram_read, "B"), format_si(*e.dram_write, "B"), ns(*e.gpu_time_s),
+      format_si(achievable.per_s, "B/s"), format_value(100.0 * *e.dram_read / *bytes, "%"));
+}
+
+/// Sets the bound from its terms and the measured time: the binding term, % of bound, "at most".
+void settle(TimeBound& b, std::optional<double> mem, std::optional<double> mem_theo, std::optional<double> compute,
+            const std::string& mem_binding, const std::string& compute_binding) {
+  if (mem || compute) {
+    bool mem_binds = mem && (!compute || *mem >= *compute);
+    b.bound_s = mem_binds ? *mem : *compute;
+    b.binding = mem_binds ? mem_binding : compute_binding;
+  }
+  if (mem_theo || compute) b.theoretical_s = std::max(mem_theo.value_or(0), compute.value_or(0));
+  if (b.bound_s && b.measured_s > 0) {
+    b.pct_of_bound = 100.0 * *b.bound_s / b.measured_s;  // above 100%: faster than the ceiling assumed
+    b.max_speedup = std::max(1.0, b.measured_s / *b.bound_s);
+    if (*b.bound_s > b.measured_s && b.implementation)
+      b.notes.push_back(
+          fmt::format("measured {} is below the bound {} (over 100% of it): a clock above the one "
+                      "ncu's peak assumes",
+                      ns(b.measured_s), ns(*b.bound_s)));
+    else if (*b.bound_s > b.measured_s)
+      b.notes.push_back(
+          fmt::format("measured {} is below the bound {} (over 100% of it): the ceiling underestimates "
+                      "this GPU (kprof's own copy did not reach the bandwidth this kernel does), timing "
+                      "noise, a clock above the one the peak assumes, or buffers larger than the kernel uses",
+                      ns(b.measured_s), ns(*b.bound_s)));
+  }
+  if (b.theoretical_s && b.measured_s > 0) b.pct_of_theoretical = 100.0 * *b.theoretical_s / b.measured_s;
+}
+
+}  // namespace
+
+TimeBound compute_bound(const WorkModel& work, const Ceilings& c, double measured_s, std::string measured_how,
+                        const ExecutedWork* executed) {
   TimeBound b;
   b.measured_s = measured_s;
   b.measured_how = std::move(measured_how);
-  auto term = [&](const char* kind, const char* ceiling, double amount, const Rate& rate, const char* unit) {
-    BoundTerm t{kind, ceiling, amount, rate.per_s, amount / rate.per_s, ""};
-    t.arithmetic = fmt::format("{} / {} = {}", format_si(amount, unit), format_si(rate.per_s, std::string(unit) + "/s"),
-                               format_value(t.time_s * 1e9, "ns"));
-    b.terms.push_back(t);
-    return t.time_s;
-  };
   std::optional<double> mem_theo, mem_best, compute;
   if (work.min_bytes && *work.min_bytes > 0) {
-    if (c.dram) mem_theo = term("memory", "theoretical", *work.min_bytes, *c.dram, "B");
-    if (c.dram_achievable) mem_best = term("memory", "achievable", *work.min_bytes, *c.dram_achievable, "B");
+    if (c.dram) mem_theo = add_term(b, "memory", "theoretical", *work.min_bytes, *c.dram, "B");
+    if (c.dram_achievable) mem_best = add_term(b, "memory", "achievable", *work.min_bytes, *c.dram_achievable, "B");
     if (!c.dram)
       b.notes.push_back("no DRAM peak (dram__bytes.sum.peak_sustained, dram__cycles_elapsed.avg.per_second)");
     if (!c.dram_achievable)
@@ -150,63 +170,85 @@ TimeBound compute_bound(const WorkModel& work, const Ceilings& c, double measure
   } else {
     b.notes.push_back("the bytes the call must move are not known");
   }
-  if (work.flops && *work.flops > 0) {
-    if (c.flop_peak)
-      compute = term("compute", "theoretical", *work.flops, *c.flop_peak, "FLOP");
-    else
-      b.notes.push_back("no peak for " + c.precision + " in the report: the compute term is missing");
-  } else {
-    b.notes.push_back("FLOPs not declared (ref.py flops(**dims)): the bound is the memory term only");
-  }
   std::optional<double> mem = mem_best ? mem_best : mem_theo;
-  if (mem || compute) {
-    bool mem_binds = mem && (!compute || *mem >= *compute);
-    b.bound_s = mem_binds ? *mem : *compute;
-    b.binding = mem_binds
-                    ? fmt::format("memory at the {} {}", mem_best ? "achievable" : "theoretical",
-                                  format_si(mem_best ? c.dram_achievable->per_s : c.dram->per_s, "B/s"))
-                    : fmt::format("compute at the {} peak {}", c.precision, format_si(c.flop_peak->per_s, "FLOP/s"));
+  std::string compute_binding;
+  if (work.flops && *work.flops > 0) {
+    compute = algorithm_compute(b, work, c, mem, compute_binding);
+  } else if (executed && executed->total_flops() > 0) {
+    if (auto e = executed_compute(b, *executed, c)) {
+      compute = e->first;
+      compute_binding = "compute (the kernel's executed FLOPs) at " + e->second;
+    }
+    b.notes.push_back(
+        (work.flops_how.empty() ? std::string() : work.flops_how + "; ") +
+        "compute term: the FLOPs executed by the kernel (ncu's instruction counts), not the algorithm's minimum "
+        "(declare ref.py flops(**dims) for that)");
+  } else {
+    b.notes.push_back((work.flops_how.empty() ? std::string() : work.flops_how + "; ") +
+                      "FLOPs not declared (ref.py flops(**dims)) nor counted: the bound is the memory term only");
   }
-  if (mem_theo || compute) b.theoretical_s = std::max(mem_theo.value_or(0), compute.value_or(0));
-  if (b.bound_s && measured_s > 0) {
-    b.pct_of_bound = 100.0 * *b.bound_s / measured_s;  // above 100%: faster than the ceiling assumed
-    b.max_speedup = std::max(1.0, measured_s / *b.bound_s);
-    if (*b.bound_s > measured_s)
-      b.notes.push_back(
-          fmt::format("measured {} is below the bound {} (over 100% of it): the ceiling underestimates "
-                      "this GPU (kprof's own copy did not reach the bandwidth this kernel does), timing "
-                      "noise, a clock above the one the peak assumes, or buffers larger than the kernel uses",
-                      format_value(measured_s * 1e9, "ns"), format_value(*b.bound_s * 1e9, "ns")));
-  }
-  if (b.theoretical_s && measured_s > 0) b.pct_of_theoretical = 100.0 * *b.theoretical_s / measured_s;
+  std::string mem_binding = mem ? fmt::format("memory at the {} {}", mem_best ? "achievable" : "theoretical",
+                                              format_si(mem_best ? c.dram_achievable->per_s : c.dram->per_s, "B/s"))
+                                : "";
+  settle(b, mem, mem_theo, compute, mem_binding, compute_binding);
+  if (executed && c.dram_achievable)
+    if (auto note = read_share_note(*executed, *c.dram_achievable); !note.empty()) b.notes.push_back(note);
   return b;
+}
+
+TimeBound implementation_bound(const ExecutedWork& e, const Ceilings& c) {
+  TimeBound b;
+  b.implementation = true;
+  if (!e.gpu_time_s || *e.gpu_time_s <= 0) {
+    b.notes.push_back("no gpu__time_duration.sum in the report: no implementation bound");
+    return b;
+  }
+  b.measured_s = *e.gpu_time_s;
+  b.measured_how = e.launches > 1 ? fmt::format("gpu__time_duration.sum of {} launches (ncu)", e.launches)
+                                  : std::string("gpu__time_duration.sum (ncu, under the profiler)");
+  std::optional<double> mem, compute;
+  auto bytes = e.dram_bytes();
+  if (bytes && *bytes > 0 && c.dram)
+    mem = add_term(b, "memory", "theoretical", *bytes, *c.dram, "B");
+  else
+    b.notes.push_back(c.dram ? "no DRAM bytes in the report (dram__bytes_read.sum, dram__bytes_write.sum)"
+                             : "no DRAM peak in the report (dram__bytes.sum.peak_sustained)");
+  std::string compute_binding;
+  if (auto x = executed_compute(b, e, c)) {
+    compute = x->first;
+    compute_binding = "compute (executed FLOPs) at " + x->second;
+  }
+  settle(b, mem, mem, compute,
+         mem ? fmt::format("memory (its DRAM bytes) at the theoretical {}", format_si(c.dram->per_s, "B/s")) : "",
+         compute_binding);
+  b.notes.push_back(
+      "a bound of the implementation as executed: its own DRAM traffic (dram__bytes_read.sum + "
+      "dram__bytes_write.sum) and the FLOPs it executed, at ncu's theoretical peaks; not the algorithm's: "
+      "a change that removes traffic or work (coalescing, reuse in shared memory or cache, a better "
+      "algorithm) can beat it, and L1, L2 and shared-memory traffic are not terms");
+  return b;
+}
+
+std::string implementation_bound_sentence(const TimeBound& b) {
+  if (!b.bound_s || !b.pct_of_bound)
+    return "implementation bound: not known (" +
+           (b.notes.empty() ? std::string("no DRAM bytes or FLOPs in the report") : b.notes.front()) + ")";
+  return fmt::format(
+      "implementation bound: at {} of it ({} {}; {} measured by ncu): at most ~{}x faster at this "
+      "traffic and work",
+      format_value(*b.pct_of_bound, "%"), ns(*b.bound_s), b.binding, ns(b.measured_s), fmt_sig(*b.max_speedup, 3));
 }
 
 std::string bound_sentence(const TimeBound& b) {
   if (!b.bound_s || !b.pct_of_bound)
     return "time bound: not known (" + (b.notes.empty() ? std::string("no work model") : b.notes.front()) + ")";
-  std::string s = fmt::format("at {} of the bound ({} {}; {} measured): at most {}x faster",
-                              format_value(*b.pct_of_bound, "%"), format_value(*b.bound_s * 1e9, "ns"), b.binding,
-                              format_value(b.measured_s * 1e9, "ns"), fmt_sig(*b.max_speedup, 3));
+  std::string s =
+      fmt::format("at {} of the bound ({} {}; {} measured): at most {}x faster", format_value(*b.pct_of_bound, "%"),
+                  ns(*b.bound_s), b.binding, ns(b.measured_s), fmt_sig(*b.max_speedup, 3));
   if (b.pct_of_theoretical && b.theoretical_s && *b.theoretical_s != *b.bound_s)
     s += fmt::format(" ({} of the theoretical bound {})", format_value(*b.pct_of_theoretical, "%"),
-                     format_value(*b.theoretical_s * 1e9, "ns"));
+                     ns(*b.theoretical_s));
   return s;
-}
-
-std::optional<Efficiency> implementation_efficiency(const KernelMetrics& k) {
-  std::vector<std::tuple<std::string, std::string, double>> c;
-  SolReading s = read_sol(k);
-  if (s.dram) c.emplace_back("DRAM", m::kDramPct, *s.dram);
-  if (s.l1) c.emplace_back("L1", s.l1_metric.empty() ? m::kL1Pct : s.l1_metric, *s.l1);
-  if (s.l2) c.emplace_back("L2", m::kL2Pct, *s.l2);
-  if (s.sm) c.emplace_back("SM (busiest sub-unit)", m::kSmSol, *s.sm);
-  for (const auto& p : pipe_utilizations(k)) c.emplace_back(p.name + " pipe", p.metric, p.pct);
-  if (c.empty()) return std::nullopt;
-  std::stable_sort(c.begin(), c.end(), [](const auto& a, const auto& b) { return std::get<2>(a) > std::get<2>(b); });
-  Efficiency e{std::get<0>(c[0]), std::get<1>(c[0]), std::get<2>(c[0]), ""};
-  for (const auto& [unit, metric, pct] : c) e.all += (e.all.empty() ? "" : ", ") + unit + " " + format_value(pct, "%");
-  return e;
 }
 
 }  // namespace kprof

@@ -8,6 +8,7 @@
 
 #include "stages/analysis/derived.hpp"
 #include "stages/analysis/format.hpp"
+#include "stages/analysis/limiter.hpp"
 #include "stages/analysis/signals.hpp"
 #include "stages/analysis/thresholds.hpp"
 #include "core/text.hpp"
@@ -112,9 +113,38 @@ void classify_memory(Verdict& v, const SolReading& s) {
   add_section(v, "Memory Workload Analysis");
 }
 
+/// The math pipes, busiest first: the pipes of pipe_utilizations without LSU, which is memory
+/// instruction issue, not a compute pipe.
+std::vector<PipeUse> compute_pipes(const KernelMetrics& k) {
+  auto pipes = pipe_utilizations(k);
+  pipes.erase(std::remove_if(pipes.begin(), pipes.end(), [](const PipeUse& p) { return p.name == "LSU"; }),
+              pipes.end());
+  return pipes;
+}
+
+/// SM SOL high because of memory instructions: the LSU pipe (sm__inst_executed_pipe_lsu) is busier
+/// than every math pipe. The class is Memory-Bound on LSU/MIO instruction issue, never
+/// "Compute-Bound on the LSU pipe".
+void classify_lsu(Verdict& v, const SolReading& s, double lsu, const std::vector<PipeUse>& math) {
+  v.cls = Bottleneck::MemoryBound;
+  v.limiter = "LSU/MIO issue";
+  v.evidence.push_back(
+      {"SM SOL comes from memory instruction issue", m::kPipeLsu,
+       fmt::format(
+           "LSU {}{}", pct(lsu),
+           math.empty() ? "" : fmt::format(", busiest math pipe {} {}", math.front().name, pct(math.front().pct))),
+       "LSU busier than every math pipe (kprof: LSU issues loads and stores, it computes nothing)", true});
+  set_number(v, lsu, "%");
+  v.summary = fmt::format(
+      "Memory-Bound on LSU/MIO instruction issue: SM SOL {} > {}% comes from the LSU pipe at {} (memory SOL {})",
+      pct(*s.sm), num(t::kBoundSolPct), pct(lsu), pct(*s.mem));
+  add_section(v, "Compute Workload Analysis");
+  add_section(v, "Memory Workload Analysis");
+}
+
 void classify_compute(Verdict& v, const KernelMetrics& k, const SolReading& s) {
   v.cls = Bottleneck::ComputeBound;
-  auto pipes = pipe_utilizations(k);
+  auto pipes = compute_pipes(k);
   if (!pipes.empty()) {
     v.limiter = pipes.front().name + " pipe";
     std::string all;
@@ -140,6 +170,24 @@ void classify_compute(Verdict& v, const KernelMetrics& k, const SolReading& s) {
   add_section(v, "Compute Workload Analysis");
   add_section(v, "Instruction Statistics");
 }
+
+/// A tail effect: the grid fills a few waves and the last one is at most half full, so the
+/// achieved occupancy averages in a partly idle last wave ("" when not: no waves, many waves, or
+/// a full last wave). ncu's "Tail Effect" note in Launch Statistics.
+std::string tail_effect(const KernelMetrics& k) {
+  auto waves = waves_per_sm(k);
+  if (!waves || *waves < t::kMinWavesForOccupancy || *waves > t::kMaxWavesForTail) return "";
+  double last = *waves - std::floor(*waves);
+  if (last <= 0 || last > 0.5) return "";
+  return fmt::format("tail effect: {} waves per SM, the last one {} full", fmt_sig(*waves, 3), pct(100 * last));
+}
+
+/// Latency hiding failed: fewer than one eligible warp per scheduler and issue slots under half
+/// busy (the seed's issue-slot threshold). Occupancy can only bind then.
+struct LatencyHiding {
+  std::optional<double> eligible, issue;
+  bool failed() const { return eligible && issue && *eligible < t::kFewEligibleWarps && *issue < t::kLowIssueSlotPct; }
+};
 
 /// Occupancy rows; returns true when Occupancy-Bound holds (sets class, limiter, summary).
 bool check_occupancy(Verdict& v, const KernelMetrics& k) {
@@ -183,7 +231,22 @@ bool check_occupancy(Verdict& v, const KernelMetrics& k) {
     for (const auto& s : missing) list += (list.empty() ? "" : ", ") + s;
     v.not_concluded.push_back("Occupancy-Bound could not be checked fully: needs " + list);
   }
-  if (!(fills && limiter && (low_theoretical || far_below))) return false;
+  LatencyHiding hiding{catalog_value(k, m::kEligibleWarps), catalog_value(k, m::kIssueActive)};
+  if (hiding.eligible && hiding.issue)
+    v.evidence.push_back({"Latency hiding failed", std::string(m::kEligibleWarps) + ", " + m::kIssueActive,
+                          fmt::format("{} eligible warps per scheduler, issue slots {} busy",
+                                      fmt_sig(*hiding.eligible, 3), pct(*hiding.issue)),
+                          fmt::format("< {} eligible and < {}% issue (kprof: more warps help only then)",
+                                      num(t::kFewEligibleWarps), num(t::kLowIssueSlotPct)),
+                          hiding.failed()});
+  else
+    v.not_concluded.push_back(std::string("whether latency hiding failed (Occupancy-Bound): needs ") +
+                              m::kEligibleWarps + ", " + m::kIssueActive);
+  std::string tail = far_below && !low_theoretical ? tail_effect(k) : "";
+  if (!tail.empty())
+    v.evidence.push_back({"Tail effect, not an occupancy limit", waves_how, tail,
+                          "the last wave at most half full (ncu's Launch Statistics tail effect)", true});
+  if (!(fills && limiter && (low_theoretical || far_below) && hiding.failed() && tail.empty())) return false;
   v.cls = Bottleneck::OccupancyBound;
   v.limiter = limiter->text();
   v.summary = low_theoretical ? fmt::format("Occupancy-Bound: theoretical occupancy {} < {}%, limited by {}",
@@ -219,6 +282,10 @@ void classify_latency(Verdict& v, const KernelMetrics& k, const SolReading& s) {
     v.evidence.push_back({"Eligible warps per cycle < 1", m::kEligibleWarps, fmt_sig(*eligible, 3) + " per scheduler",
                           fmt::format("< {} (kprof)", num(t::kFewEligibleWarps)), few});
     set_number(v, *eligible, "warps per scheduler");
+    std::string tail = tail_effect(k);
+    if (!tail.empty() && cause.empty() && catalog_value(k, m::kAchievedOcc) && catalog_value(k, m::kTheoreticalOcc) &&
+        *catalog_value(k, m::kAchievedOcc) < t::kAchievedFractionOfTheoretical * *catalog_value(k, m::kTheoreticalOcc))
+      cause = tail;  // the idle last wave explains the low achieved occupancy
     if (few && cause.empty())
       cause = fmt::format("few eligible warps: {} per scheduler per cycle", fmt_sig(*eligible, 2));
   }
@@ -247,7 +314,7 @@ void classify_latency(Verdict& v, const KernelMetrics& k, const SolReading& s) {
 /// HighPipeUtilization "likely a performance bottleneck") the class stays Mixed (neither SOL leads
 /// by 20 points) but the limiter is that pipe, with the memory unit beside it: a tensor-core GEMM
 /// with both SOLs above 90% is at its limit on the tensor pipe, not "without a dominant symptom".
-void classify_mixed(Verdict& v, const SolReading& s, const std::vector<PipeUse>& pipes) {
+void classify_mixed(Verdict& v, const KernelMetrics& k, const SolReading& s, const std::vector<PipeUse>& pipes) {
   v.cls = Bottleneck::Mixed;
   double sm = *s.sm, mem = *s.mem;
   std::string base = fmt::format(
@@ -267,6 +334,17 @@ void classify_mixed(Verdict& v, const SolReading& s, const std::vector<PipeUse>&
                             unit ? fmt::format(" with {} at {}", unit->name, pct(unit->pct)) : std::string(), base);
     add_section(v, "Compute Workload Analysis");
     if (mem > t::kBoundSolPct) add_section(v, "Memory Workload Analysis");
+    return;
+  }
+  if (auto top = limiting_unit(k); top && top->pct >= t::kBusyUnitPct) {
+    // Neither SOL leads, but one unit is busy: name it (limiter.hpp), as ncu's SOL breakdown would.
+    v.limiter = fmt::format("{} at {}", top->name, pct(top->pct));
+    v.evidence.push_back({fmt::format("The busiest unit is busy ({})", top->name), top->metric, pct(top->pct),
+                          fmt::format(">= {}% (kprof: the seed's SOL threshold per unit)", num(t::kBusyUnitPct)),
+                          true});
+    set_number(v, top->pct, "%");
+    v.summary = fmt::format("Mixed, limited by {} at {}: {}", top->name, pct(top->pct), base);
+    add_section(v, top->compute ? "Compute Workload Analysis" : "Memory Workload Analysis");
     return;
   }
   v.limiter = "no single dominant symptom";
@@ -327,11 +405,17 @@ Verdict classify_kernel(const KernelMetrics& k, std::optional<double> footprint)
     v.not_concluded.push_back(std::string("ncu's own memory SOL (") + m::kMemSol +
                               "): used the highest of DRAM, L1 and L2 throughput instead");
   double sm = *s.sm, mem = *s.mem;
-  auto pipes = pipe_utilizations(k);
-  bool pipe_saturated = !pipes.empty() && pipes.front().pct >= t::kSaturatedPipePct;
+  auto pipes = compute_pipes(k);
+  auto lsu = catalog_value(k, m::kPipeLsu);
+  bool lsu_leads = lsu && (pipes.empty() || *lsu > pipes.front().pct);
+  bool pipe_saturated =
+      (!pipes.empty() && pipes.front().pct >= t::kSaturatedPipePct) || (lsu_leads && *lsu >= t::kSaturatedPipePct);
   bool no_unit_near_peak = sm <= t::kBoundSolPct && mem <= t::kBoundSolPct;
   if (mem > t::kBoundSolPct && mem - sm >= t::kMuchHigherPts) {
     classify_memory(v, s);
+  } else if (sm > t::kBoundSolPct && (sm - mem >= t::kMuchHigherPts || (mem <= t::kBoundSolPct && pipe_saturated)) &&
+             lsu_leads) {
+    classify_lsu(v, s, *lsu, pipes);
   } else if (sm > t::kBoundSolPct && (sm - mem >= t::kMuchHigherPts || (mem <= t::kBoundSolPct && pipe_saturated))) {
     if (sm - mem < t::kMuchHigherPts)
       v.evidence.push_back({fmt::format("A pipe is saturated ({} pipe)", pipes.front().name), pipes.front().metric,
@@ -345,7 +429,7 @@ Verdict classify_kernel(const KernelMetrics& k, std::optional<double> footprint)
   } else if (sm < t::kLatencySolPct && mem < t::kLatencySolPct) {
     classify_latency(v, k, s);
   } else {
-    classify_mixed(v, s, pipes);
+    classify_mixed(v, k, s, pipes);
   }
   add_signal_sections(v);
   return v;

@@ -2,7 +2,7 @@
 // (the fraction of the kernel's time it could save) and the formula that gives it, anchored on
 // Nsight Compute's published rule formulas; findings are ranked by that gain, capped by the
 // headroom to the time bound (gains do not add up), and each names the ncu section to read and
-// one next step. docs/CLASSIFICATION.md "Findings" lists every formula.
+// one next step. docs/CLASSIFICATION.md "Findings from the limiter" lists every formula.
 #pragma once
 
 #include <optional>

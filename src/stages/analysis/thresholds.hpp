@@ -31,6 +31,9 @@ inline constexpr double kLowTheoreticalOccupancyPct = 50.0;
 /// The Occupancy-Bound rules need the grid to fill at least this many waves per SM
 /// (launch__waves_per_multiprocessor); with fewer, more resident warps would not be used.
 inline constexpr double kMinWavesForOccupancy = 1.0;
+/// A tail effect (the last wave at most half full) is named only for grids of at most this many
+/// waves per SM: with more, one partial wave is a small share of the time (kprof choice).
+inline constexpr double kMaxWavesForTail = 4.0;
 /// Latency-Bound cause "too few blocks": waves per SM below this (one full wave).
 inline constexpr double kFewWaves = 1.0;
 /// Latency-Bound cause "few eligible warps": smsp__warps_eligible.avg.per_cycle_active below
@@ -42,6 +45,27 @@ inline constexpr double kFewEligibleWarps = 1.0;
 inline constexpr double kUnitMatchPts = 1.0;
 /// Latency-Bound lists this many leading stall reasons.
 inline constexpr int kTopStalls = 2;
+
+// ---- Findings from the limiter (docs/CLASSIFICATION.md "Findings from the limiter") ------------
+/// A unit at least this busy (% of peak) is "busy": it, not latency, sets the time, and
+/// latency-hiding advice (idle issue slots, more warps, occupancy) does not lead. The seed's 60%
+/// SOL threshold, applied per unit.
+inline constexpr double kBusyUnitPct = 60.0;
+/// Reloads served by L1: the L1 hit rate (l1tex__t_sector_hit_rate.pct) from which repeated global
+/// loads count as reuse that shared-memory tiles would serve (kprof choice: most reloads hit).
+inline constexpr double kL1ReloadHitPct = 50.0;
+/// Shared-memory reloads: shared-load wavefronts (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld)
+/// per warp-level FFMA at or above this fire the register-blocking finding. 0.25 is the balance
+/// point of an SM: the L1 data stage serves 1 wavefront per cycle while the FMA pipes take 4 warp
+/// FFMAs per cycle (4 SMSPs x 32 lanes; H200 and every SM since Volta), so above it shared loads
+/// take more cycles than the FFMAs they feed.
+inline constexpr double kSharedWavefrontsPerFfma = 0.25;
+/// The shared-load wavefronts per warp FFMA the estimate assumes register blocking reaches: half
+/// the balance point (an 8 x 8 tile per thread read with 128-bit loads gets there; kprof choice).
+inline constexpr double kBlockedWavefrontsPerFfma = 0.125;
+/// The widest load a thread issues (LDG.128 / LDS.128), bytes: narrower loads issue more LSU
+/// instructions for the same bytes.
+inline constexpr double kVectorLoadBytes = 16.0;
 
 // ---- Secondary signals (seed: "Secondary signals" table) -------------------------------------
 /// Seed: "Global Load/Store Efficiency < 100%". kprof fires below 95%: bytes used per 32-byte

@@ -9,6 +9,7 @@
 
 #include "stages/analysis/bound.hpp"
 #include "stages/analysis/clock_check.hpp"
+#include "stages/analysis/limiter.hpp"
 #include "stages/analysis/ncu_rules.hpp"
 
 namespace kprof {
@@ -55,6 +56,7 @@ struct SignalRow {
 /// One finding.
 struct Finding {
   std::string id;        ///< "uncoalesced-loads", "uncoalesced-stores", "bank-conflicts", "local-memory",
+                         ///< "global-reloads", "shared-reloads", "vector-loads", "pipe-peak",
                          ///< "divergence", "stall-long_scoreboard", "stall-barrier", "issue-slots",
                          ///< "l1-hit-rate", "l2-hit-rate", "occupancy"
   std::string title;     ///< "Uncoalesced global loads"
@@ -69,6 +71,10 @@ struct Finding {
   std::string next_step;             ///< one concrete next step
   std::vector<NcuRuleResult> ncu;    ///< ncu's own rule results about the same issue (when the report has them)
   std::string agreement;             ///< "agree" / "differ: ..." against ncu's largest estimate; "" without one
+  std::string unit;                  ///< the unit whose work the fix removes ("L1/TEX", "DRAM", ...); "" for latency
+  std::optional<double> unit_pct;    ///< that unit's busy %, as collected
+  std::optional<double> share_pct;   ///< % of that unit's work the fix removes
+  std::string differ_why;            ///< why kprof's estimate and ncu's can differ for this kind of finding
   /// The gain used for ranking: capped when capped.
   double ranked_pct() const { return capped_pct.value_or(gain_pct); }
 };
@@ -90,6 +96,7 @@ struct Verdict {
   std::vector<Finding> findings;         ///< what to fix first, largest (capped) gain first
   std::string findings_note;             ///< how the gains were capped, or why not
   std::optional<Efficiency> efficiency;  ///< implementation efficiency (busiest unit)
+  std::vector<UnitLoad> units;           ///< every collected unit, busiest first (limiter.hpp); front = limiter
   std::vector<NcuRuleResult> ncu_rules;  ///< ncu's own rule results for this launch (empty: none in the report)
   std::vector<NcuRuleResult> ncu_only;   ///< those with an estimate that no kprof finding matches
   std::string ncu_rules_note;            ///< why ncu's rule results are absent ("" when shown)
@@ -105,6 +112,9 @@ struct CallVerdict {
   /// The call's time bound against kprof's measured kernel time (profile, run); unset for a
   /// report analysed alone (an ncu report does not record the buffers).
   std::optional<TimeBound> bound;
+  /// The leading launch's bound as executed (its own DRAM bytes and executed FLOPs at ncu's
+  /// peaks, against its gpu__time_duration.sum): known from the report alone, `kprof analyze` too.
+  std::optional<TimeBound> implementation_bound;
   std::optional<WorkModel> work;     ///< the least work the bound used
   std::optional<Ceilings> ceilings;  ///< the GPU's ceilings as the bound used them
   std::optional<ClockCheck> clocks;  ///< kprof's timing against ncu's measurement (profile, run)

@@ -97,6 +97,17 @@ inline constexpr const char* kBankConflicts = "l1tex__data_bank_conflicts_pipe_l
 inline constexpr const char* kSharedWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum";
 inline constexpr const char* kLocalLdSectors = "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum";
 inline constexpr const char* kLocalStSectors = "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum";
+/// Warp-level SASS instruction counts of global and shared loads and stores (the reload findings).
+inline constexpr const char* kGlobalLdInst = "smsp__sass_inst_executed_op_global_ld.sum";
+inline constexpr const char* kGlobalStInst = "smsp__sass_inst_executed_op_global_st.sum";
+inline constexpr const char* kSharedLdInst = "smsp__sass_inst_executed_op_shared_ld.sum";
+inline constexpr const char* kSharedStInst = "smsp__sass_inst_executed_op_shared_st.sum";
+/// Shared-memory load wavefronts.
+inline constexpr const char* kSharedLdWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+/// Bank-conflict wavefronts of shared-memory loads alone.
+inline constexpr const char* kBankConflictsLd = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
+/// MIO instruction issue (shared memory, special registers, ...), % of peak over elapsed cycles.
+inline constexpr const char* kMioIssued = "sm__mio_inst_issued.avg.pct_of_peak_sustained_elapsed";
 // Compute
 inline constexpr const char* kPipeFma = "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active";
 inline constexpr const char* kPipeAlu = "sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active";

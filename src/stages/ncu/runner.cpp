@@ -80,12 +80,34 @@ std::vector<std::string> ncu_command(const std::string& ncu, const NcuRunOptions
   return a;
 }
 
+namespace {
+/// The replay passes in ncu's progress after a "==PROF== Profiling "NAME"" header (`after`: the
+/// text from the closing quote up to the next header): " - N passes" on the header's own line,
+/// else on a later line, since ncu draws "0%....50%....100%" while the passes run and a line printed
+/// meanwhile into the same stream (an ncu ==WARNING== during a long replay, the profiled process's
+/// ==KPROF== mark) splits the progress from its count. 0 when no count follows.
+int replay_passes_after(const std::string& after) {
+  static const std::regex own_line(R"re(^[^\n]*?(\d+) pass)re");
+  static const std::regex later_line(R"re(- (\d+) pass)re");
+  std::smatch m;
+  if (std::regex_search(after, m, own_line)) return std::atoi(m[1].str().c_str());
+  if (std::regex_search(after, m, later_line)) return std::atoi(m[1].str().c_str());
+  return 0;
+}
+}  // namespace
+
 void interpret_ncu_output(const std::string& out, int exit_code, NcuRunResult& r) {
-  static const std::regex prof_re(R"re(==PROF== Profiling "([^"]*)"[^\n]*?(\d+) pass)re");
-  for (std::sregex_iterator it(out.begin(), out.end(), prof_re), end; it != end; ++it) {
-    r.profiled.push_back((*it)[1]);
-    r.passes.push_back(std::atoi((*it)[2].str().c_str()));
+  static const std::string header = "==PROF== Profiling \"";
+  for (size_t at = out.find(header); at != std::string::npos;) {
+    const size_t name_begin = at + header.size();
+    const size_t name_end = out.find('"', name_begin);
+    if (name_end == std::string::npos) break;
+    const size_t next = out.find(header, name_end);
+    r.profiled.push_back(out.substr(name_begin, name_end - name_begin));
+    r.passes.push_back(replay_passes_after(
+        out.substr(name_end + 1, next == std::string::npos ? std::string::npos : next - name_end - 1)));
     r.replay_passes = std::max(r.replay_passes, r.passes.back());
+    at = next;
   }
   if (out.find("ERR_NVGPUCTRPERM") != std::string::npos) {
     r.failure = NcuFailure::NoPermission;

@@ -110,7 +110,9 @@ const std::vector<std::string>& ncu_main_sections();
 std::vector<std::string> ncu_command(const std::string& ncu, const NcuRunOptions& opts);
 
 /// Classifies ncu's output: fills failure/message/hint, replay_passes and profiled kernel names.
-/// Pure function (tested on canned outputs). `exit_code` is ncu's.
+/// Every "==PROF== Profiling "NAME"" line names a profiled kernel, also when a line printed during
+/// its replay split its progress from its " - N passes" (N is then read from the later line; 0 when
+/// none follows). Pure function (tested on canned outputs). `exit_code` is ncu's.
 void interpret_ncu_output(const std::string& output, int exit_code, NcuRunResult& r);
 
 /// Runs ncu on the target, then exports the report to CSV. Never throws for ncu failures: they are

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/error.hpp"
 #include "device/fill.hpp"
 #include "device/host_array.hpp"
 #include "device/cuda.hpp"
@@ -109,28 +110,44 @@ void add_once(std::vector<std::string>& lines, const std::string& line) {
   if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
 }
 
-/// Compares one output buffer `b` (its pre/post contents, the reference's value, the sentinel
-/// run) according to what the kernel and the reference did to it.
-OutputComparison compare_buffer(const BufferView& v, const HostArray& pre, const HostArray& post,
-                                const HostArray& expected, const HostArray& sentinel_out,
-                                const std::vector<uint8_t>& ref_changed, size_t ref_changes, bool kernel_changed,
-                                const Tolerance& tol) {
-  if (!kernel_changed && ref_changes == 0) {
-    OutputComparison c = compare_output(post, expected, tol);
-    c.role = BufferRole::UnchangedInput;
-    return c;
+/// The reference's changes to each output `b` (flags in `ref_changed[b]`, counted in
+/// `ref_changes[b]`). For a Python kernel an output the reference left as it was in any element is
+/// asked about once more (add_sentinel_reference_changes): setup() allocates outputs uninitialised,
+/// and torch's caching allocator can hand it the block of an earlier reference result of the same
+/// seed, the answer bit for bit, which one comparison reads as "the reference leaves it unchanged"
+/// (issue 29: a TF32 GEMM's real output C called an input). The reference then runs again with its
+/// copies of those outputs holding the sentinel; a reference that fails on them keeps the first answer.
+void reference_changes_of(ReferenceRunner& ref, KernelInstance& inst, const std::vector<BufferView>& views,
+                          FirstCall& fc, const ReferenceOutputs& expected, const RestoreCopies& restore,
+                          std::vector<std::vector<uint8_t>>& ref_changed, std::vector<size_t>& ref_changes,
+                          CheckResult& res) {
+  std::vector<size_t> out_index(views.size(), 0), again;
+  for (size_t b = 0, oi = 0; b < views.size(); ++b) {
+    if (!views[b].is_output) continue;
+    out_index[b] = oi;
+    ref_changed[b] = reference_changes(fc.pre[b], expected.outputs[oi++], &ref_changes[b]);
+    if (is_python_impl(inst.implementation()) && ref_changes[b] < views[b].count) again.push_back(b);
   }
-  std::vector<uint8_t> flags;
-  if (sentinel_out.count == v.count && v.count)
-    flags = find_never_written(pre, post, sentinel_out, sentinel_bits(v.dtype), ref_changed);
-  OutputComparison c = compare_output(post, expected, tol, flags);
-  if (ref_changes == 0) {
-    c.role = BufferRole::WrittenInput;
-    if (!c.pass)
-      c.reason = fmt::format("the reference leaves '{}' unchanged (an input?) but the kernel wrote into it: {}", v.name,
-                             c.reason);
+  if (again.empty()) return;
+  auto sentinel_copies = [&] {
+    restore();
+    for (size_t b : again)
+      fill_pattern(fc.copies[b].get(), views[b].dtype, views[b].count, sentinel_bits(views[b].dtype));
+    cuda_check(cudaDeviceSynchronize(), "kprof's sentinel fill of the reference's copies");
+  };
+  sentinel_copies();
+  ReferenceOutputs second;
+  try {
+    second = ref.run(fc.ref_args, fc.kernel_changed, inst.scalars(), inst, sentinel_copies);
+  } catch (const Error& e) {
+    add_once(res.reference_notes, fmt::format("the reference raised when called again with its copy of '{}' "
+                                              "holding kprof's sentinel ({}): what it left unchanged is judged "
+                                              "from its first call alone",
+                                              views[again.front()].name, e.what()));
+    return;
   }
-  return c;
+  for (size_t b : again)
+    ref_changes[b] = add_sentinel_reference_changes(ref_changed[b], views[b].dtype, second.outputs.at(out_index[b]));
 }
 
 }  // namespace
@@ -196,12 +213,10 @@ CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&
     // What the reference changed decides which outputs get the sentinel run.
     std::vector<std::vector<uint8_t>> ref_changed(views.size());
     std::vector<size_t> ref_changes(views.size(), 0);
+    reference_changes_of(ref, inst, views, fc, expected, restore, ref_changed, ref_changes, res);
     std::vector<bool> fill(views.size(), false);
-    for (size_t b = 0, oi = 0; b < views.size(); ++b) {
-      if (!views[b].is_output) continue;
-      ref_changed[b] = reference_changes(fc.pre[b], expected.outputs[oi++], &ref_changes[b]);
-      fill[b] = fc.kernel_changed[b] || ref_changes[b] > 0;
-    }
+    for (size_t b = 0; b < views.size(); ++b)
+      fill[b] = views[b].is_output && (fc.kernel_changed[b] || ref_changes[b] > 0);
     std::vector<HostArray> sent;
     lap(res, "compare", t0);
     fault = sentinel_call(inst, o, tr.seed, fill, sent, res);
@@ -226,8 +241,8 @@ CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&
         continue;
       }
       Tolerance tol = resolve_tolerance(views[b].dtype, o, &ref);
-      OutputComparison cmp = compare_buffer(views[b], fc.pre[b], fc.post[b], expected.outputs[oi++], sent[b],
-                                            ref_changed[b], ref_changes[b], fc.kernel_changed[b] != 0, tol);
+      OutputComparison cmp = compare_buffer(fc.pre[b], fc.post[b], expected.outputs[oi++], sent[b], ref_changed[b],
+                                            ref_changes[b], fc.kernel_changed[b] != 0, tol);
       if (cmp.role == BufferRole::UnchangedInput) add_once(res.treated_as_inputs, cmp.name);
       if (!cmp.pass) tr.pass = false;
       if (cmp.role == BufferRole::Output && cmp.atol_dwarfs_reference && t == 0)

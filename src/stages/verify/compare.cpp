@@ -249,6 +249,51 @@ std::vector<uint8_t> reference_changes(const HostArray& before, const HostArray&
   return flags;
 }
 
+size_t add_sentinel_reference_changes(std::vector<uint8_t>& flags, DType buffer_dtype, const HostArray& again) {
+  if (flags.size() != again.count)
+    throw usage_error(fmt::format("output '{}': the reference's second call gave {} elements, its first {}", again.name,
+                                  again.count, flags.size()));
+  uint8_t s[8];
+  const uint64_t bits = sentinel_bits(buffer_dtype);
+  std::memcpy(s, &bits, 8);  // little-endian: the element's bytes are the low bytes
+  const double sentinel = dtype_load(s, 0, buffer_dtype);
+  std::vector<size_t> counts(std::max(1u, std::thread::hardware_concurrency()), 0);
+  const uint8_t* r = again.bytes.data();
+  size_t used = 0;
+  with_loader(again.dtype, [&](auto load) {
+    used = parallel_chunks(again.count, [&](size_t chunk, size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) {
+        if (!flags[i] && load(r, i) != sentinel) flags[i] = 1;  // NaN != sentinel: written
+        counts[chunk] += flags[i];
+      }
+    });
+  });
+  size_t total = 0;
+  for (size_t q = 0; q < used; ++q) total += counts[q];
+  return total;
+}
+
+OutputComparison compare_buffer(const HostArray& pre, const HostArray& post, const HostArray& expected,
+                                const HostArray& sentinel_out, const std::vector<uint8_t>& ref_changed,
+                                size_t ref_changes, bool kernel_changed, const Tolerance& tol) {
+  if (!kernel_changed && ref_changes == 0) {
+    OutputComparison c = compare_output(post, expected, tol);
+    c.role = BufferRole::UnchangedInput;
+    return c;
+  }
+  std::vector<uint8_t> flags;
+  if (sentinel_out.count == post.count && post.count)
+    flags = find_never_written(pre, post, sentinel_out, sentinel_bits(post.dtype), ref_changed);
+  OutputComparison c = compare_output(post, expected, tol, flags);
+  if (ref_changes == 0) {
+    c.role = BufferRole::WrittenInput;
+    if (!c.pass)
+      c.reason = fmt::format("the reference leaves '{}' unchanged (an input?) but the kernel wrote into it: {}",
+                             post.name, c.reason);
+  }
+  return c;
+}
+
 uint64_t sentinel_bits(DType dtype) {
   switch (dtype) {
     case DType::F32:

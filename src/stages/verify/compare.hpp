@@ -97,6 +97,27 @@ std::vector<uint8_t> find_never_written(const HostArray& before, const HostArray
 /// NaN). `changed` receives the number of such elements. Throws Error when the counts differ.
 std::vector<uint8_t> reference_changes(const HostArray& before, const HostArray& reference, size_t* changed);
 
+/// Adds to `flags` (reference_changes() of one output: the reference's first call against the
+/// pre-call contents) every element that the reference also changed when it was called again with
+/// its copy of the buffer holding the sentinel pattern of `buffer_dtype` (`again`: that call's
+/// output; values compared, so a float64 reference of a float32 buffer works). An element counts
+/// as left alone by the reference only when it was left alone in both calls: the pre-call contents
+/// of an output that setup() allocated uninitialised (torch.empty) can already be the answer bit
+/// for bit (torch's caching allocator hands out the block of an earlier reference result of the
+/// same inputs), and one comparison would then call the output "unchanged by the reference". Returns
+/// the number of flagged elements. Throws Error when the counts differ.
+size_t add_sentinel_reference_changes(std::vector<uint8_t>& flags, DType buffer_dtype, const HostArray& again);
+
+/// The verdict of one output buffer from its contents before (`pre`) and after (`post`) the kernel's
+/// first call, the reference's value (`expected`), the call into sentinel-filled outputs
+/// (`sentinel_out`; empty: not run) and what the reference changed (`ref_changed` flags, `ref_changes`
+/// of them): neither side changed it -> BufferRole::UnchangedInput; only the kernel ->
+/// BufferRole::WrittenInput ("the reference leaves 'X' unchanged (an input?) ..." when it fails);
+/// the reference -> BufferRole::Output, with its never-written elements (docs/REFERENCE.md).
+OutputComparison compare_buffer(const HostArray& pre, const HostArray& post, const HostArray& expected,
+                                const HostArray& sentinel_out, const std::vector<uint8_t>& ref_changed,
+                                size_t ref_changes, bool kernel_changed, const Tolerance& tol);
+
 /// The sentinel bit pattern for never-written detection: a large negative value of the dtype
 /// (e.g. about -1.3e30 for float32), never a NaN, so in-place kernels that read it still write.
 uint64_t sentinel_bits(DType dtype);

@@ -13,6 +13,7 @@
 #include "python/errors.hpp"
 #include "python/interpreter.hpp"
 #include "python/py_internal.hpp"
+#include "stages/verify/flop_count_py.hpp"
 #include "stages/verify/reference_state.hpp"
 #include "kernel/source_check.hpp"
 
@@ -181,6 +182,35 @@ py::dict reference_kwargs(const std::vector<BufferView>& buffers, const std::vec
   return kwargs;
 }
 
+/// fn(**kwargs), its FLOPs counted by FlopCounterMode the first time call `key` runs (recorded for
+/// `path`: flop_count.hpp). A call that raises under the counter runs once more without it (after
+/// `restore`, when given); when that one works the counter is blamed, a note says so and counting
+/// stops for this module; when it raises too, its exception propagates (the reference's own).
+py::object invoke_reference(py::object& fn, const std::string& file, FlopCountState& fc, const py::dict& kwargs,
+                            const std::string& path, const std::string& key, const std::function<void()>& restore,
+                            std::vector<std::string>& notes) {
+  if (!fc.enabled || fc.counted.count(key)) return fn(**kwargs);
+  CountedFlops counted;
+  py::object ret;
+  try {
+    ret = call_counting_flops(fn, kwargs, counted);
+  } catch (const py::error_already_set& e) {
+    const std::string first = describe_python_error(e, file);
+    if (is_gpu_fault_message(first)) throw;
+    torch_synchronize("the reference's GPU work failed");
+    if (restore) restore();  // the failed call may have written into the copies
+    ret = fn(**kwargs);
+    fc.enabled = false;
+    notes.push_back("reference raised under PyTorch's FlopCounterMode (" + first +
+                    ") and worked without it: its FLOPs are not counted");
+    record_counted_flops(path, key, CountedFlops{std::nullopt, {}, "reference raised under FlopCounterMode"});
+    return ret;
+  }
+  fc.counted.insert(key);
+  record_counted_flops(path, key, std::move(counted));
+  return ret;
+}
+
 std::string shaped_names(const std::vector<BufferView>& buffers) {
   std::string s;
   for (const BufferView& b : buffers)
@@ -261,9 +291,15 @@ ReferenceCall ReferenceModule::call(const std::vector<BufferView>& buffers, cons
     const std::string shaped_outs = shaped_names(buffers);
     bool shaped = !shaped_outs.empty() && state_->shaped_first;
     std::vector<py::object> given;
+    const std::string key = reference_call_key(buffers, scalars);
+    auto invoke = [&](bool shaped_outputs) {
+      return invoke_reference(state_->fn, file, state_->flops,
+                              reference_kwargs(buffers, scalars, kernel, shaped_outputs, given), path_, key, restore,
+                              out.notes);
+    };
     py::object ret;
     try {
-      ret = state_->fn(**reference_kwargs(buffers, scalars, kernel, shaped, given));
+      ret = invoke(shaped);
     } catch (const py::error_already_set& e) {
       if (shaped_outs.empty() || !restore || is_gpu_fault_message(describe_python_error(e, file)))
         throw_python_error(e, file, "reference raised an exception", hint);
@@ -272,7 +308,7 @@ ReferenceCall ReferenceModule::call(const std::vector<BufferView>& buffers, cons
       restore();  // the failed call may have written into the copies
       shaped = !shaped;
       try {
-        ret = state_->fn(**reference_kwargs(buffers, scalars, kernel, shaped, given));
+        ret = invoke(shaped);
       } catch (const py::error_already_set& e2) {
         throw_python_error(
             e2, file,

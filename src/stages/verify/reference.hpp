@@ -77,6 +77,10 @@ class ReferenceModule {
   /// (BufferView::is_output), in `buffers` order, each named after its buffer and in the dtype of
   /// the tensor the reference produced (float64/32/16, bfloat16, int/uint 8..64).
   ///
+  /// The first call of each size (flop_count.hpp reference_call_key) runs under PyTorch's
+  /// FlopCounterMode and records the FLOPs it counts for the time bound (counted_flops); a call
+  /// that raises under the mode runs once more without it (a note says so when that works).
+  ///
   /// kwargs: every buffer as a CUDA tensor of its dtype over `ptr` (no copy: the caller owns the
   /// memory and gives the reference its own copies), every scalar (int as int, float as float),
   /// then whatever `kernel->extend_reference_kwargs` adds (Python kernels: the exact non-tensor
