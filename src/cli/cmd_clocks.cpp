@@ -1,4 +1,4 @@
-// kprof clocks: show, lock (at the maximum SM clock) or reset the SM clocks of one GPU (NVML).
+// kprof clocks: show, lock (at the base clock, or --max at the maximum SM clock) or reset the SM clocks of one GPU (NVML).
 #include <cstdio>
 #include <memory>
 
@@ -11,7 +11,7 @@ namespace {
 
 struct ClocksCli {
   int gpu = 0;
-  bool lock = false, reset = false, dry_run = false;
+  bool lock = false, reset = false, dry_run = false, max = false;
 };
 
 int run_clocks_cli(const ClocksCli& o) {
@@ -19,6 +19,7 @@ int run_clocks_cli(const ClocksCli& o) {
   req.gpu = o.gpu;
   req.action = o.lock ? ClocksAction::Lock : o.reset ? ClocksAction::Reset : ClocksAction::Show;
   req.dry_run = o.dry_run;
+  req.max = o.max;
   NvmlClockControl ctl(o.gpu);
   std::string out;
   try {
@@ -36,13 +37,18 @@ int run_clocks_cli(const ClocksCli& o) {
 
 void register_clocks(CLI::App& app, CommandAction& action) {
   auto o = std::make_shared<ClocksCli>();
-  auto* sub = app.add_subcommand("clocks", "Show, lock (at the maximum SM clock) or reset a GPU's clocks (NVML)");
+  auto* sub =
+      app.add_subcommand("clocks", "Show, lock (at the base clock; --max: maximum) or reset a GPU's clocks (NVML)");
   sub->footer(
       "Shows the current / maximum SM and memory clocks of a GPU (NVML); --lock locks the SM clock at its\n"
-      "maximum for steadier timings (needs root), --reset restores the defaults, --dry-run prints exactly\n"
-      "what would be done and changes nothing. Exit 0 done, 1 clocks unreadable or NVML refused, 2 bad options.");
+      "base (TDP) clock for steadier timings, as nvbench advises (needs root); --lock --max at its maximum;\n"
+      "--reset restores the defaults; --dry-run prints exactly what would be done and changes nothing.\n"
+      "Exit 0 done, 1 clocks unreadable or NVML refused, 2 bad options.");
   sub->add_option("--gpu", o->gpu, "CUDA device index")->capture_default_str()->check(CLI::Range(0, 4095));
-  auto* lock = sub->add_flag("--lock", o->lock, "Lock the SM clock at its maximum (nvmlDeviceSetGpuLockedClocks)");
+  auto* lock = sub->add_flag("--lock", o->lock,
+                             "Lock the SM clock at its base (TDP) clock (nvmlDeviceSetGpuLockedClocks with "
+                             "NVML_CLOCK_LIMIT_ID_TDP, nvbench's --lgc base)");
+  sub->add_flag("--max", o->max, "With --lock: lock at the maximum SM clock instead of the base clock")->needs(lock);
   auto* reset = sub->add_flag("--reset", o->reset, "Restore the default clocks (nvmlDeviceResetGpuLockedClocks)");
   lock->excludes(reset);
   sub->add_flag("--dry-run", o->dry_run, "Print what would be done; change nothing");

@@ -51,7 +51,9 @@ void fail_on(const std::optional<KernelFault>& f) {
   if (f) throw check_failed(f->message, f->hint);
 }
 
-/// Loads and prepares `spec` and makes `warmup` calls (Triton compiles and autotunes here).
+/// Loads and prepares `spec`, makes `warmup` calls (Triton compiles and autotunes here), then
+/// prepares the same seed again: the profiled call sees exactly the inputs of the timing's input
+/// set 0 (an in-place kernel's warm-up calls would otherwise have changed them).
 std::unique_ptr<KernelInstance> load_and_warm(const KernelSpec& spec, int warmup) {
   trace_event("runner: load " + spec.kernel);
   auto inst = load_kernel(spec, /*extra_copies=*/0.0);
@@ -59,6 +61,10 @@ std::unique_ptr<KernelInstance> load_and_warm(const KernelSpec& spec, int warmup
   inst->prepare(spec.seed);
   trace_event("runner: warm-up calls");
   for (int i = 0; i < warmup; ++i) fail_on(guarded_call(*inst, spec.timeout_s));
+  if (warmup > 0) {
+    inst->prepare(spec.seed);
+    cuda_check(cudaDeviceSynchronize(), "preparing the profiled call's inputs");
+  }
   return inst;
 }
 

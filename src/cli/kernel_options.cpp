@@ -69,7 +69,8 @@ void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool w
         ->check(non_negative_number());
     sub->add_option("--rtol", o.rtol, "Relative tolerance (default: ref.py's rtol, else 1e-3 for float32)")
         ->check(non_negative_number());
-    sub->add_option("--trials", o.trials, "Check on this many fresh random inputs; any failure fails")
+    sub->add_option("--trials", o.trials,
+                    "Check on this many fresh random inputs (seed, seed+1, ...; default 2); any failure fails")
         ->capture_default_str()
         ->check(positive_number());
   }
@@ -94,17 +95,34 @@ void add_profile_options(CLI::App* sub, ProfileCliOptions& o) {
       ->excludes(w)
       ->check(non_negative_number());
   sub->add_option("--iters", o.iters,
-                  "Timed calls in each of the two timing passes. Not given: 100, or as many as fit in "
-                  "--time-budget-ms once 20 ran (fewer for a kernel of over ~3 ms). Given: N, or as many as fit "
-                  "in 3 s once min(N, 20) ran")
+                  "Timed calls in each of the two timing passes. Not given: until the relative standard error of "
+                  "the median reaches --noise-target (at least 20 calls, within --time-budget-ms). Given: N, or as "
+                  "many as fit in 3 s once min(N, 20) ran")
       ->check(positive_number())
       ->each([&o](const std::string&) { o.iters_given = true; });
+  sub->add_option("--noise-target", o.noise_target_pct,
+                  "Stop timing once the relative standard error of the median call time is at most this many "
+                  "percent (nvbench's max noise; ignored with --iters)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.001, 50.0));
   sub->add_option("--time-budget-ms", o.time_budget_ms,
-                  fmt::format("Stop the first timing pass after this many ms of timed calls, once at least "
-                              "min(--iters, 20) ran; the second makes as many calls (default {:g} ms; {:g} ms with "
-                              "an explicit --iters)",
+                  fmt::format("Time limit of the first timing pass in ms, once at least min(--iters, 20) calls ran; "
+                              "the second makes as many calls (default {:g} ms; {:g} ms with an explicit --iters)",
                               kDefaultBudgetMs, kExplicitItersBudgetMs))
       ->check(positive_number());
+  sub->add_option("--throttle-threshold", o.throttle_threshold_pct,
+                  "Discard timed calls whose SM clock (NVML) fell below this percentage of the GPU's maximum SM "
+                  "clock, as nvbench does (0 keeps every call)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 99.0));
+  sub->add_flag("--discard-throttled", o.discard_throttled,
+                "Also discard timed calls during which NVML reported a power or thermal throttle (SW power cap, "
+                "HW slowdown, thermal slowdown); by default they are counted and reported");
+  sub->add_option("--input-sets", o.input_sets,
+                  "Rotate the timed calls over this many seeded input sets (1: the same inputs every call); "
+                  "identical inputs are also timed and compared, to catch a kernel that memoizes its output")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 16));
   sub->add_flag("--no-l2-flush", o.no_l2_flush,
                 "Do not flush the L2 cache between timed calls (measures warm-cache time)");
   sub->add_option("--metrics", o.metrics,

@@ -20,7 +20,7 @@ struct KernelCliOptions {
   std::vector<std::string> so_paths;  ///< --so: none, or one per kernel in order (run: one per version)
   std::string ref;                    ///< --ref ref.py
   double atol = -1, rtol = -1;        ///< --atol / --rtol; < 0 = not given
-  int trials = 1;                     ///< --trials
+  int trials = 2;                     ///< --trials (2: the timing's second input set is checked too)
   std::string output_dir = "profile_out";
 };
 
@@ -28,9 +28,13 @@ struct KernelCliOptions {
 struct ProfileCliOptions {
   int warmup = -1;                        ///< --warmup N calls (-1: by time)
   double warmup_ms = 100;                 ///< --warmup-ms
-  int iters = 100;                        ///< --iters
+  int iters = 0;                          ///< --iters (0: until the noise target)
   bool iters_given = false;               ///< --iters was on the command line (its budget is longer)
   double time_budget_ms = -1;             ///< --time-budget-ms; < 0 = not given
+  double noise_target_pct = 0.5;          ///< --noise-target, percent
+  double throttle_threshold_pct = 75;     ///< --throttle-threshold, percent of the maximum SM clock
+  bool discard_throttled = false;         ///< --discard-throttled
+  int input_sets = 3;                     ///< --input-sets
   bool no_l2_flush = false;               ///< --no-l2-flush
   std::string metrics = "kprof";          ///< --metrics kprof|sections|full
   double ncu_timeout_s = 900;             ///< --ncu-timeout

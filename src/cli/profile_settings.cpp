@@ -10,6 +10,10 @@ ProfileSettings make_profile_settings(const KernelCliOptions& k, const ProfileCl
   s.timing.budget_ms = p.time_budget_ms > 0 ? p.time_budget_ms
                        : p.iters_given      ? kExplicitItersBudgetMs
                                             : kDefaultBudgetMs;
+  s.timing.noise_target = p.noise_target_pct / 100.0;
+  s.timing.clock_floor_frac = p.throttle_threshold_pct / 100.0;
+  s.timing.discard_throttled = p.discard_throttled;
+  s.timing.input_sets = p.input_sets;
   s.timing.l2_flush = !p.no_l2_flush;
   s.timing.call_timeout_ms = k.spec.timeout_s * 1000.0;
   validate(s.timing);

@@ -200,13 +200,13 @@ TimingResult time_profile(KernelInstance& inst, const KernelSpec& spec, const Pr
   if (s.show_progress) print_progress("timing: warm-up, then CUDA events per call and CUPTI kernel records");
   TimingOptions topt = s.timing;
   topt.seed = spec.seed;
-  topt.prepare = false;  // the caller prepared `inst` (its header rows read the buffers): setup() runs once
+  topt.prepare = false;  // the caller prepared `inst` (its header rows read the buffers)
+  topt.keep_last_outputs = s.expected && !s.expected->empty();
   TimingResult t = measure_timing(inst, topt, spec.gpu);
+  if (s.expected) check_last_outputs(t, *s.expected);
+  if (s.run_ncu) note_cache_control(t);
   trace_event("timing: end " + spec.kernel);
-  if (s.show_progress)
-    print_progress(
-        fmt::format("timing: {} per call (median of {}), kernel time {}", fmt_duration_ms(t.call.median), t.call.n,
-                    t.kernel.available ? fmt_duration_ms(t.kernel.summary.sum.median) : std::string("not measured")));
+  if (s.show_progress) print_progress(timing_progress_line(t));
   return t;
 }
 

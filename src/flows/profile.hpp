@@ -23,6 +23,7 @@
 #include "report/roofline_chart.hpp"
 #include "stages/analysis/versions.hpp"
 #include "stages/timing/timing.hpp"
+#include "stages/verify/check.hpp"
 
 namespace kprof {
 
@@ -48,7 +49,23 @@ struct ProfileSettings {
   /// bound (`kprof run` passes its --ref); "" = the buffers alone.
   std::string ref;
   bool roofline = true;  ///< write DIR/roofline.svg and .png
+  /// The check's reference answers (CheckResult::expected) of this version, when it was checked in
+  /// this process: the timing keeps its last call's outputs and compares them (integrity block).
+  const std::vector<ExpectedOutputs>* expected = nullptr;
 };
+
+/// Adds the "last timed outputs" integrity check to `t`: its last timed call's outputs
+/// (t.last_outputs) against the reference answer of the same seed in `expected`; Fail when they
+/// differ, NotRun when no answer has that seed. Drops the host copies. Never throws for a mismatch.
+void check_last_outputs(TimingResult& t, const std::vector<ExpectedOutputs>& expected);
+
+/// Adds a note to `t` when its calls launch more than one kernel: ncu flushes the caches before
+/// each kernel (--cache-control all), the timing once per call, and the note says what differs.
+void note_cache_control(TimingResult& t);
+
+/// The console line after timing: median call time, kept and made calls, what stopped the first
+/// pass and its relative standard error, the kernel time, throttled and discarded calls.
+std::string timing_progress_line(const TimingResult& t);
 
 /// What one profile produced.
 struct ProfileOutcome {

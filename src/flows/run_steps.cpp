@@ -68,6 +68,8 @@ std::string first_failure(const CheckResult& r) {
     for (const auto& g : t.guards) return "write " + std::string(g.before ? "before" : "past") + " buffer " + g.buffer;
     for (const auto& m : t.modified_inputs)
       if (m.fails) return "const input " + m.name + " modified";
+    for (const auto& o : t.repeat)
+      if (!o.pass) return o.name + ": " + o.reason;
   }
   return "failed";
 }

@@ -207,6 +207,7 @@ bool RunWorkflow::check_version(const KernelSpec& spec, KernelInstance& inst, Ve
   CheckResult cr = run_check(
       inst, [&]() -> ReferenceRunner& { return reference_.get(); }, req_.check);
   trace_event("check: end " + row.name);
+  expected_ = cr.expected;
   note_buffers(spec, inst, row);     // after the check, which prepared them (a version timed first already had)
   auto checked = Clock::now() - t0;  // the check's own time, without the wait for the environment
   row.steps_s["check"] = std::chrono::duration<double>(checked).count();
@@ -228,6 +229,7 @@ bool RunWorkflow::check_version(const KernelSpec& spec, KernelInstance& inst, Ve
 
 void RunWorkflow::profile_version(const KernelSpec& spec, KernelInstance& inst, VersionRow& row, Clock::time_point t0) {
   ProfileSettings ps = profile_settings();
+  ps.expected = &expected_;
   env_.wait_gpu_probes();  // the environment's ncu probe never runs beside timed calls
   inst.prepare(spec.seed);
   if (req_.one_ncu_session && ps.run_ncu) {
@@ -248,6 +250,12 @@ double RunWorkflow::row_time_ms(const TimingResult& t) {
 
 void RunWorkflow::record_profile(VersionRow& row, const ProfileOutcome& p, Clock::time_point t0) {
   fill_timing_columns(row, p.timing);
+  if (row.integrity == "fail") {
+    out_.exit_code = std::max(out_.exit_code, 1);
+    print_error(
+        fmt::format("[{}] {}", row.name, row.status_reason),
+        "the time of this version is not the time of computing its answer (timing.integrity in its profile.json)");
+  }
   fill_ncu_columns(row, p.analysis ? &p.analysis->verdict : nullptr, p.analysis ? &p.analysis->table : nullptr,
                    p.classified, p.failure);
   if (p.classified) profiled_.emplace_back(row.name, *p.analysis);

@@ -140,6 +140,9 @@ class RunWorkflow {
   bool stopped_ = false;  ///< the environment is not ready: the run reports nothing more
   BackgroundReference reference_;
   std::vector<std::pair<std::string, std::string>> header_;
+  /// The reference answers of the version being run (its check's CheckResult::expected), for the
+  /// timing's last-outputs integrity check.
+  std::vector<ExpectedOutputs> expected_;
   std::vector<std::pair<std::string, std::string>> first_buffers_;  ///< the first loaded version's
   std::vector<std::pair<std::string, NcuAnalysis>> profiled_;       ///< classified versions, for the chart
   std::optional<RooflineJob> run_chart_;                            ///< roofline.svg of the run, once started

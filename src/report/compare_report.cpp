@@ -116,10 +116,13 @@ std::string compare_markdown(const CompareResult& r) {
   std::string g = gate_text(r);
   if (!g.empty()) md += "\n" + g;
   md += fmt::format(
-      "\n\"same (within noise)\" across runs: the difference of medians is at most the larger of the two runs' "
-      "standard deviations over their timed calls plus {:g}% of the baseline's median (runs on different days vary "
-      "more than calls within one run; README.md). Versions are paired by name; the first input is the baseline.\n",
-      kCrossRunNoiseFloor * 100);
+      "\n\"vs first\" across runs: the 95% bootstrap interval of the ratio of the two runs' medians (their "
+      "per-call samples) decides, with a floor of {:g}%: \"faster\"/\"slower\" when the interval excludes 1 and the "
+      "gap is at least {:g}%, \"same (within noise)\" when the interval lies within {:g}% of 1, else "
+      "\"inconclusive\" (runs on different days vary more than calls within one run; README.md). Without samples "
+      "(an older report) the difference of medians is held against the larger standard deviation plus {:g}% of the "
+      "baseline's median. Versions are paired by name; the first input is the baseline.\n",
+      kCrossRunNoiseFloor * 100, kCrossRunNoiseFloor * 100, kCrossRunNoiseFloor * 100, kCrossRunNoiseFloor * 100);
   return md;
 }
 

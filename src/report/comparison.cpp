@@ -131,6 +131,11 @@ void to_json(nlohmann::json& j, const VersionRow& r) {
        {"kernel_ms", opt(r.kernel_ms)},
        {"kernel_std_ms", opt(r.kernel_std_ms)},
        {"kernel_samples_ms", r.kernel_samples_ms},
+       {"rel_stderr", opt(r.rel_stderr)},
+       {"sm_clock_mhz", opt(r.sm_clock_mhz)},
+       {"throttled_calls", r.throttled_calls},
+       {"integrity", r.integrity.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.integrity)},
+       {"integrity_issues", r.integrity_issues},
        {"profile_status", profile_status_id(r.profile)},
        {"class",
         r.profile == ProfileStatus::Classified ? nlohmann::json(bottleneck_name(r.cls)) : nlohmann::json(nullptr)},
@@ -202,12 +207,36 @@ void from_json(const nlohmann::json& j, VersionRow& r) {
   r.fault = parse_fault_kind(str_or(j, "fault"));
 }
 
+/// {"call", "ratio", "ci_low", "ci_high", "confidence", "resamples", "min_effect", "equivalence",
+/// "more_samples"} of a verdict, or null.
+nlohmann::json verdict_json(const std::optional<NoiseVerdict>& v) {
+  if (!v) return nullptr;
+  return {{"call", noise_call_id(v->call)},
+          {"ratio", v->interval.ratio},
+          {"ci_low", v->interval.lo},
+          {"ci_high", v->interval.hi},
+          {"confidence", v->interval.confidence},
+          {"resamples", v->interval.resamples},
+          {"min_effect", v->margins.min_effect},
+          {"equivalence", v->margins.equivalence},
+          {"more_samples", opt(v->more_samples)}};
+}
+
 void to_json(nlohmann::json& j, const RowComparison& c) {
   j = {{"speedup_vs_first", opt(c.speedup)},
        {"vs_first", change_id(c.change)},
        {"noise_ms", opt(c.noise_ms)},
+       {"verdict_vs_first", verdict_json(c.verdict)},
+       {"verdict_vs_fastest", verdict_json(c.verdict_vs_fastest)},
        {"fastest", c.fastest},
        {"tied_with_fastest", c.tied_with_fastest}};
+}
+
+std::string change_cell(const RowComparison& c) {
+  if (c.change == Change::Inconclusive && c.verdict)
+    return c.verdict->more_samples ? fmt::format("inconclusive (about {} more samples)", *c.verdict->more_samples)
+                                   : "inconclusive (at the margin)";
+  return change_name(c.change);
 }
 
 std::string versions_table_markdown(const std::vector<VersionRow>& rows, const std::vector<RowComparison>& cmp) {
@@ -223,7 +252,7 @@ std::string versions_table_markdown(const std::vector<VersionRow>& rows, const s
     std::string stall = leading_stall_text(r), finding = top_finding_text(r);
     t.push_back({label, correctness_text(r),
                  r.time_ms ? fmt::format("{} ± {}", fmt_duration_ms(*r.time_ms), opt_ms(r.spread_ms)) : "n/a",
-                 c.speedup ? fmt::format("{:.2f}x", *c.speedup) : "n/a", change_name(c.change), class_text(r),
+                 c.speedup ? fmt::format("{:.2f}x", *c.speedup) : "n/a", change_cell(c), class_text(r),
                  opt_pct(r.sm_sol), opt_pct(r.mem_sol), opt_pct(r.achieved_occupancy), stall.empty() ? "n/a" : stall,
                  bound_cell(r), finding.empty() ? "none" : finding, opt_ms(r.call_ms), opt_ms(r.kernel_ms)});
   }
@@ -260,8 +289,11 @@ std::string comparison_markdown(const std::vector<VersionRow>& rows, const std::
     md += ".\n";
   }
   md +=
-      "\n\"same (within noise)\": the difference of medians is at most the larger of the two versions' "
-      "standard deviations over their timed calls. \"% of bound\": the version's time bound (the least bytes at "
+      "\n\"vs first\": the 95% bootstrap interval of the ratio of medians (2000 resamples of the per-call "
+      "times) decides: \"faster\"/\"slower\" when it excludes 1 and the gap is at least 0.5%, \"same (within "
+      "noise)\" when it lies within 1% of 1 (or the gap is significant but under 0.5%), else \"inconclusive\" with "
+      "about how many more samples per version would decide (kprof run --noise-target lower, or --iters). \"% of "
+      "bound\": the version's time bound (the least bytes at "
       "the achievable DRAM bandwidth, the declared FLOPs at the peak of the precision used) over its measured time; "
       "near 100% there is little left to gain (docs/CLASSIFICATION.md); roofline.svg shows every version's leading "
       "kernel against the GPU's ceilings. Versions that fail correctness are not profiled. "

@@ -153,6 +153,13 @@ std::string correctness_markdown(const CheckResult& r, const HeaderRows& header)
       md += fmt::format("\n**Input `{}` was modified** ({} elements; first: {}){}.\n", m.name, m.elements, idx,
                         m.fails ? ": it is a const input, so this fails" : " (warning: it is not listed in outputs)");
     }
+    for (const auto& c : tr.repeat)
+      md += c.pass ? fmt::format(
+                         "\nRepeat call on the same fresh inputs: `{}` matches the reference again (max |delta| "
+                         "{}).\n",
+                         c.name, fmt_sig(c.max_abs, 4))
+                   : fmt::format("\n**Repeat call differs** (`{}`): {}; max |delta| {}.\n", c.name, c.reason,
+                                 fmt_sig(c.max_abs, 4));
   }
   md += reference_section(r);
   if (!r.warnings.empty()) {
@@ -174,8 +181,15 @@ nlohmann::json correctness_json(const CheckResult& r, const HeaderRows& header) 
                      {"pass", tr.pass},
                      {"outputs", nlohmann::json::array()},
                      {"guard_violations", nlohmann::json::array()},
-                     {"modified_inputs", nlohmann::json::array()}};
+                     {"modified_inputs", nlohmann::json::array()},
+                     {"repeat_call", nlohmann::json::array()}};
     for (const auto& c : tr.outputs) t["outputs"].push_back(output_json(c));
+    for (const auto& c : tr.repeat)
+      t["repeat_call"].push_back({{"name", c.name},
+                                  {"pass", c.pass},
+                                  {"mismatches", c.mismatches},
+                                  {"max_abs", c.max_abs},
+                                  {"reason", c.reason}});
     for (const auto& g : tr.guards)
       t["guard_violations"].push_back({{"buffer", g.buffer},
                                        {"before", g.before},
@@ -238,6 +252,10 @@ std::string correctness_console(const CheckResult& r) {
     for (const auto& g : r.trials[t].guards)
       s += fmt::format("  {} write {} buffer '{}' ({} guard bytes changed)\n", styled("FAIL", Style::Fail),
                        g.before ? "before the start of" : "past the end of", g.buffer, g.bytes_changed);
+    for (const auto& c : r.trials[t].repeat)
+      if (!c.pass)
+        s +=
+            fmt::format("  {} {:<12} trial {} repeat call: {}\n", styled("FAIL", Style::Fail), c.name, t + 1, c.reason);
     for (const auto& m : r.trials[t].modified_inputs)
       s += fmt::format("  {} input '{}' modified ({} elements)\n",
                        styled(m.fails ? "FAIL" : "WARN", m.fails ? Style::Fail : Style::Warn), m.name, m.elements);

@@ -123,6 +123,7 @@ std::vector<std::string> timing_findings(const TimingResult& r) {
                     "serialized KERNEL records), so kernels that overlap across streams in a real call are "
                     "summed there: the call time keeps their overlap.",
                     fmt::join(s.other_streams, ", ")));
+  for (const auto& f : sampling_findings(r)) out.push_back(f);
   if (out.empty()) {
     std::string share = k.available && r.call.median > 0
                             ? fmt::format(", kernels take {} of the call time", pct(s.sum.median / r.call.median))
@@ -173,13 +174,13 @@ std::string timing_markdown(const TimingResult& r) {
 
   md += "\n### Findings\n\n";
   for (const auto& f : timing_findings(r)) md += "- " + f + "\n";
+  md += "\n" + integrity_markdown(r.integrity);
 
   const TimingOptions& o = r.options;
   md += "\n### Method\n\n";
   md += "- Warm-up: " + warmup_text(r) + ".\n";
-  md += fmt::format("- Timed calls: {} per pass ({} requested{}; time budget {} per pass, at least {} calls).\n",
-                    r.iters, o.iters, r.budget_hit ? ", stopped by the time budget: --time-budget-ms raises it" : "",
-                    fmt_duration_ms(o.budget_ms), min_timed_calls(o));
+  md += "- " + sampling_text(r) + "\n";
+  md += "- " + rotation_text(r) + "\n";
   md += r.l2_flush_bytes
             ? fmt::format(
                   "- L2: flushed before every call (a read of {} = 2 x {} L2, which leaves only clean lines; "
@@ -193,6 +194,7 @@ std::string timing_markdown(const TimingResult& r) {
   const auto& c = r.sm_clock;
   md += fmt::format("- SM clock (NVML): {} before, {} after, {} to {} between calls; maximum {}.\n", mhz(c.before),
                     mhz(c.after), mhz(c.min_seen), mhz(c.max_seen), mhz(c.max_mhz));
+  md += "- " + clocks_text(r) + "\n";
   md += "- " + during_text(r.during) + "\n";
   if (!r.notes.empty()) {
     md += "\n### Notes\n\n";
@@ -249,6 +251,10 @@ nlohmann::json timing_json(const TimingResult& r) {
                    {"iters_requested", o.iters},
                    {"budget_ms", o.budget_ms},
                    {"budget_hit", r.budget_hit},
+                   {"noise_target", o.noise_target},
+                   {"throttle_threshold", o.clock_floor_frac},
+                   {"discard_throttled", o.discard_throttled},
+                   {"input_sets_requested", o.input_sets},
                    {"l2_flush", r.l2_flush_bytes > 0},
                    {"l2_flush_bytes", r.l2_flush_bytes},
                    {"l2_bytes", r.l2_bytes},
@@ -261,6 +267,8 @@ nlohmann::json timing_json(const TimingResult& r) {
                        {"max_seen", opt_json(c.max_seen)},
                        {"max", opt_json(c.max_mhz)}};
   j["during_timed_calls"] = during_json(r.during);
+  j["sampling"] = sampling_json(r);
+  j["integrity"] = integrity_json(r.integrity);
   j["notes"] = r.notes;
   return j;
 }

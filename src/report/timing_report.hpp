@@ -31,6 +31,35 @@ std::string during_text(const ClockSummary& d);
 /// throttled_samples, note}.
 nlohmann::json during_json(const ClockSummary& d);
 
+/// "Timed calls: 180 in the first pass (until the relative standard error of the median reached
+/// 0.50% ...; stopped by the noise target ...)": how the sample count was reached, the relative
+/// standard errors (stages/timing/noise.hpp) and the calls discarded (report/timing_sampling_report.cpp).
+std::string sampling_text(const TimingResult& r);
+
+/// The input rotation and the identical-input calls, one sentence.
+std::string rotation_text(const TimingResult& r);
+
+/// The SM clock the timed calls ran at (NVML, both passes) and the floor, one sentence.
+std::string clocks_text(const TimingResult& r);
+
+/// Findings of the sampling: the time limit stopped timing before the noise target, power or
+/// thermal throttling during timed calls (kept or discarded), calls below the clock floor,
+/// identical inputs faster than rotated ones (memoization). Empty when none applies.
+std::vector<std::string> sampling_findings(const TimingResult& r);
+
+/// {calls, stopped_by, call_rel_stderr, kernel_rel_stderr (fractions), noise_target,
+/// clock_floor_mhz, call_pass / kernel_pass {discarded, below_floor, throttled_discarded,
+/// throttled_seen, kept_all, sm_clock_mhz_median/min/max}, discarded_call_ms, input_sets,
+/// input_seeds, memoization {ran, identical_calls, identical_median_ms, rotated_median_ms, ratio,
+/// suspected, gap_threshold, note}}.
+nlohmann::json sampling_json(const TimingResult& r);
+
+/// "### Integrity" Markdown: the verdict and one line per check with its evidence.
+std::string integrity_markdown(const Integrity& i);
+
+/// {"verdict": "pass|warn|fail|not_run", "checks": [{"name", "status", "detail"}]}.
+nlohmann::json integrity_json(const Integrity& i);
+
 /// The same content as JSON; durations in ms (keys end in _ms), clocks in MHz, ratios as
 /// fractions (cv 0.012 = 1.2%). Statistics without data are null.
 nlohmann::json timing_json(const TimingResult& r);

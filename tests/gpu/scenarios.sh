@@ -224,10 +224,52 @@ if want gemmprog; then  # findings from the limiter and the compute bound withou
   scenario gemmprog-flops-counted 0 'FlopCounterMode' -- grep -rh 'FlopCounterMode' "$W/gp"
   # The seed's naive GEMM (no flops() in its ref.py) under --metrics full: profiled, with a compute bound.
   SS=$E/seed_style
-  scenario gemmprog-seed-naive-full 0 'Bound|Mixed' -- "$K" profile $SS/cuda_gemm/v0.cu --ref $SS/cuda_gemm/ref.py \
+  scenario gemmprog-seed-naive-full 0 'Bound|Mixed' -- "$K" profile $SS/cuda_gemm/v0.cu \
     --M=4096 --K=4096 --N=4096 --size A=M*K --size B=K*N --size C=M*N --build --metrics full -o "$W/gp_full"
   cp "$W/gp_full/ncu_summary.md" "$OUT/gemmprog_seed_v0_full_ncu_summary.md" 2>/dev/null
   grep -n -B1 -A3 'Profiling "' "$W/gp_full/ncu_details.md" > "$OUT/gemmprog_seed_v0_full_profiling_lines.txt" 2>&1
+  # The attention versions with a ref.py that has no flops(): the bound counts the reference's bmm FLOPs.
+  AT=$E/attention
+  mkdir -p "$W/at_noflops" && sed '/^def flops/,$d' $AT/cuda/ref.py > "$W/at_noflops/ref.py"
+  CD="--N=2048 --d_model=512 --heads=8 --size Q=N*d_model --size K=N*d_model --size V=N*d_model --size output=N*d_model"
+  scenario gemmprog-attention-noflops 0 'fastest' -- "$K" run $AT/cuda/v0.cu $AT/cuda/v1.cu $AT/cuda/v2.cu $AT/cuda/v3.cu \
+    $AT/cuda/v4.cu $AT/cuda/v5.cu --ref "$W/at_noflops/ref.py" $CD --build -o "$W/at"
+  cp "$W/at/comparison.md" "$OUT/attention_noflops_comparison.md" 2>/dev/null
+  cp "$W/at/comparison.json" "$OUT/attention_noflops_comparison.json" 2>/dev/null
+  for d in "$W"/at/*/; do [ -f "$d/ncu_summary.md" ] && cp "$d/ncu_summary.md" "$OUT/attention_$(basename "$d")_ncu_summary.md"; done
+  scenario gemmprog-attention-flops-counted 0 'FlopCounterMode' -- grep -rh 'FlopCounterMode' "$W/at"
+fi
+
+if want integrity; then  # timing you can defend: noise-driven sample counts, throttling, memoization, the clocks
+  IK=$root/tests/gpu/kernels
+  # Sample counts and relative noise of a ~2 us, ~100 us and ~10 ms kernel (noise target 0.5%).
+  for kc in 3 198 19800; do
+    scenario "integrity-spin-$kc" 0 'noise target|time limit' -- "$K" profile $IK/timing/spin.cu --kcycles=$kc \
+      --size out=1 --build --no-ncu -o "$W/spin_$kc"
+    cp "$W/spin_$kc/profile.json" "$OUT/integrity_spin_${kc}_profile.json" 2>/dev/null
+  done
+  # Kernel times within 1% of ncu's at >= 5 us: the 100 us spin under ncu.
+  scenario integrity-spin-ncu 0 'Bound|Mixed|Latency' -- "$K" profile $IK/timing/spin.cu --kcycles=198 \
+    --size out=1 --build -o "$W/spin_ncu"
+  cp "$W/spin_ncu/ncu_summary.md" "$OUT/integrity_spin_ncu_summary.md" 2>/dev/null
+  # The planted memoizing kernel beside its honest twin: exit 1, the integrity check names it.
+  MI="--n=16777216 --size x=n --size y=n"
+  scenario integrity-memo-caught 1 'memoiz' -- "$K" run $IK/memo/honest.cu $IK/memo/memo.cu --ref $IK/memo/ref.py \
+    $MI --build --no-ncu -o "$W/memo"
+  cp "$W/memo/comparison.md" "$OUT/integrity_memo_comparison.md" 2>/dev/null
+  cp "$W/memo/comparison.json" "$OUT/integrity_memo_comparison.json" 2>/dev/null
+  for v in honest memo; do cp "$W/memo/$v/profile.json" "$OUT/integrity_memo_${v}_profile.json" 2>/dev/null; done
+  # A heavy fp16 tensor-core GEMM: the power cap, reported (and dropped with --discard-throttled).
+  TM=$root/examples/triton/matmul
+  scenario integrity-throttle-reported 0 'thrott|power' -- "$K" profile $TM/matmul.py --M=8192 --N=8192 --K=8192 \
+    --no-ncu -o "$W/tm_keep"
+  cp "$W/tm_keep/profile.json" "$OUT/integrity_gemm8192_profile.json" 2>/dev/null
+  scenario integrity-throttle-discard 0 'discarded' -- "$K" profile $TM/matmul.py --M=8192 --N=8192 --K=8192 \
+    --no-ncu --discard-throttled -o "$W/tm_drop"
+  cp "$W/tm_drop/profile.json" "$OUT/integrity_gemm8192_discard_profile.json" 2>/dev/null
+  # kprof's own clock locking, dry run only (never changes the GPU's clocks here).
+  scenario integrity-clocks-dry-base 0 'NVML_CLOCK_LIMIT_ID_TDP' -- "$K" clocks --lock --dry-run
+  scenario integrity-clocks-dry-max 0 'at its maximum' -- "$K" clocks --lock --max --dry-run
 fi
 
 if want seedstyle; then  # issue 12: kernels and ref.py files written for the original workflow (examples/seed_style)

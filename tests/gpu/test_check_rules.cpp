@@ -203,3 +203,39 @@ TEST(CheckRulesGpu, AKernelThatWritesNothingIntoAStaleAnswerFails) {
   EXPECT_EQ(output(r, "C").role, BufferRole::Output);  // not "input: unchanged", a PASS
   EXPECT_TRUE(r.treated_as_inputs.empty());
 }
+
+TEST(CheckRulesGpu, AKernelWrongOnItsRepeatCallFails) {
+  KPROF_REQUIRE_GPU();
+  select_gpu(0);
+  HostReference ref = add_reference();
+  CheckResult r = check("right_once", 100000, ref);
+  ASSERT_FALSE(r.fault.has_value());
+  EXPECT_FALSE(r.pass);
+  ASSERT_FALSE(r.trials.empty());
+  EXPECT_TRUE(output(r, "C").pass);  // the first call was right
+  ASSERT_EQ(r.trials[0].repeat.size(), 1u);
+  EXPECT_FALSE(r.trials[0].repeat[0].pass);
+  EXPECT_NE(r.trials[0].repeat[0].reason.find("a second call on the same inputs differs"), std::string::npos)
+      << r.trials[0].repeat[0].reason;
+  EXPECT_TRUE(r.expected.empty());  // no trial passed: no answer kept for the timing's check
+}
+
+TEST(CheckRulesGpu, APassingCheckKeepsEachTrialsAnswer) {
+  KPROF_REQUIRE_GPU();
+  select_gpu(0);
+  HostReference ref = add_reference();
+  CheckResult r = check("vadd", 100000, ref);
+  ASSERT_TRUE(r.pass);
+  ASSERT_EQ(r.expected.size(), 2u);  // --trials 2
+  EXPECT_EQ(r.expected[1].seed, r.trials[1].seed);
+  EXPECT_EQ(r.expected[0].names, std::vector<std::string>{"C"});
+  ASSERT_EQ(r.trials[0].repeat.size(), 1u);
+  EXPECT_TRUE(r.trials[0].repeat[0].pass);
+  // The timing's last outputs against the answer of their seed.
+  auto same = compare_with_expected(r.expected[1], {"C"}, r.expected[1].values);
+  ASSERT_EQ(same.size(), 1u);
+  EXPECT_TRUE(same[0].pass);
+  auto other = compare_with_expected(r.expected[1], {"C"}, r.expected[0].values);
+  ASSERT_EQ(other.size(), 1u);
+  EXPECT_FALSE(other[0].pass);  // trial 0's answer is not trial 1's
+}

@@ -180,7 +180,9 @@ TEST(GpuTiming, RestoreGivesAnInPlaceKernelTheSameInputEveryCall) {
   KPROF_REQUIRE_GPU();
   select_gpu(0);
   TestInstance k(Mode::AddOne, 0);
-  TimingResult r = measure_timing(k, quick(5), 0);
+  TimingOptions one = quick(5);
+  one.input_sets = 1;  // every call on the seed's inputs
+  TimingResult r = measure_timing(k, one, 0);
   EXPECT_EQ(r.restored, std::vector<std::string>{"x"});
   // Every call started from the prepared values, so the buffer holds initial + 1 after the last.
   std::vector<float> want = k.initial(11), got = k.read_x();
@@ -233,6 +235,47 @@ TEST(GpuTiming, TimeBudgetStopsALongKernelEarly) {
   EXPECT_GE(r.iters, 3);
   EXPECT_LT(r.iters, 20);
   EXPECT_FALSE(r.kernel.available);
+}
+
+TEST(GpuTiming, RotatedInputSetsEndOnSetOneAndKeepItsOutputs) {
+  KPROF_REQUIRE_GPU();
+  select_gpu(0);
+  TestInstance k(Mode::AddOne, 0);
+  TimingOptions o = quick(6);
+  o.keep_last_outputs = true;
+  TimingResult r = measure_timing(k, o, 0);
+  EXPECT_EQ(r.rotation.sets, 3);
+  EXPECT_EQ(r.rotation.seeds, (std::vector<uint64_t>{11, 12, 13}));
+  ASSERT_TRUE(r.last_outputs.has_value());
+  EXPECT_EQ(r.last_outputs->seed, 12u);  // the last kernel-time call ran on set 1
+  // x += 1 on set 1's inputs: the kept outputs are initial(12) + 1.
+  std::vector<float> want = k.initial(12);
+  for (auto& v : want) v += 1.0f;
+  ASSERT_EQ(r.last_outputs->outputs.size(), 1u);
+  std::vector<float> got(want.size());
+  std::memcpy(got.data(), r.last_outputs->outputs[0].bytes.data(), got.size() * sizeof(float));
+  EXPECT_EQ(got, want);
+  EXPECT_TRUE(r.memo.ran);
+  EXPECT_FALSE(r.memo.suspected) << r.memo.identical_median_ms << " vs " << r.memo.rotated_median_ms;
+}
+
+TEST(GpuTiming, NoiseTargetStopsAStableKernelEarly) {
+  KPROF_REQUIRE_GPU();
+  select_gpu(0);
+  TestInstance k(Mode::Spin, 100000);  // 100 us: steady to well under 0.5%
+  TimingOptions o = quick(0);
+  TimingResult r = measure_timing(k, o, 0);
+  EXPECT_EQ(r.stopped_by, "noise target");
+  EXPECT_LE(r.call_rel_stderr, o.noise_target);
+  EXPECT_GE(r.call.n, static_cast<size_t>(o.min_iters));
+  EXPECT_LT(r.iters, 2000);
+  ASSERT_TRUE(r.kernel.available);
+  EXPECT_EQ(r.kernel.summary.sum_ms.size() + r.kernel_discard.total, static_cast<size_t>(r.iters));
+  if (Nvml::get()) {
+    EXPECT_TRUE(r.clock_floor_mhz.has_value());
+    EXPECT_TRUE(r.call_discard.median_sm_mhz.has_value());
+  }
+  EXPECT_EQ(r.integrity.verdict, IntegrityStatus::Pass) << integrity_markdown(r.integrity);
 }
 
 TEST(GpuTiming, TimeBasedWarmupRunsAtLeastTheMinimum) {

@@ -24,7 +24,7 @@ class FakeClocks : public ClockControl {
   std::string lock_sm_clock(unsigned lo, unsigned hi) override {
     calls.push_back("lock " + std::to_string(lo) + " " + std::to_string(hi));
     if (lock_result.empty() && now) {
-      now->sm_mhz = hi;
+      if (hi < 0xffffff00u) now->sm_mhz = hi;  // NVML_CLOCK_LIMIT_ID_* values are not clocks
       reasons = 0x2;
     }
     return lock_result;
@@ -35,10 +35,11 @@ class FakeClocks : public ClockControl {
   }
 };
 
-ClocksRequest req(ClocksAction a, bool dry = false) {
+ClocksRequest req(ClocksAction a, bool dry = false, bool max = false) {
   ClocksRequest r;
   r.action = a;
   r.dry_run = dry;
+  r.max = max;
   return r;
 }
 
@@ -54,13 +55,23 @@ TEST(Clocks, ShowPrintsCurrentAndMaxAndChangesNothing) {
   EXPECT_NE(out.find("not active"), std::string::npos) << out;
 }
 
-TEST(Clocks, LockUsesTheMaximumSmClockForBothBounds) {
+TEST(Clocks, LockDefaultsToTheBaseClockForBothBounds) {
   FakeClocks f;
   std::string out;
   EXPECT_EQ(run_clocks(f, req(ClocksAction::Lock), out), 0);
   ASSERT_EQ(f.calls.size(), 1u);
+  EXPECT_EQ(f.calls[0], "lock 4294967041 4294967041");  // NVML_CLOCK_LIMIT_ID_TDP twice: nvbench's --lgc base
+  EXPECT_NE(out.find("locked the SM clock at its base (TDP) clock"), std::string::npos) << out;
+  EXPECT_NE(out.find("NVML_CLOCK_LIMIT_ID_TDP, NVML_CLOCK_LIMIT_ID_TDP"), std::string::npos) << out;
+}
+
+TEST(Clocks, LockMaxUsesTheMaximumSmClockForBothBounds) {
+  FakeClocks f;
+  std::string out;
+  EXPECT_EQ(run_clocks(f, req(ClocksAction::Lock, false, true), out), 0);
+  ASSERT_EQ(f.calls.size(), 1u);
   EXPECT_EQ(f.calls[0], "lock 1980 1980");
-  EXPECT_NE(out.find("locked the SM clock at 1980 MHz"), std::string::npos) << out;
+  EXPECT_NE(out.find("locked the SM clock at its maximum, 1980 MHz"), std::string::npos) << out;
   EXPECT_NE(out.find("kprof clocks --reset"), std::string::npos);
   EXPECT_NE(out.find("(lock or application clocks): active"), std::string::npos) << out;
 }
@@ -69,6 +80,13 @@ TEST(Clocks, DryRunLockSaysExactlyWhatAndCallsNothing) {
   FakeClocks f;
   std::string out;
   EXPECT_EQ(run_clocks(f, req(ClocksAction::Lock, true), out), 0);
+  EXPECT_TRUE(f.calls.empty());
+  EXPECT_NE(out.find("would lock the SM clock at its base (TDP) clock: nvmlDeviceSetGpuLockedClocks(GPU 0 (NVML "
+                     "index 0, Fake GPU), NVML_CLOCK_LIMIT_ID_TDP, NVML_CLOCK_LIMIT_ID_TDP)"),
+            std::string::npos)
+      << out;
+  out.clear();
+  EXPECT_EQ(run_clocks(f, req(ClocksAction::Lock, true, true), out), 0);
   EXPECT_TRUE(f.calls.empty());
   EXPECT_NE(out.find("nvmlDeviceSetGpuLockedClocks(GPU 0 (NVML index 0, Fake GPU), 1980, 1980)"), std::string::npos)
       << out;
@@ -124,7 +142,9 @@ TEST(Clocks, NoNvmlDryRunPrintsThePlanThenFails) {
   }
   EXPECT_TRUE(f.calls.empty());
   EXPECT_EQ(out.find("cannot read the clocks"), std::string::npos) << out;
-  EXPECT_NE(out.find("would lock the SM clock at its maximum: nvmlDeviceSetGpuLockedClocks"), std::string::npos) << out;
+  EXPECT_NE(out.find("would lock the SM clock at its base (TDP) clock: nvmlDeviceSetGpuLockedClocks"),
+            std::string::npos)
+      << out;
   EXPECT_NE(out.find("dry run: nothing changed"), std::string::npos);
 }
 
@@ -133,5 +153,6 @@ TEST(Clocks, UnreadableClocksRefuseToLock) {
   f.now.reset();
   std::string out;
   EXPECT_THROW(run_clocks(f, req(ClocksAction::Lock), out), Error);
+  EXPECT_THROW(run_clocks(f, req(ClocksAction::Lock, false, true), out), Error);
   EXPECT_TRUE(f.calls.empty());
 }

@@ -71,6 +71,10 @@ TEST_F(ClocksCli, ShowsClocksThroughTheNvmlLoader) {
 TEST_F(ClocksCli, DryRunLockPrintsTheCallAndMakesNone) {
   ProcessResult r = run_kprof({"clocks", "--lock", "--dry-run"}, env_);
   EXPECT_EQ(r.exit_code, 0) << r.combined();
+  EXPECT_TRUE(contains(r.out, "would lock the SM clock at its base (TDP) clock")) << r.out;
+  EXPECT_TRUE(contains(r.out, ", NVML_CLOCK_LIMIT_ID_TDP, NVML_CLOCK_LIMIT_ID_TDP)")) << r.out;
+  r = run_kprof({"clocks", "--lock", "--max", "--dry-run"}, env_);
+  EXPECT_EQ(r.exit_code, 0) << r.combined();
   EXPECT_TRUE(contains(r.out, "would lock the SM clock at its maximum, 1980 MHz")) << r.out;
   EXPECT_TRUE(contains(r.out, ", 1980, 1980)")) << r.out;
   EXPECT_TRUE(calls().empty()) << calls();
@@ -80,12 +84,15 @@ TEST_F(ClocksCli, LockAndResetReachNvml) {
   // Belt and braces: the fake library is the only NVML kprof loads here, but never even try a
   // non-dry-run lock on a machine with a real GPU.
   if (cuda_unavailable_reason().empty()) GTEST_SKIP() << "a real GPU is present: the lock test runs only without one";
-  ProcessResult r = run_kprof({"clocks", "--lock"}, env_);
+  ProcessResult r = run_kprof({"clocks", "--lock", "--max"}, env_);
   EXPECT_EQ(r.exit_code, 0) << r.combined();
   EXPECT_EQ(calls(), "lock 1980 1980\n");
   r = run_kprof({"clocks", "--reset"}, env_);
   EXPECT_EQ(r.exit_code, 0) << r.combined();
   EXPECT_EQ(calls(), "lock 1980 1980\nreset\n");
+  r = run_kprof({"clocks", "--lock"}, env_);
+  EXPECT_EQ(r.exit_code, 0) << r.combined();
+  EXPECT_EQ(calls(), "lock 1980 1980\nreset\nlock 4294967041 4294967041\n");
 }
 
 TEST_F(ClocksCli, NoPrivilegeExitsOneWithTheFix) {
@@ -112,7 +119,8 @@ TEST(ClocksCliNoDriver, DryRunSaysWhatItCannotReadAndWhatItWouldDo) {
   EXPECT_EQ(r.exit_code, 1) << r.combined();
   EXPECT_TRUE(contains(r.err, "cannot read the clocks of GPU 0")) << r.err;
   EXPECT_FALSE(contains(r.out, "cannot read the clocks")) << r.out;  // once, on stderr
-  EXPECT_TRUE(contains(r.out, "would lock the SM clock at its maximum: nvmlDeviceSetGpuLockedClocks")) << r.out;
+  EXPECT_TRUE(contains(r.out, "would lock the SM clock at its base (TDP) clock: nvmlDeviceSetGpuLockedClocks"))
+      << r.out;
   EXPECT_TRUE(contains(r.out, "dry run: nothing changed")) << r.out;
   EXPECT_TRUE(contains(r.err, "no NVIDIA driver")) << r.err;
 }

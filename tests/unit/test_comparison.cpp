@@ -2,6 +2,8 @@
 // the difference of medians is at most the larger standard deviation, the fastest correct marked.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "core/error.hpp"
 #include "kernel/load.hpp"
 #include "report/comparison.hpp"
@@ -60,22 +62,68 @@ TEST(Comparison, AFasterIncorrectVersionIsNotMarkedFastest) {
   EXPECT_NE(md.find("**v0** (fastest)"), std::string::npos) << md;
 }
 
-TEST(Comparison, AVersionWithinNoiseOfTheFastestIsMarkedAsFast) {
-  // The recorded H200 run: v2 13.3 us +- 0.261, softmax 13.5 us +- 0.220: not rankable.
+/// `n` per-call times around `mean` ms with standard deviation `sd` (a seeded normal sample).
+std::vector<double> samples(double mean, double sd, size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> d(mean, sd);
+  std::vector<double> v(n);
+  for (auto& x : v) x = d(rng);
+  return v;
+}
+
+TEST(Comparison, MediansSixStandardErrorsApartAreRankedNotTied) {
+  // The recorded H200 run: v2 13.3 us +- 0.261, softmax 13.5 us +- 0.220 over 100 calls each. The
+  // medians are about 6 standard errors apart: softmax is slower, not "as fast within noise" (the
+  // old rule compared the gap with one call's spread and called them tied).
   std::vector<VersionRow> rows = {row("v0", true, 0.623, 0.00174), row("v2", true, 0.0133, 0.000261),
                                   row("softmax", true, 0.0135, 0.000220), row("v1", true, 0.0164, 0.000102),
                                   row("bad", false, std::nullopt, 0)};
+  rows[0].time_samples_ms = samples(0.623, 0.00174, 100, 1);
+  rows[1].time_samples_ms = samples(0.0133, 0.000261, 100, 2);
+  rows[2].time_samples_ms = samples(0.0135, 0.000220, 100, 3);
+  rows[3].time_samples_ms = samples(0.0164, 0.000102, 100, 4);
   auto c = compare_versions(rows);
   EXPECT_TRUE(c[1].fastest);
-  EXPECT_TRUE(c[2].tied_with_fastest);
-  EXPECT_FALSE(c[3].tied_with_fastest);  // 3.1 us slower: beyond both spreads
-  EXPECT_FALSE(c[0].tied_with_fastest || c[1].tied_with_fastest || c[4].tied_with_fastest);
+  ASSERT_TRUE(c[2].verdict_vs_fastest.has_value());
+  EXPECT_EQ(c[2].verdict_vs_fastest->call, NoiseCall::Slower);
+  EXPECT_FALSE(c[2].tied_with_fastest);
+  EXPECT_FALSE(c[3].tied_with_fastest);
+  EXPECT_EQ(c[2].change, Change::Faster);  // against v0, 46x
   auto md = comparison_markdown(rows, c, {{"GPU", "test"}}, "kernel time");
-  EXPECT_NE(md.find("**softmax** (as fast, within noise)"), std::string::npos) << md;
-  EXPECT_NE(md.find("Fastest correct version: v2; softmax is within noise of it"), std::string::npos) << md;
+  EXPECT_EQ(md.find("within noise of it"), std::string::npos) << md;
   auto j = comparison_json(rows, c, {{"GPU", "test"}}, "kernel time");
-  EXPECT_TRUE(j["versions"][2]["comparison"]["tied_with_fastest"].get<bool>());
-  EXPECT_FALSE(j["versions"][3]["comparison"]["tied_with_fastest"].get<bool>());
+  EXPECT_EQ(j["versions"][2]["comparison"]["verdict_vs_fastest"]["call"].get<std::string>(), "slower");
+  EXPECT_LT(j["versions"][2]["comparison"]["verdict_vs_fastest"]["ci_high"].get<double>(), 1.0);
+}
+
+TEST(Comparison, OverlappingSamplesAreTiedWithTheFastestOrInconclusive) {
+  // Two versions drawn from the same distribution: the interval straddles 1.
+  std::vector<VersionRow> rows = {row("a", true, 0.0133, 0.000261), row("b", true, 0.0133, 0.000261)};
+  rows[0].time_samples_ms = samples(0.0133, 0.000261, 100, 7);
+  rows[1].time_samples_ms = samples(0.0133, 0.000261, 100, 8);
+  rows[0].time_ms = 0.01329;
+  rows[1].time_ms = 0.01331;
+  auto c = compare_versions(rows);
+  ASSERT_TRUE(c[1].verdict.has_value());
+  EXPECT_TRUE(c[1].verdict->call == NoiseCall::Same || c[1].verdict->call == NoiseCall::Inconclusive)
+      << noise_verdict_text(*c[1].verdict);
+  EXPECT_TRUE(c[1].tied_with_fastest || c[0].tied_with_fastest);
+  auto md = comparison_markdown(rows, c, {{"GPU", "test"}}, "kernel time");
+  EXPECT_NE(md.find("within noise of it"), std::string::npos) << md;
+}
+
+TEST(Comparison, AnUndecidedGapSaysHowManyMoreSamples) {
+  // 1.2% apart with a 5% spread over 10 calls each: neither ranked nor the same.
+  std::vector<VersionRow> rows = {row("a", true, 1.0, 0.05), row("b", true, 0.988, 0.05)};
+  rows[0].time_samples_ms = samples(1.0, 0.05, 10, 11);
+  rows[1].time_samples_ms = samples(0.988, 0.05, 10, 12);
+  auto c = compare_versions(rows);
+  ASSERT_TRUE(c[1].verdict.has_value());
+  EXPECT_EQ(c[1].change, Change::Inconclusive) << noise_verdict_text(*c[1].verdict);
+  ASSERT_TRUE(c[1].verdict->more_samples.has_value());
+  EXPECT_GT(*c[1].verdict->more_samples, 10u);
+  auto md = comparison_markdown(rows, c, {{"GPU", "test"}}, "kernel time");
+  EXPECT_NE(md.find("inconclusive (about "), std::string::npos) << md;
 }
 
 TEST(Comparison, NoTieLineWhenTheFastestStandsAlone) {

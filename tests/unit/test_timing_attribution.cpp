@@ -160,3 +160,16 @@ TEST(TimingAttribution, CallSequenceIsLaunchOrderAndStableAcrossCalls) {
   // Without correlation ids the GPU start order decides.
   EXPECT_EQ(launch_sequence({kr("y", 20, 30, 1, 0), kr("x", 10, 15, 1, 0)}), (std::vector<std::string>{"x", "y"}));
 }
+
+TEST(TimingAttribution, AKernelLaunchedAfterItsCallReturnedIsCounted) {
+  // Call 0: host window [100, 200], the host call returned at 140. Kernel 7 was launched at 120
+  // (by the call); kernel 8 at 160, after the call had returned (a thread it left running).
+  std::vector<CallWindow> w = {{100, 200, 140}};
+  std::vector<ApiRecord> apis = {{7, 120, 125}, {8, 160, 165}};
+  std::vector<KernelRecord> k = {kr("own", 130, 150, 1, 7), kr("left_behind", 170, 190, 1, 8)};
+  Attribution a = attribute_kernels(k, apis, w);
+  EXPECT_EQ(a.per_call[0].size(), 2u);
+  EXPECT_EQ(a.launched_after_return, 1u);
+  w[0].return_ns = 0;  // unknown: not judged
+  EXPECT_EQ(attribute_kernels(k, apis, w).launched_after_return, 0u);
+}

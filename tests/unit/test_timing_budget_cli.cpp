@@ -24,12 +24,28 @@ ProfileSettings settings_for(std::vector<std::string> args) {
 
 }  // namespace
 
-TEST(TimingBudgetCli, DefaultIsTheShortBudgetWithAtLeastTwentyCalls) {
+TEST(TimingBudgetCli, DefaultIsNoiseDrivenWithATimeLimitAndAtLeastTwentyCalls) {
   ProfileSettings s = settings_for({});
-  EXPECT_EQ(s.timing.iters, 100);
+  EXPECT_EQ(s.timing.iters, 0);  // until the noise target
+  EXPECT_DOUBLE_EQ(s.timing.noise_target, 0.005);
   EXPECT_DOUBLE_EQ(s.timing.budget_ms, kDefaultBudgetMs);
   EXPECT_EQ(s.timing.min_iters, 20);
   EXPECT_LT(kDefaultBudgetMs, kExplicitItersBudgetMs);
+  EXPECT_DOUBLE_EQ(s.timing.clock_floor_frac, 0.75);
+  EXPECT_FALSE(s.timing.discard_throttled);
+  EXPECT_EQ(s.timing.input_sets, 3);
+}
+
+TEST(TimingBudgetCli, NoiseThrottleAndInputOptions) {
+  ProfileSettings s =
+      settings_for({"--noise-target", "0.2", "--throttle-threshold", "0", "--discard-throttled", "--input-sets", "1"});
+  EXPECT_DOUBLE_EQ(s.timing.noise_target, 0.002);
+  EXPECT_DOUBLE_EQ(s.timing.clock_floor_frac, 0.0);
+  EXPECT_TRUE(s.timing.discard_throttled);
+  EXPECT_EQ(s.timing.input_sets, 1);
+  EXPECT_THROW(settings_for({"--noise-target", "0"}), CLI::ValidationError);
+  EXPECT_THROW(settings_for({"--input-sets", "0"}), CLI::ValidationError);
+  EXPECT_THROW(settings_for({"--throttle-threshold", "100"}), CLI::ValidationError);
 }
 
 TEST(TimingBudgetCli, AnExplicitItersGetsTheLongBudget) {

@@ -11,13 +11,34 @@ namespace {
 
 namespace m = metric;
 
-/// The noise between `a` and the baseline `b` under `rule` (both have a time), ms.
+/// The noise between `a` and the baseline `b` under `rule` without samples (both have a time), ms.
 double noise_ms(const VersionRow& a, const VersionRow& b, NoiseRule rule) {
   return std::max(a.spread_ms.value_or(0.0), b.spread_ms.value_or(0.0)) + rule.floor_frac * *b.time_ms;
 }
 
 bool within_noise(const VersionRow& a, const VersionRow& b, NoiseRule rule) {
   return std::fabs(*a.time_ms - *b.time_ms) <= noise_ms(a, b, rule);
+}
+
+/// The statistical verdict of `a` against `b` when both carry per-call samples.
+std::optional<NoiseVerdict> verdict_of(const VersionRow& a, const VersionRow& b, NoiseRule rule) {
+  if (a.time_samples_ms.size() < 2 || b.time_samples_ms.size() < 2) return std::nullopt;
+  return noise_verdict(a.time_samples_ms, b.time_samples_ms,
+                       rule.floor_frac > 0 ? kCrossRunMargins : kWithinRunMargins);
+}
+
+Change change_of(const NoiseVerdict& v) {
+  switch (v.call) {
+    case NoiseCall::Faster:
+      return Change::Faster;
+    case NoiseCall::Slower:
+      return Change::Slower;
+    case NoiseCall::Same:
+      return Change::Same;
+    case NoiseCall::Inconclusive:
+      return Change::Inconclusive;
+  }
+  return Change::Inconclusive;
 }
 
 }  // namespace
@@ -103,6 +124,19 @@ void fill_ncu_columns(VersionRow& row, const CallVerdict* verdict, const MetricT
 
 void fill_timing_columns(VersionRow& row, const TimingResult& t) {
   row.profiled = true;
+  row.integrity = integrity_status_id(t.integrity.verdict);
+  row.integrity_issues.clear();
+  for (const auto& c : t.integrity.checks)
+    if (c.status == IntegrityStatus::Fail || c.status == IntegrityStatus::Warn)
+      row.integrity_issues.push_back(c.name + ": " + c.detail);
+  if (t.integrity.verdict == IntegrityStatus::Fail && row.status == VersionStatus::Pass) {
+    row.status = VersionStatus::Fail;
+    row.status_reason = "timing integrity: " + row.integrity_issues.front();
+  }
+  row.sm_clock_mhz = t.call_discard.median_sm_mhz;
+  row.throttled_calls = t.call_discard.throttled_seen;
+  const double se = t.kernel.available ? t.kernel_rel_stderr : t.call_rel_stderr;
+  if (!std::isnan(se)) row.rel_stderr = se;
   row.call_ms = t.call.median;
   row.call_std_ms = t.call.stddev;
   row.call_samples_ms = t.call_ms;
@@ -137,6 +171,8 @@ std::string change_name(Change c) {
       return "slower";
     case Change::Same:
       return "same (within noise)";
+    case Change::Inconclusive:
+      return "inconclusive";
     case Change::NotComparable:
       return "n/a";
   }
@@ -163,8 +199,11 @@ std::vector<RowComparison> compare_versions(const std::vector<VersionRow>& rows,
     const auto& b = rows[static_cast<size_t>(base)];
     c.speedup = *b.time_ms / *r.time_ms;
     c.noise_ms = noise_ms(r, b, rule);
+    if (static_cast<int>(i) != base) c.verdict = verdict_of(r, b, rule);
     if (static_cast<int>(i) == base)
       c.change = Change::Baseline;
+    else if (c.verdict)
+      c.change = change_of(*c.verdict);
     else if (within_noise(r, b, rule))
       c.change = Change::Same;
     else
@@ -176,7 +215,11 @@ std::vector<RowComparison> compare_versions(const std::vector<VersionRow>& rows,
   for (size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
     if (static_cast<int>(i) == fastest || !r.correct() || !r.time_ms) continue;
-    out[i].tied_with_fastest = within_noise(r, f, rule);
+    out[i].verdict_vs_fastest = verdict_of(r, f, rule);
+    out[i].tied_with_fastest = out[i].verdict_vs_fastest
+                                   ? out[i].verdict_vs_fastest->call == NoiseCall::Same ||
+                                         out[i].verdict_vs_fastest->call == NoiseCall::Inconclusive
+                                   : within_noise(r, f, rule);
   }
   return out;
 }

@@ -11,6 +11,7 @@
 #include "kernel/guarded_call.hpp"
 #include "stages/analysis/verdict.hpp"
 #include "stages/ncu/metric_table.hpp"
+#include "stages/timing/noise.hpp"
 #include "stages/timing/timing.hpp"
 
 namespace kprof {
@@ -57,6 +58,13 @@ struct VersionRow {
   std::optional<double> kernel_ms;                   ///< median kernel time per call (CUPTI)
   std::optional<double> call_std_ms, kernel_std_ms;  ///< their standard deviations over the timed calls
   std::vector<double> call_samples_ms, kernel_samples_ms;  ///< per-call samples of both
+  /// The timing's integrity verdict ("pass", "warn", "fail", "not_run"; "" before timing) and the
+  /// details of its failing or warning checks.
+  std::string integrity;
+  std::vector<std::string> integrity_issues;
+  std::optional<unsigned> sm_clock_mhz;  ///< median SM clock of the timed calls (NVML), MHz
+  size_t throttled_calls = 0;            ///< timed calls with a power or thermal throttle reason
+  std::optional<double> rel_stderr;      ///< relative standard error of the compared time's median (fraction)
   ProfileStatus profile = ProfileStatus::NotProfiled;
   Bottleneck cls = Bottleneck::NotClassified;                 ///< set when profile == Classified
   std::string profile_reason;                                 ///< why not classified (NotClassified), "" otherwise
@@ -94,19 +102,20 @@ void fill_timing_columns(VersionRow& row, const TimingResult& t);
 std::string choose_time_basis(std::vector<VersionRow>& rows);
 
 /// How a row compares with the baseline.
-enum class Change { Baseline, Faster, Slower, Same, NotComparable };
+enum class Change { Baseline, Faster, Slower, Same, Inconclusive, NotComparable };
 
-/// "baseline", "faster", "slower", "same (within noise)", "n/a".
+/// "baseline", "faster", "slower", "same (within noise)", "inconclusive", "n/a".
 std::string change_name(Change c);
-/// "baseline", "faster", "slower", "same", "n/a" (the JSON form).
+/// "baseline", "faster", "slower", "same", "inconclusive", "n/a" (the JSON form).
 std::string change_id(Change c);
 
-/// When two medians are "the same". Within one run (`kprof run`): the difference is at most the
-/// larger of the two standard deviations over the timed calls (floor 0). Across runs (`kprof
-/// compare`): runs on different days vary more than calls within one run, so the noise is that
-/// larger standard deviation PLUS a floor of kCrossRunNoiseFloor of the baseline's median.
+/// When two versions are "the same". With per-call samples on both sides (the usual case): the
+/// bootstrap interval of the ratio of medians decides (stages/timing/noise.hpp noise_verdict),
+/// with kWithinRunMargins inside one `kprof run` and kCrossRunMargins across runs (`kprof compare`,
+/// floor_frac > 0). Without samples (an old comparison.json): the difference of medians against the
+/// larger of the two standard deviations plus floor_frac of the baseline's median.
 struct NoiseRule {
-  double floor_frac = 0;  ///< share of the baseline median added to the noise (0.02 = 2%)
+  double floor_frac = 0;  ///< share of the baseline median added to the noise (0.02 = 2%): the cross-run rule
 };
 
 /// kprof compare's floor: 2% of the baseline median. Source: kprof's rule; two runs of one kernel
@@ -117,10 +126,14 @@ inline constexpr double kCrossRunNoiseFloor = 0.02;
 struct RowComparison {
   std::optional<double> speedup;  ///< base time / this time (> 1: faster)
   Change change = Change::NotComparable;
-  std::optional<double> noise_ms;  ///< the noise the rule allowed for this row, ms
-  bool fastest = false;            ///< the fastest correct version (smallest median)
-  /// A correct version other than the fastest whose median is within noise of the fastest's: as
-  /// fast, as far as the measurement can tell.
+  std::optional<double> noise_ms;  ///< the noise the rule allowed for this row, ms (the rule without samples)
+  /// The statistical verdict against the baseline (unset without samples on both sides).
+  std::optional<NoiseVerdict> verdict;
+  /// Against the fastest correct version, for the others (unset without samples).
+  std::optional<NoiseVerdict> verdict_vs_fastest;
+  bool fastest = false;  ///< the fastest correct version (smallest median)
+  /// A correct version other than the fastest that the measurement cannot rank below it (the
+  /// verdict against the fastest is "same" or "inconclusive"): as fast, as far as it can tell.
   bool tied_with_fastest = false;
 };
 

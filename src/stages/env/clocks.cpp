@@ -78,7 +78,10 @@ int run_clocks(ClockControl& ctl, const ClocksRequest& req, std::string& out) {
   if (why.empty() && !c) why = "NVML could not read the clocks of " + ctl.label();
   const unsigned max_mhz = c ? c->sm_max_mhz : 0;
   std::string max_text = c ? std::to_string(max_mhz) : "<max SM clock>";
-  std::string lock_call = "nvmlDeviceSetGpuLockedClocks(" + ctl.label() + ", " + max_text + ", " + max_text + ")";
+  const bool base = !req.max;
+  const std::string lock_arg = base ? "NVML_CLOCK_LIMIT_ID_TDP" : max_text;
+  std::string lock_call = "nvmlDeviceSetGpuLockedClocks(" + ctl.label() + ", " + lock_arg + ", " + lock_arg + ")";
+  const std::string at_what = base ? "its base (TDP) clock" : "its maximum";
   std::string reset_call = "nvmlDeviceResetGpuLockedClocks(" + ctl.label() + ")";
   const std::string hint_no_nvml =
       "NVML (libnvidia-ml.so.1) comes with the NVIDIA driver: run on the GPU machine; `kprof env` shows what is "
@@ -87,7 +90,7 @@ int run_clocks(ClockControl& ctl, const ClocksRequest& req, std::string& out) {
   if (!why.empty()) {
     // The error itself goes to stderr once (the thrown Error); a dry run still says what it would do.
     if (req.dry_run && req.action == ClocksAction::Lock)
-      out += "would lock the SM clock at its maximum: " + lock_call + "\n";
+      out += "would lock the SM clock at " + at_what + ": " + lock_call + "\n";
     if (req.dry_run && req.action == ClocksAction::Reset)
       out += "would restore the default clocks: " + reset_call + "\n";
     if (req.dry_run) out += "dry run: nothing changed\n";
@@ -97,17 +100,20 @@ int run_clocks(ClockControl& ctl, const ClocksRequest& req, std::string& out) {
   if (req.action == ClocksAction::Show) return 0;
 
   if (req.action == ClocksAction::Lock) {
-    if (max_mhz == 0) throw check_failed("NVML reports no maximum SM clock for " + ctl.label(), hint_no_nvml);
+    if (!base && max_mhz == 0) throw check_failed("NVML reports no maximum SM clock for " + ctl.label(), hint_no_nvml);
+    const std::string target = base ? at_what : at_what + ", " + max_text + " MHz";
     if (req.dry_run) {
-      out += "would lock the SM clock at its maximum, " + max_text + " MHz: " + lock_call + "\n";
+      out += "would lock the SM clock at " + target + ": " + lock_call + "\n";
+      if (base) out += "(nvbench's `--lgc base`; --max locks at the maximum SM clock instead)\n";
       out += "dry run: nothing changed (undo a real lock with `kprof clocks --reset`)\n";
       return 0;
     }
-    std::string err = ctl.lock_sm_clock(max_mhz, max_mhz);
+    const unsigned v = base ? kNvmlClockLimitIdTdp : max_mhz;
+    std::string err = ctl.lock_sm_clock(v, v);
     if (!err.empty())
-      throw check_failed("cannot lock the SM clock of " + ctl.label() + " at " + max_text + " MHz: NVML: " + err,
+      throw check_failed("cannot lock the SM clock of " + ctl.label() + " at " + target + ": NVML: " + err,
                          clock_error_hint(err, req.action));
-    out += "locked the SM clock at " + max_text + " MHz: " + lock_call + "\n";
+    out += "locked the SM clock at " + target + ": " + lock_call + "\n";
   } else {
     if (req.dry_run) {
       out += "would restore the default clocks: " + reset_call + "\ndry run: nothing changed\n";

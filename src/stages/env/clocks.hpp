@@ -1,4 +1,5 @@
-// `kprof clocks`: show, lock (at the maximum SM clock: the seed's enc_config step) or reset the
+// `kprof clocks`: show, lock (at the base clock by default, as nvbench advises; --max at the maximum
+// SM clock, the seed's enc_config step) or reset the
 // SM clocks of one GPU. The NVML calls sit behind ClockControl so the tests drive a fake and
 // never change a real GPU's clocks.
 #pragma once
@@ -55,7 +56,15 @@ struct ClocksRequest {
   int gpu = 0;  ///< CUDA device index (--gpu)
   ClocksAction action = ClocksAction::Show;
   bool dry_run = false;  ///< print what would be done, change nothing (--dry-run)
+  /// Lock at the maximum SM clock (--max) instead of the base clock. Base is the default: nvbench's
+  /// advice for stable results (a base clock the GPU can hold under any load, where boost clocks
+  /// fall away under the power cap).
+  bool max = false;
 };
+
+/// NVML's "the TDP (base) clock" value for nvmlDeviceSetGpuLockedClocks (nvml.h
+/// NVML_CLOCK_LIMIT_ID_TDP): locking both bounds to it is `nvbench --lgc base`.
+inline constexpr unsigned kNvmlClockLimitIdTdp = 0xffffff01u;
 
 /// Carries out `req` on `ctl`, appending the human-readable lines to `out` as it goes (current
 /// clocks, then what it did or, with dry_run, exactly what it would do). Returns 0.

@@ -47,7 +47,11 @@ Attribution attribute_kernels(const std::vector<KernelRecord>& kernels, const st
     auto it = k.correlation_id != 0 ? api_start.find(k.correlation_id) : api_start.end();
     if (it != api_start.end()) {
       idx = find_window(windows, it->second);
-      if (idx >= 0) ++out.by_correlation;
+      if (idx >= 0) {
+        ++out.by_correlation;
+        const uint64_t ret = windows[static_cast<size_t>(idx)].return_ns;
+        if (ret != 0 && it->second > ret) ++out.launched_after_return;
+      }
     } else {
       idx = find_window(windows, k.start_ns);
       if (idx >= 0) ++out.by_time;

@@ -46,6 +46,9 @@ struct ApiRecord {
 struct CallWindow {
   uint64_t begin_ns = 0;
   uint64_t end_ns = 0;
+  /// When the host call returned (0: unknown). A kernel whose launching API call started after it
+  /// was launched by something else than the call itself (a thread it left running).
+  uint64_t return_ns = 0;
 };
 
 /// Kernels per call, plus those no call owns.
@@ -54,6 +57,9 @@ struct Attribution {
   std::vector<KernelRecord> outside;                ///< launched outside every window
   size_t by_correlation = 0;                        ///< kernels placed through their API record
   size_t by_time = 0;                               ///< kernels placed by their GPU start time
+  /// Kernels inside a window whose launching API call started after the host call had returned
+  /// (CallWindow::return_ns): work the call left behind, e.g. launched by a thread of its own.
+  size_t launched_after_return = 0;
 };
 
 /// Removes every record whose name is exactly `name` (kprof's own flush kernel) from `kernels`;

@@ -77,6 +77,7 @@ BackgroundSampler::~BackgroundSampler() { stop(); }
 void BackgroundSampler::start() {
   if (running_.exchange(true)) return;
   samples_.clear();
+  t0_ = Clock::now();
   thread_ = std::thread([this] { loop(); });
 }
 
@@ -85,8 +86,12 @@ void BackgroundSampler::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
+double BackgroundSampler::ms_since_start() const {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0_).count();
+}
+
 void BackgroundSampler::loop() {
-  const auto t0 = Clock::now();
+  const auto t0 = t0_;
   const auto period = std::chrono::duration<double, std::milli>(period_ms_);
   auto next = t0;
   while (true) {

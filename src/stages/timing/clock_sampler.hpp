@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -69,6 +70,8 @@ class BackgroundSampler {
   /// The samples taken so far (call after stop()).
   const std::vector<ClockSample>& samples() const { return samples_; }
   double period_ms() const { return period_ms_; }
+  /// Now, in the samples' time base (ms since start()); call after start().
+  double ms_since_start() const;
 
  private:
   void loop();
@@ -77,6 +80,7 @@ class BackgroundSampler {
   std::atomic<bool> running_{false};
   std::thread thread_;
   std::vector<ClockSample> samples_;
+  std::chrono::steady_clock::time_point t0_{};
 };
 
 /// kprof's sampling period, ms: 2 ms (NVML answers in tens of microseconds; the GPU's own clock

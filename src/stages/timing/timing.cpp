@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <limits>
 #include <memory>
 #include <set>
 
@@ -14,7 +15,10 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "stages/env/nvml.hpp"
+#include "stages/timing/call_conditions.hpp"
+#include "stages/timing/clock_reader.hpp"
 #include "stages/timing/cupti_session.hpp"
+#include "stages/timing/input_sets.hpp"
 #include "stages/timing/device_ops.hpp"
 #include "device/l2_flush.hpp"
 
@@ -33,12 +37,12 @@ constexpr uint32_t kMarkerValue = 0x6b;
 /// Calls the kernel between kprof's restore/flush steps.
 class Driver {
  public:
-  Driver(KernelInstance& k, const TimingOptions& o, int gpu, OutputSnapshot* snap, L2Flusher& flush)
-      : k_(k), o_(o), gpu_(gpu), snap_(snap), flush_(flush) {}
+  Driver(KernelInstance& k, const TimingOptions& o, int gpu, const InputSets& sets, L2Flusher& flush)
+      : k_(k), o_(o), gpu_(gpu), sets_(sets), flush_(flush) {}
 
-  /// Restores outputs, flushes L2 and waits for both (outside every timed window).
-  void between_calls() {
-    if (snap_) snap_->restore(cudaStreamLegacy);
+  /// Restores input set `set`, flushes L2 and waits for both (outside every timed window).
+  void between_calls(int set = 0) {
+    sets_.restore(set, cudaStreamLegacy);
     flush_.flush(cudaStreamLegacy);
     cuda_check(cudaDeviceSynchronize(), "waiting for kprof's restore/flush between timed calls");
   }
@@ -58,11 +62,13 @@ class Driver {
     wait(what);
   }
 
+  int sets() const { return sets_.sets(); }
+
  private:
   KernelInstance& k_;
   const TimingOptions& o_;
   int gpu_;
-  OutputSnapshot* snap_;
+  const InputSets& sets_;
   L2Flusher& flush_;
 };
 
@@ -89,95 +95,134 @@ void warm_up(Driver& d, const TimingOptions& o, TimingResult& r) {
   r.warmup_ms = ms_since(t0);
 }
 
-/// Reads the SM clock through NVML into an SmClockRecord (max clock at construction, min/max of
-/// every sample); without NVML every value stays unset and the record's note says why.
-class ClockSampler {
- public:
-  ClockSampler(int gpu, SmClockRecord& c) : gpu_(gpu), c_(c) {
-    std::string why;
-    nvml_ = Nvml::get(&why);
-    if (!nvml_) {
-      c_.note = "SM clock not recorded: " + why;
-      return;
-    }
-    if (auto clk = nvml_->clocks(gpu)) c_.max_mhz = clk->sm_max_mhz;
-    power_limit_w_ = nvml_->power_limit_w(gpu);
-    if (std::getenv("CUDA_VISIBLE_DEVICES"))
-      c_.note = fmt::format(
-          "SM clock read from NVML GPU {}; CUDA_VISIBLE_DEVICES is set, so NVML's "
-          "GPU {} may not be CUDA device {}",
-          gpu, gpu, gpu);
-  }
-  std::optional<unsigned> sample() {
-    if (!nvml_) return std::nullopt;
-    auto v = nvml_->sm_clock_mhz(gpu_);
-    if (v) {
-      c_.min_seen = c_.min_seen ? std::min(*c_.min_seen, *v) : *v;
-      c_.max_seen = c_.max_seen ? std::max(*c_.max_seen, *v) : *v;
-    }
-    return v;
-  }
-  /// The reader for the background sampler; empty without NVML.
-  std::function<NvmlSample()> reader() const {
-    if (!nvml_) return {};
-    Nvml* n = nvml_;
-    int g = gpu_;
-    return [n, g] { return n->sample(g); };
-  }
-  std::optional<double> power_limit_w() const { return power_limit_w_; }
-
- private:
-  int gpu_;
-  SmClockRecord& c_;
-  Nvml* nvml_ = nullptr;
-  std::optional<double> power_limit_w_;
-};
-
-/// Phase 1: CUDA events around each call; stops at options.iters or the time budget.
-void phase_call_time(Driver& d, const TimingOptions& o, TimingResult& r, int gpu) {
-  EventPair ev;
-  ClockSampler clocks(gpu, r.sm_clock);
-  reset_persisting_l2();
-  r.sm_clock.before = clocks.sample();
-  std::unique_ptr<BackgroundSampler> during;
-  if (auto read = clocks.reader()) {
-    during = std::make_unique<BackgroundSampler>(read, kClockSamplePeriodMs);
-    during->start();
-  }
-  const int floor_iters = min_timed_calls(o);
-  const auto t0 = Clock::now();
-  for (int i = 0; i < o.iters; ++i) {
-    if (i >= floor_iters && ms_since(t0) >= o.budget_ms) {
-      r.budget_hit = true;
-      break;
-    }
-    // Messages built before the window, so no allocation lands inside it.
-    const std::string what = fmt::format("timed call {}", i + 1);
-    const std::string rec_start = "cudaEventRecord (start of " + what + ")";
-    const std::string rec_stop = "cudaEventRecord (end of " + what + ")";
-    d.between_calls();
-    cuda_check(cudaEventRecord(ev.start, cudaStreamLegacy), rec_start);
-    d.call(what);
-    cuda_check(cudaEventRecord(ev.stop, cudaStreamLegacy), rec_stop);
-    d.wait(what);
-    float ms = 0;
-    cuda_check(cudaEventElapsedTime(&ms, ev.start, ev.stop), "cudaEventElapsedTime (" + what + ")");
-    r.call_ms.push_back(ms);
-    if (i + 1 < o.iters) clocks.sample();
-  }
-  if (during) {
-    during->stop();
-    r.during = summarize_clock_samples(during->samples(), during->period_ms(), clocks.power_limit_w());
-  } else {
-    r.during.note = r.sm_clock.note.empty() ? "NVML not available" : r.sm_clock.note;
-  }
-  r.sm_clock.after = clocks.sample();
-  r.iters = static_cast<int>(r.call_ms.size());
-  r.call = summarize(r.call_ms);
+/// Whether a call's post-call read alone discards it (the pass's final rule also reads the
+/// background samples inside its window).
+bool discarded_now(const TimingOptions& o, const TimingResult& r, const NvmlSample& s) {
+  bool below = r.clock_floor_mhz && s.sm_mhz && *s.sm_mhz < *r.clock_floor_mhz;
+  bool thr = o.discard_throttled && s.reasons && nvml_reasons_throttle(*s.reasons);
+  return below || thr;
 }
 
-/// Phase 2: the same number of calls with CUPTI on; never throws for CUPTI's own failures.
-void phase_kernel_time(Driver& d, TimingResult& r) {
+/// Whether phase 1 may stop after `n` calls of which `kept` count; sets r.stopped_by when it does.
+bool phase1_done(const TimingOptions& o, TimingResult& r, int n, const std::vector<double>& kept,
+                 Clock::time_point t0) {
+  const int floor_iters = min_timed_calls(o);
+  const int k = static_cast<int>(kept.size());
+  if (o.iters > 0 && n >= o.iters) {
+    r.stopped_by = "iterations";
+    return true;
+  }
+  // The standard error is computed every call up to 64, then every 4th (it sorts the sample).
+  if (o.iters == 0 && k >= floor_iters && (n % 4 == 0 || n < 64) && median_rel_stderr(kept) <= o.noise_target) {
+    r.stopped_by = "noise target";
+    return true;
+  }
+  if (o.iters == 0 && n >= kMaxNoiseDrivenCalls) {
+    r.stopped_by = "call cap";
+    return true;
+  }
+  if (k >= floor_iters && ms_since(t0) >= o.budget_ms) {
+    r.stopped_by = "time limit";
+    r.budget_hit = true;
+    return true;
+  }
+  // Every call discarded for long: stop at the time limit anyway (the rule then keeps them all).
+  if (ms_since(t0) >= 2 * o.budget_ms && n >= floor_iters) {
+    r.stopped_by = "time limit";
+    r.budget_hit = true;
+    return true;
+  }
+  return false;
+}
+
+/// One timed call between CUDA events on input set `set`; records its window and post-call read.
+double event_call(Driver& d, EventPair& ev, ClockReader& clocks, PassConditions& pc, int set, const std::string& what) {
+  const std::string rec_start = "cudaEventRecord (start of " + what + ")";
+  const std::string rec_stop = "cudaEventRecord (end of " + what + ")";
+  d.between_calls(set);
+  SampleWindow w;
+  w.begin_ms = pc.now();
+  cuda_check(cudaEventRecord(ev.start, cudaStreamLegacy), rec_start);
+  d.call(what);
+  cuda_check(cudaEventRecord(ev.stop, cudaStreamLegacy), rec_stop);
+  d.wait(what);
+  w.end_ms = pc.now();
+  pc.windows.push_back(w);
+  pc.after.push_back(clocks.quick());
+  float ms = 0;
+  cuda_check(cudaEventElapsedTime(&ms, ev.start, ev.stop), "cudaEventElapsedTime (" + what + ")");
+  return ms;
+}
+
+/// Phase 1: CUDA events around each call, rotating over the input sets, until the noise target,
+/// the count or the time limit; then the discard rule over its calls.
+void phase_call_time(Driver& d, const TimingOptions& o, TimingResult& r, ClockReader& clocks) {
+  EventPair ev;
+  reset_persisting_l2();
+  r.sm_clock.before = clocks.quick().sm_mhz;
+  r.clock_floor_mhz = clock_floor_mhz(r.sm_clock.max_mhz, o.clock_floor_frac);
+  PassConditions pc;
+  pc.sampler = clocks.start_sampler();
+  std::vector<double> all, kept;
+  const auto t0 = Clock::now();
+  for (int i = 0;; ++i) {
+    // Messages built before the window, so no allocation lands inside it.
+    const std::string what = fmt::format("timed call {}", i + 1);
+    all.push_back(event_call(d, ev, clocks, pc, i % d.sets(), what));
+    if (!discarded_now(o, r, pc.after.back())) kept.push_back(all.back());
+    if (phase1_done(o, r, static_cast<int>(all.size()), kept, t0)) break;
+  }
+  r.call_conditions = pc.finish(&r.during, clocks.power_limit_w());
+  if (!pc.sampler) r.during.note = r.sm_clock.note.empty() ? "NVML not available" : r.sm_clock.note;
+  r.sm_clock.after = clocks.quick().sm_mhz;
+  r.iters = static_cast<int>(all.size());
+  auto keep = keep_calls(r.call_conditions, r.clock_floor_mhz, o.discard_throttled,
+                         static_cast<size_t>(min_timed_calls(o)), r.call_discard);
+  r.call_ms = kept_values(all, keep);
+  for (size_t i = 0; i < all.size(); ++i)
+    if (!keep[i]) r.call_ms_discarded.push_back(all[i]);
+  r.call = summarize(r.call_ms);
+  r.call_rel_stderr = median_rel_stderr(r.call_ms);
+}
+
+/// Identical inputs against the rotated first pass: a few calls on set 0 every time.
+void memo_check(Driver& d, const TimingOptions& o, TimingResult& r, ClockReader& clocks) {
+  MemoCheck& m = r.memo;
+  if (!o.memo_check || d.sets() < 2 || r.call_ms.size() < 2) {
+    m.note = d.sets() < 2 ? "one input set: identical against rotated inputs not compared" : "not run";
+    return;
+  }
+  EventPair ev;
+  PassConditions pc;  // no sampler: the first pass judged the clocks
+  const int n = std::clamp(r.iters / 4, 10, 50);
+  std::vector<double> same;
+  for (int i = 0; i < n; ++i)
+    same.push_back(event_call(d, ev, clocks, pc, 0, fmt::format("identical-input call {}", i + 1)));
+  m.ran = true;
+  m.identical_calls = n;
+  m.identical_median_ms = summarize(same).median;
+  m.rotated_median_ms = r.call.median;
+  m.verdict = noise_verdict(same, r.call_ms);
+  m.suspected = m.verdict && m.verdict->interval.lo > 1.0 && m.verdict->interval.ratio > 1 + kMemoGap;
+}
+
+/// Copies the outputs of the last call to the host (options.keep_last_outputs).
+void keep_last_outputs(KernelInstance& k, const InputSets& sets, int set, TimingResult& r) {
+  LastOutputs last;
+  last.set = set;
+  last.seed = sets.sets() > 0 ? sets.seed(set) : r.options.seed;
+  for (const auto& v : k.buffers()) {
+    if (!v.is_output) continue;
+    last.outputs.push_back(copy_to_host(v.name, v.dtype, v.count, v.ptr));
+    last.names.push_back(v.name);
+  }
+  r.last_outputs = std::move(last);
+}
+
+/// Phase 2: the same number of calls with CUPTI on, rotating so the last call is on set 1 (a set
+/// the check computed the reference for); never throws for CUPTI's own failures.
+void phase_kernel_time(Driver& d, KernelInstance& k, const InputSets& sets, const TimingOptions& o, TimingResult& r,
+                       ClockReader& clocks) {
   KernelTimeResult& kt = r.kernel;
   std::unique_ptr<CuptiSession> session;
   try {
@@ -192,17 +237,30 @@ void phase_kernel_time(Driver& d, TimingResult& r) {
              "kprof's stream marker memset");
   cuda_check(cudaDeviceSynchronize(), "kprof's stream marker memset");
   reset_persisting_l2();
+  PassConditions pc;
+  pc.sampler = clocks.start_sampler();
   std::vector<CallWindow> windows;
-  for (int i = 0; i < r.iters; ++i) {
+  const int sets_n = d.sets(), target = sets_n > 1 ? 1 : 0, n = static_cast<int>(r.iters);
+  int last_set = 0;
+  for (int i = 0; i < n; ++i) {
     const std::string what = fmt::format("timed call {} (kernel-time phase)", i + 1);
-    d.between_calls();
+    last_set = ((i - (n - 1) + target) % sets_n + sets_n) % sets_n;
+    d.between_calls(last_set);
     CallWindow w;
+    SampleWindow sw;
+    sw.begin_ms = pc.now();
     w.begin_ns = CuptiSession::now_ns();
     d.call(what);
+    w.return_ns = CuptiSession::now_ns();
     d.wait(what);
     w.end_ns = CuptiSession::now_ns();
+    sw.end_ms = pc.now();
+    pc.windows.push_back(sw);
+    pc.after.push_back(clocks.quick());
     windows.push_back(w);
   }
+  if (o.keep_last_outputs) keep_last_outputs(k, sets, last_set, r);
+  r.kernel_conditions = pc.finish(nullptr, std::nullopt);
   CuptiRecords rec;
   try {
     rec = session->finish();
@@ -214,13 +272,21 @@ void phase_kernel_time(Driver& d, TimingResult& r) {
   drop_kernels_named(rec.kernels, kL2FlushKernelName);  // kprof's own flush between calls
   kt.default_stream = marker_stream_id(rec.memsets, kMarkerBytes, kMarkerValue);
   Attribution a = attribute_kernels(rec.kernels, rec.apis, windows);
+  auto keep = keep_calls(r.kernel_conditions, r.clock_floor_mhz, o.discard_throttled,
+                         static_cast<size_t>(min_timed_calls(o)), r.kernel_discard);
+  Attribution kept = a;
+  kept.per_call.clear();
+  for (size_t i = 0; i < a.per_call.size(); ++i)
+    if (keep[i]) kept.per_call.push_back(a.per_call[i]);
   kt.by_correlation = a.by_correlation;
   kt.by_time = a.by_time;
+  kt.launched_after_return = a.launched_after_return;
   kt.outside_kernels = a.outside.size();
   std::set<std::string> outside;
-  for (const auto& k : a.outside) outside.insert(k.name);
+  for (const auto& kr : a.outside) outside.insert(kr.name);
   kt.outside_names.assign(outside.begin(), outside.end());
-  kt.summary = summarize_kernels(a, kt.default_stream);
+  kt.summary = summarize_kernels(kept, kt.default_stream);
+  r.kernel_rel_stderr = median_rel_stderr(kt.summary.sum_ms);
   if (!kt.default_stream)
     r.notes.push_back("CUPTI did not report kprof's marker memset: kernels on other streams cannot be told apart");
   if (rec.dropped)
@@ -231,12 +297,12 @@ void phase_kernel_time(Driver& d, TimingResult& r) {
     r.notes.push_back(fmt::format("{} kernel executions ran outside every call (not counted): {}", kt.outside_kernels,
                                   fmt::join(kt.outside_names, ", ")));
   const size_t empty = kt.summary.calls_without_kernels;
-  if (empty == windows.size() && !windows.empty())
+  if (empty == kept.per_call.size() && !kept.per_call.empty())
     r.notes.push_back(
         "CUPTI saw no kernel launched by any call: does the kernel function launch one "
         "(or does it only run host code)?");
   else if (empty)
-    r.notes.push_back(fmt::format("CUPTI saw no kernel in {} of {} calls", empty, windows.size()));
+    r.notes.push_back(fmt::format("CUPTI saw no kernel in {} of {} calls", empty, kept.per_call.size()));
 }
 
 }  // namespace
@@ -246,8 +312,17 @@ void validate(const TimingOptions& o) {
     throw usage_error(fmt::format("--warmup {} is negative", *o.warmup_calls), "pass --warmup 0 or more calls");
   if (!(o.warmup_ms >= 0))
     throw usage_error(fmt::format("--warmup-ms {} is negative", o.warmup_ms), "pass a warm-up time >= 0 ms");
-  if (o.iters < 1)
-    throw usage_error(fmt::format("--iters {} is below 1", o.iters), "pass --iters 1 or more (default 100)");
+  if (o.iters < 0)
+    throw usage_error(fmt::format("--iters {} is below 1", o.iters),
+                      "pass --iters 1 or more, or leave it out to time until the noise target");
+  if (!(o.noise_target > 0 && o.noise_target < 1))
+    throw usage_error(fmt::format("--noise-target {}% is not between 0 and 100", o.noise_target * 100),
+                      "pass a relative standard error in percent, e.g. --noise-target 0.5");
+  if (!(o.clock_floor_frac >= 0 && o.clock_floor_frac < 1))
+    throw usage_error(fmt::format("--throttle-threshold {}% is not in [0, 100)", o.clock_floor_frac * 100),
+                      "pass a share of the maximum SM clock in percent (default 75; 0 keeps every call)");
+  if (o.input_sets < 1)
+    throw usage_error(fmt::format("--input-sets {} is below 1", o.input_sets), "pass 1 or more (default 3)");
   if (o.min_warmup_calls < 0 || o.min_iters < 1)
     throw usage_error("internal: negative minimum warm-up or iteration count");
   if (!(o.budget_ms > 0)) throw usage_error(fmt::format("timing budget {} ms is not positive", o.budget_ms));
@@ -272,34 +347,37 @@ TimingResult measure_timing(KernelInstance& kernel, const TimingOptions& options
   validate(options);
   TimingResult r;
   r.options = options;
-  if (options.prepare) kernel.prepare(options.seed);
-  cuda_check(cudaDeviceSynchronize(), "preparing buffers for timing");
-
-  std::unique_ptr<OutputSnapshot> snap;
-  if (options.restore_outputs) {
-    snap = std::make_unique<OutputSnapshot>(kernel.buffers());
-    r.restored = snap->names();
-    if (!snap->note().empty()) r.notes.push_back(snap->note());
-  }
+  InputSets sets(kernel, options.seed, options.input_sets, options.prepare, options.restore_outputs);
+  r.rotation.sets = std::max(1, sets.sets());
+  r.rotation.seeds = sets.seeds();
+  r.rotation.note = sets.note();
+  r.restored = sets.restored_names();
+  if (!sets.note().empty()) r.notes.push_back(sets.note());
   r.l2_bytes = gpu_l2_bytes(gpu);
   L2Flusher flush(r.l2_bytes, options.l2_flush);
   r.l2_flush_bytes = flush.bytes();
   if (options.l2_flush && r.l2_flush_bytes == 0) r.notes.push_back("the GPU reports no L2 size: L2 not flushed");
 
-  Driver d(kernel, options, gpu, snap.get(), flush);
+  Driver d(kernel, options, gpu, sets, flush);
   warm_up(d, options, r);
   if (r.warmup_calls == 0)
     r.notes.push_back(
         "no warm-up: the first timed call includes one-time costs (module loading, "
         "Triton compilation and autotuning)");
-  phase_call_time(d, options, r, gpu);
-  if (options.kernel_time)
-    phase_kernel_time(d, r);
-  else
+  ClockReader clocks(gpu, r.sm_clock);
+  phase_call_time(d, options, r, clocks);
+  memo_check(d, options, r, clocks);
+  if (options.kernel_time) {
+    phase_kernel_time(d, kernel, sets, options, r, clocks);
+  } else {
     r.kernel.note = "kernel time not measured (disabled)";
+    if (options.keep_last_outputs) keep_last_outputs(kernel, sets, (r.iters - 1) % std::max(1, sets.sets()), r);
+  }
+  if (!r.kernel.available) r.kernel_rel_stderr = std::numeric_limits<double>::quiet_NaN();
   if (!flush.note().empty()) r.notes.push_back(flush.note());
   if (!r.sm_clock.note.empty()) r.notes.push_back(r.sm_clock.note);
   apply_rules(r);
+  r.integrity = timing_integrity(r);
   return r;
 }
 

@@ -15,20 +15,32 @@
 #include <string>
 #include <vector>
 
+#include "device/host_array.hpp"
 #include "kernel/kernel_instance.hpp"
 #include "stages/timing/attribution.hpp"
 #include "stages/timing/clock_sampler.hpp"
+#include "stages/timing/integrity.hpp"
+#include "stages/timing/noise.hpp"
 #include "stages/timing/stats.hpp"
 
 namespace kprof {
 
-/// The timed calls' budget per phase without --iters, ms: as long as nvbench's and Triton's
-/// do_bench's defaults allow (0.5 s and 0.1 s of measurement), with at least min_iters (20) calls;
-/// beyond ~30 calls of a multi-ms kernel the median moves by less than its own noise (issue 17).
-inline constexpr double kDefaultBudgetMs = 300;
-/// The budget with an explicit --iters N: N calls unless they take longer than this (a 50 ms kernel
-/// is timed about 60 times, not N), ms.
+/// The time limit of the first timing pass without --iters, ms (wall time of its loop, kprof's
+/// restore and flush between calls included): timing stops earlier once the relative standard
+/// error of the median reaches TimingOptions::noise_target (nvbench stops on the same criterion,
+/// with a 15 s timeout over its accumulated GPU time), and never before min_iters kept calls.
+inline constexpr double kDefaultBudgetMs = 1500;
+/// The time limit with an explicit --iters N: N calls unless they take longer than this (a 50 ms
+/// kernel is timed about 60 times, not N), ms.
 inline constexpr double kExplicitItersBudgetMs = 3000;
+/// nvbench's throttle threshold: a call whose SM clock was below 75% of the GPU's maximum SM clock
+/// is discarded (nvbench: --throttle-threshold 75).
+inline constexpr double kDefaultClockFloorFrac = 0.75;
+/// Input sets the timed calls rotate over (seeds seed, seed + 1, ...): a kernel that memoizes its
+/// output on an input fingerprint cannot serve a call from the previous call's answer.
+inline constexpr int kDefaultInputSets = 3;
+/// The noise-driven pass stops at this many calls whatever the noise (bounds memory and time).
+inline constexpr int kMaxNoiseDrivenCalls = 20000;
 
 /// How to time. Defaults are the CLI's defaults.
 struct TimingOptions {
@@ -39,14 +51,30 @@ struct TimingOptions {
   /// call returned and at least min_warmup_calls calls ran. 100 ms lets GPU clocks ramp up.
   double warmup_ms = 100;
   int min_warmup_calls = 3;
-  /// Timed calls (--iters N), in each phase.
-  int iters = 100;
-  /// Time budget of phase 1 in ms (wall time of its loop, flushes included): once spent, phase 1
-  /// stops early, after at least min(iters, min_iters) calls. Phase 2 then runs the same number of
-  /// calls. The default (kDefaultBudgetMs) times a kernel of up to ~3 ms 100 times and a 10 ms one
-  /// ~30 times; with an explicit --iters the CLI allows kExplicitItersBudgetMs.
+  /// Timed calls (--iters N) of the first pass; 0 (the default): as many as the noise target
+  /// needs (noise_target), within budget_ms and kMaxNoiseDrivenCalls.
+  int iters = 0;
+  /// The target relative standard error of the median kept call time (--noise-target, percent on
+  /// the command line; 0.005 = 0.5%, nvbench's default max noise). Ignored with iters > 0.
+  double noise_target = kDefaultNoiseTarget;
+  /// Time limit of the first pass in ms (wall time of its loop, flushes included): once spent, it
+  /// stops, after at least min(iters or min_iters, min_iters) kept calls. The second pass (CUPTI)
+  /// makes as many calls as the first made.
   double budget_ms = kDefaultBudgetMs;
   int min_iters = 20;
+  /// Calls whose SM clock (NVML, read in the same pass) fell below this share of the GPU's maximum
+  /// SM clock are discarded and reported (--throttle-threshold, percent; 0 keeps every call).
+  double clock_floor_frac = kDefaultClockFloorFrac;
+  /// Also discard calls during which NVML reported a power or thermal throttle (SW power cap,
+  /// HW slowdown, thermal slowdown: nvml_reasons_throttle) (--discard-throttled).
+  bool discard_throttled = false;
+  /// Input sets rotated over during the timed calls (--input-sets; 1: every call on the same inputs).
+  int input_sets = kDefaultInputSets;
+  /// Time a few calls on identical inputs after the rotated first pass and compare (memoization).
+  bool memo_check = true;
+  /// Copy the outputs of the last timed call to the host (TimingResult::last_outputs) so the flow can
+  /// compare them with the reference.
+  bool keep_last_outputs = false;
   /// Flush L2 between calls (off: --no-l2-flush).
   bool l2_flush = true;
   /// Restore outputs to their pre-call contents between calls (in-place kernels would drift).
@@ -57,16 +85,20 @@ struct TimingOptions {
   /// Run phase 2 (CUPTI kernel records).
   bool kernel_time = true;
   /// Call KernelInstance::prepare(seed) first (fresh buffers). When false, the current buffers are
-  /// used as they are and their current outputs are what gets restored.
+  /// used as they are and their current outputs are what gets restored. With input_sets > 1 the
+  /// stage prepares the other sets itself (prepare(seed + k)) and prepare(seed) last.
   bool prepare = true;
   uint64_t seed = 0;
 };
 
 /// The calls phase 1 makes at least before the time budget may stop it: min(iters, min_iters).
-inline int min_timed_calls(const TimingOptions& o) { return o.iters < o.min_iters ? o.iters : o.min_iters; }
+inline int min_timed_calls(const TimingOptions& o) {
+  return o.iters > 0 && o.iters < o.min_iters ? o.iters : o.min_iters;
+}
 
 /// Throws Error (exit 2) naming the option when a value is out of range (iters < 1, negative
-/// warm-up, budget or per-call limit <= 0).
+/// warm-up, budget or per-call limit <= 0, a noise target outside (0, 1), a clock floor outside
+/// [0, 1), fewer than 1 input set).
 void validate(const TimingOptions& o);
 
 /// SM clock seen by NVML (nvmlDeviceGetClockInfo(NVML_CLOCK_SM)) around phase 1, MHz. Unset
@@ -90,19 +122,88 @@ struct KernelTimeResult {
   std::vector<std::string> outside_names;
   size_t by_correlation = 0;  ///< attribution statistics (attribution.hpp)
   size_t by_time = 0;
+  size_t launched_after_return = 0;  ///< kernels launched after their call had returned (attribution.hpp)
+};
+
+/// What NVML showed for one timed call, read in the same pass as its time: the lowest SM clock
+/// and every clock event reason among the background samples taken inside the call's window and
+/// one read right after the call finished (outside the window).
+struct CallConditions {
+  std::optional<unsigned> sm_mhz;   ///< lowest SM clock seen, MHz
+  std::optional<uint64_t> reasons;  ///< OR of the clock event reason masks seen
+};
+
+/// The calls one pass discarded and why (a call may have both reasons; counted once in `total`).
+struct DiscardSummary {
+  size_t total = 0;
+  size_t below_floor = 0;     ///< SM clock below TimingResult::clock_floor_mhz
+  size_t throttled = 0;       ///< a power or thermal throttle reason (only with discard_throttled)
+  size_t throttled_seen = 0;  ///< calls with a throttle reason, discarded or not
+  /// Set when discarding would have left fewer than min_iters calls: every call was kept.
+  bool kept_all = false;
+  std::optional<unsigned> median_sm_mhz;  ///< median over the pass's calls of their lowest SM clock
+  std::optional<unsigned> min_sm_mhz;
+  std::optional<unsigned> max_sm_mhz;
+};
+
+/// The input rotation of the timed calls.
+struct InputRotation {
+  int sets = 1;                 ///< input sets in use
+  std::vector<uint64_t> seeds;  ///< their seeds (set k: seeds[k])
+  std::string note;             ///< why fewer sets than asked (memory), or ""
+};
+
+/// Identical-versus-rotated inputs: a kernel that memoizes its output on an input fingerprint is
+/// fast only when a call's inputs equal the previous call's.
+struct MemoCheck {
+  bool ran = false;
+  int identical_calls = 0;              ///< calls timed on the same input set every time
+  double identical_median_ms = 0;       ///< their median call time (CUDA events)
+  double rotated_median_ms = 0;         ///< the first pass's median call time
+  std::optional<NoiseVerdict> verdict;  ///< identical against rotated (ratio > 1: identical faster)
+  bool suspected = false;               ///< identical faster by more than kMemoGap, significantly
+  std::string note;
+};
+
+/// Identical inputs faster than rotated ones by more than this share (and significantly) is
+/// reported as memoization. Source: kprof's rule; both passes restore and flush alike, so a
+/// deterministic kernel shows no gap (a kernel whose time depends on the values may).
+inline constexpr double kMemoGap = 0.10;
+
+/// The outputs of the last timed call, on the host, with the input set they were computed from.
+struct LastOutputs {
+  int set = 0;
+  uint64_t seed = 0;
+  std::vector<HostArray> outputs;  ///< every BufferView::is_output buffer, in buffer order
+  std::vector<std::string> names;
 };
 
 /// Everything the timing stage measured, in ms unless named otherwise.
 struct TimingResult {
-  TimingOptions options;              ///< as requested
-  int warmup_calls = 0;               ///< warm-up calls made
-  double warmup_ms = 0;               ///< wall time they took
-  int iters = 0;                      ///< timed calls per phase
-  bool budget_hit = false;            ///< phase 1 stopped at the time budget before `options.iters`
+  TimingOptions options;    ///< as requested
+  int warmup_calls = 0;     ///< warm-up calls made
+  double warmup_ms = 0;     ///< wall time they took
+  int iters = 0;            ///< timed calls made in the first pass (the second makes as many)
+  bool budget_hit = false;  ///< phase 1 stopped at the time budget before its count or noise target
+  /// Why the first pass stopped: "noise target", "time limit", "iterations", "call cap".
+  std::string stopped_by;
+  double call_rel_stderr = 0;                     ///< relative standard error of the median kept call time (noise.hpp)
+  double kernel_rel_stderr = 0;                   ///< the same for the kernel time (NaN when not measured)
+  std::optional<unsigned> clock_floor_mhz;        ///< the floor in force (unset: none)
+  std::vector<CallConditions> call_conditions;    ///< per call of the first pass, kept or not
+  std::vector<CallConditions> kernel_conditions;  ///< per call of the second pass
+  std::vector<double> call_ms_discarded;          ///< first-pass call times not counted
+  DiscardSummary call_discard, kernel_discard;
+  InputRotation rotation;
+  MemoCheck memo;
+  std::optional<LastOutputs> last_outputs;  ///< with options.keep_last_outputs
+  /// The integrity checks (stages/timing/integrity.hpp timing_integrity); the flow adds the check
+  /// of last_outputs against the reference and settles the verdict again.
+  Integrity integrity;
   size_t l2_flush_bytes = 0;          ///< bytes written per flush (0: no flush)
   size_t l2_bytes = 0;                ///< L2 size (cudaDevAttrL2CacheSize)
   std::vector<std::string> restored;  ///< output buffers restored between calls
-  std::vector<double> call_ms;        ///< phase 1, per call
+  std::vector<double> call_ms;        ///< phase 1, per kept call
   SampleStats call;                   ///< statistics of call_ms
   bool call_unstable = false;         ///< call.cv > kUnstableCv
   KernelTimeResult kernel;

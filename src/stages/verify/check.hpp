@@ -21,7 +21,7 @@ namespace kprof {
 /// Options of `kprof check` that shape the comparison.
 struct CheckOptions {
   uint64_t seed = 42;          ///< trial t uses seed + t
-  int trials = 1;              ///< fresh random inputs per trial; any failing trial fails
+  int trials = 2;              ///< fresh random inputs per trial; any failing trial fails
   double timeout_s = 60.0;     ///< per kernel call (host call + GPU work), seconds
   std::optional<double> atol;  ///< --atol: wins over ref.py and the dtype default
   std::optional<double> rtol;  ///< --rtol
@@ -42,7 +42,19 @@ struct TrialResult {
   std::vector<OutputComparison> outputs;
   std::vector<GuardViolation> guards;
   std::vector<ModifiedInput> modified_inputs;
+  /// A third call on the same fresh inputs (prepare(seed) again), its outputs against the same
+  /// reference: a kernel right only on its first call (state left behind, a race) fails here.
+  std::vector<OutputComparison> repeat;
   bool pass = false;
+};
+
+/// The reference's answer for one trial's seed, kept for later checks of the same inputs (the
+/// timing's last call on input set seed + 1 is compared with it).
+struct ExpectedOutputs {
+  uint64_t seed = 0;
+  std::vector<std::string> names;  ///< the outputs (BufferRole::Output), in buffer order
+  std::vector<HostArray> values;
+  std::vector<Tolerance> tolerances;
 };
 
 /// Everything `kprof check` reports.
@@ -68,7 +80,14 @@ struct CheckResult {
   std::vector<std::pair<std::string, double>> phases_s;
   size_t host_copy_bytes =
       0;  ///< bytes the check copied from the GPU to the host (snapshots, not the reference's outputs)
+  std::vector<ExpectedOutputs> expected;  ///< per passing trial
 };
+
+/// Compares `outputs` (named `names`, e.g. the timing's last call, TimingResult::last_outputs)
+/// with the expected answer of the same seed. Returns one comparison per expected output found
+/// by name; empty when `exp` names none of them.
+std::vector<OutputComparison> compare_with_expected(const ExpectedOutputs& exp, const std::vector<std::string>& names,
+                                                    const std::vector<HostArray>& outputs);
 
 /// Picks the tolerance of one output: --atol/--rtol when given, else ref.py's, else the dtype
 /// default (stages/verify/compare.hpp default_tolerance). Each of atol and rtol is resolved on its own.

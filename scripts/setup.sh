@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Sets up and builds kprof on a fresh Debian 12 machine, in one command (README.md "Install").
+# Safe to run again: it installs only what is missing and rebuilds only what changed.
+set -euo pipefail
+
+usage() {
+  cat <<'EOF'
+Usage: bash scripts/setup.sh [--no-ncu-report] [--no-ccache] [--no-build] [--help]
+
+Sets up and builds kprof on a Debian 12 (or Ubuntu) machine:
+  1. installs the Debian packages kprof needs when they are missing (apt-get; through sudo
+     when not run as root): cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev
+     libffi-dev libelf-dev pybind11-dev libgtest-dev googletest python3-dev
+     python3-matplotlib clang-format-14 slurm-wlm munge ccache;
+  2. installs PyPI's ncu-report (Nsight Compute's Python report interface, the version the
+     tests read the committed H200 reports with) into the Python kprof embeds (python3 on
+     PATH): python3 -m pip install ncu-report==2026.3.1. It is optional: without it the
+     tests that need it skip and say why, and kprof uses ncu's own extras/python when ncu is
+     installed;
+  3. configures and builds kprof in build/:
+       cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo   (+ ccache launchers when present)
+       cmake --build build -j"$(nproc)"
+     with /usr/local/cuda/bin added to PATH when nvcc is not on PATH.
+
+The CUDA toolkit (nvcc, cudart, CUPTI) is not installed by this script: install NVIDIA's
+toolkit (kprof is built with CUDA 13.0 at /usr/local/cuda). Then run the tests:
+  ctest --test-dir build --output-on-failure
+
+Options:
+  --no-ncu-report  do not install ncu-report (step 2)
+  --no-ccache      configure without the ccache compiler launchers (also drops them from an
+                   existing build/ configured with them)
+  --no-build       steps 1 and 2 only (.ci/run checks the code style between them and the build)
+  -h, --help       print this help and exit
+EOF
+}
+
+ncu_report=1
+ccache=1
+build=1
+for arg in "$@"; do
+  case "$arg" in
+    --no-ncu-report) ncu_report=0 ;;
+    --no-ccache) ccache=0 ;;
+    --no-build) build=0 ;;
+    -h | --help)
+      usage
+      exit 0
+      ;;
+    *)
+      echo "setup.sh: unknown option '$arg'" >&2
+      usage >&2
+      exit 2
+      ;;
+  esac
+done
+
+cd "$(dirname "$0")/.."
+say() { echo "setup.sh: $*" >&2; }
+
+# ---- 1. Debian packages -----------------------------------------------------------------------
+# slurm-wlm and munge: the single-node Slurm cluster of the SlurmEndToEnd test (tests/slurm/);
+# clang-format-14: the pinned code style checker (scripts/check-format.sh); ccache: faster rebuilds.
+pkgs=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libffi-dev libelf-dev pybind11-dev libgtest-dev
+      googletest python3-dev python3-matplotlib clang-format-14 slurm-wlm munge ccache)
+if command -v apt-get >/dev/null 2>&1; then
+  missing=()
+  for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  if [ ${#missing[@]} -gt 0 ]; then
+    sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+      command -v sudo >/dev/null 2>&1 || {
+        say "missing packages (${missing[*]}) and no sudo: run as root, or apt-get install them first"
+        exit 1
+      }
+      sudo=(sudo)
+    fi
+    say "installing ${missing[*]}"
+    ${sudo[@]+"${sudo[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    ${sudo[@]+"${sudo[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+  else
+    say "Debian packages: all present"
+  fi
+else
+  say "no apt-get: install the equivalents of these packages yourself: ${pkgs[*]}"
+fi
+
+# ---- 2. PyPI: ncu-report in the Python kprof embeds (src/stages/ncu/ncu_rep.hpp kNcuReportTestedVersion) ----
+ncu_report_version=2026.3.1
+if [ "$ncu_report" -eq 1 ]; then
+  have=$(python3 -c 'import importlib.metadata as m; print(m.version("ncu-report"))' 2>/dev/null || true)
+  if [ "$have" = "$ncu_report_version" ]; then
+    say "ncu-report $have: already installed"
+  elif ! python3 -m pip --version >/dev/null 2>&1; then
+    say "python3 has no pip: install it (Debian: python3-pip) or run with --no-ncu-report" \
+        "(ncu-report is optional: the tests that need it skip and say why)"
+    exit 1
+  elif ! python3 -m pip install -q "ncu-report==$ncu_report_version"; then
+    say "pip could not install ncu-report==$ncu_report_version into $(command -v python3)." \
+        "A Debian system Python refuses pip (externally managed): activate a virtual environment" \
+        "first (kprof embeds the python3 on PATH), or set PIP_BREAK_SYSTEM_PACKAGES=1, or run with" \
+        "--no-ncu-report (it is optional: the tests that need it skip and say why)"
+    exit 1
+  fi
+else
+  say "ncu-report skipped (--no-ncu-report): the tests that need it skip and say why"
+fi
+
+# ---- 3. configure and build ------------------------------------------------------------------
+if [ "$build" -eq 0 ]; then
+  say "set up (--no-build: not configured or built)"
+  exit 0
+fi
+# CMake's CUDA language needs nvcc (NVIDIA's toolkit installs it in /usr/local/cuda/bin).
+if ! command -v nvcc >/dev/null 2>&1; then
+  if [ -x /usr/local/cuda/bin/nvcc ]; then
+    export PATH=/usr/local/cuda/bin:$PATH
+  else
+    say "warning: no nvcc on PATH nor in /usr/local/cuda/bin: install the CUDA toolkit (CMake's CUDA language needs it)"
+  fi
+fi
+cmake_args=(-S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+if [ "$ccache" -eq 1 ] && command -v ccache >/dev/null 2>&1; then
+  cmake_args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+elif [ "$ccache" -eq 0 ]; then
+  cmake_args+=(-UCMAKE_CXX_COMPILER_LAUNCHER -UCMAKE_CUDA_COMPILER_LAUNCHER)
+fi
+cmake "${cmake_args[@]}"
+cmake --build build -j"$(nproc)"
+say "built build/kprof; run the tests with: ctest --test-dir build --output-on-failure"
