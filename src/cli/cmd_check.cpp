@@ -2,6 +2,8 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <optional>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/kernel_options.hpp"
@@ -9,20 +11,43 @@
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/term.hpp"
+#include "core/tools.hpp"
 #include "kernel/load.hpp"
 #include "stages/verify/reference_loader.hpp"
 #include "stages/verify/reference.hpp"
 #include "flows/report_files.hpp"
+#include "flows/sanitize.hpp"
 #include "report/correctness_report.hpp"
 #include "stages/verify/check.hpp"
 
 namespace kprof {
 namespace {
 
-int run_check_command(KernelCliOptions& o) {
+/// `--sanitize`'s request, with compute-sanitizer found (exit 2 before any GPU work when it is not).
+SanitizeRequest sanitize_request(const KernelCliOptions& o, const KernelSpec& spec,
+                                 const std::vector<SanitizerTool>& tools) {
+  SanitizeRequest req;
+  req.tools = tools;
+  req.sanitizer = require_compute_sanitizer();
+  req.kprof = self_exe_path();
+  if (req.kprof.empty())
+    throw usage_error("--sanitize: cannot tell where this kprof executable is (/proc/self/exe is unreadable)",
+                      "run kprof on Linux with /proc mounted, or drop --sanitize");
+  req.spec = spec;
+  req.ref = o.ref;
+  if (o.atol >= 0) req.atol = o.atol;
+  if (o.rtol >= 0) req.rtol = o.rtol;
+  req.output_dir = o.output_dir;
+  req.cutlass_is_user = spec_implementation(spec) == Implementation::Cutlass;
+  return req;
+}
+
+int run_check_command(KernelCliOptions& o, const std::vector<SanitizerTool>& sanitize) {
   KernelSpec spec = spec_for(o, 0);
   validate_spec(spec);  // input errors are exit 2 on any machine, before any GPU work
   check_reference_source(o.ref);
+  std::optional<SanitizeRequest> san;
+  if (!sanitize.empty()) san = sanitize_request(o, spec, sanitize);
   select_gpu(spec.gpu);
   // ref.py (and PyTorch) load on another thread while kprof prepares buffers and runs the kernel.
   BackgroundReference reference(o.ref, spec.gpu);
@@ -39,6 +64,10 @@ int run_check_command(KernelCliOptions& o) {
       *inst, [&]() -> ReferenceRunner& { return reference.get(); }, co);
   auto header = kernel_header_rows(spec, *inst, o.ref);
   header.push_back({"Trials", std::to_string(o.trials)});
+  if (san) {
+    write_correctness_reports(o.output_dir, r, header);  // the check's own result stays if a tool run is killed
+    add_sanitizer_findings(r, *san);
+  }
   write_correctness_reports(o.output_dir, r, header);
   std::fputs(correctness_console(r).c_str(), stdout);
   std::printf("%s  (report: %s)\n", styled(r.pass ? "PASS" : "FAIL", r.pass ? Style::Ok : Style::Fail).c_str(),
@@ -55,11 +84,22 @@ void register_check(CLI::App& app, CommandAction& action) {
       "Check a kernel's outputs against a Python reference (ref.py defining reference(**kwargs)).\n"
       "The first call into fresh seeded buffers is compared element-wise (|k - r| <= atol + rtol*|r|);\n"
       "also finds never-written elements, writes past a buffer, modified const inputs and kernel faults.\n"
-      "Writes OUTPUT_DIR/correctness.md and correctness.json. Exit 0 pass, 1 fail, 2 usage/input error.");
+      "Writes OUTPUT_DIR/correctness.md and correctness.json. Exit 0 pass, 1 fail, 2 usage/input error.\n"
+      "--sanitize memcheck,racecheck,initcheck,synccheck then runs the kernel once more per tool under NVIDIA\n"
+      "compute-sanitizer (a child `kprof check --trials 1`, reports in OUTPUT_DIR/sanitizer/); an error in the\n"
+      "kernel fails the check (those in PyTorch's, cuBLAS's or kprof's own kernels are listed, not failing).");
   add_kernel_options(sub, *opts, /*several=*/false, /*with_ref=*/true, /*with_output=*/true);
-  sub->callback([sub, opts, &action] {
+  auto sanitize = std::make_shared<std::string>();
+  sub->add_option("--sanitize", *sanitize,
+                  "After the check, run the kernel under NVIDIA compute-sanitizer once per tool: a comma-separated "
+                  "subset of memcheck, racecheck, initcheck, synccheck; findings go to correctness.md/.json and an "
+                  "error in the kernel fails the check (build with -lineinfo for file:line)")
+      ->type_name("TOOLS");
+  sub->callback([sub, opts, sanitize, &action] {
+    std::vector<SanitizerTool> tools;
+    if (sub->get_option("--sanitize")->count() > 0) tools = parse_sanitizer_tools(*sanitize);  // exit 2 at once
     finish_kernel_options(sub, *opts);
-    action = [opts] { return run_check_command(*opts); };
+    action = [opts, tools] { return run_check_command(*opts, tools); };
   });
 }
 

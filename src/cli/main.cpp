@@ -21,6 +21,7 @@ namespace {
 
 /// True for the hidden commands (`__runner`, `__session`, `__probe`, `__worker`): ncu profiles
 /// the first three, and its injection library writes its results from the process's exit handlers.
+/// Also under $KPROF_FULL_EXIT (a `kprof check` that compute-sanitizer runs, for the same reason).
 bool internal_command = false;
 
 /// main()'s own returns (usage errors, --help, --version) and finish(): the exit, traced.
@@ -123,7 +124,9 @@ int main(int argc, char** argv) {
   }
   // nvcc flags after `--` become --nvcc-flag=FLAG (check, profile, run, __runner).
   std::vector<std::string> args = rewrite_nvcc_flags(std::vector<std::string>(argv, argv + argc));
-  internal_command = std::string(argv[1]).rfind("__", 0) == 0;
+  // KPROF_FULL_EXIT: `kprof check --sanitize` runs its child under compute-sanitizer, whose
+  // injection library must see the process end through its exit handlers (flows/sanitize.hpp).
+  internal_command = std::string(argv[1]).rfind("__", 0) == 0 || std::getenv("KPROF_FULL_EXIT") != nullptr;
   if (auto [why, hint] = find_misplaced_option(app, args); !why.empty()) {
     print_error(why, hint);
     return leave(static_cast<int>(ExitCode::Usage));

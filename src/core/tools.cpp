@@ -53,6 +53,10 @@ std::string nvcc_path() {
   return find_tool("nvcc");
 }
 std::string ncu_path() { return find_tool("ncu"); }
+std::string compute_sanitizer_path() {
+  if (const char* v = std::getenv("KPROF_COMPUTE_SANITIZER")) return executable(v) ? std::string(v) : std::string();
+  return find_tool("compute-sanitizer");
+}
 
 std::string parse_tool_version(const std::string& output) {
   static const std::regex nvcc_re(R"(release\s+[0-9.]+,\s*V([0-9][0-9.]*))");

@@ -22,6 +22,10 @@ std::string nvcc_path();
 /// find_tool("ncu").
 std::string ncu_path();
 
+/// $KPROF_COMPUTE_SANITIZER when set (its path when executable, else "" as if there were none),
+/// else find_tool("compute-sanitizer").
+std::string compute_sanitizer_path();
+
 /// A tool found (or not) and its `--version`.
 struct ToolInfo {
   std::string name;     ///< "nvcc", "ncu", "compute-sanitizer"

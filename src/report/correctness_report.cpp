@@ -1,5 +1,6 @@
 #include "report/correctness_report.hpp"
 
+#include "report/sanitizer_report.hpp"
 #include "report/schema.hpp"
 
 #include <fmt/format.h>
@@ -162,6 +163,7 @@ std::string correctness_markdown(const CheckResult& r, const HeaderRows& header)
                                  fmt_sig(c.max_abs, 4));
   }
   md += reference_section(r);
+  md += sanitizer_markdown(r);
   if (!r.warnings.empty()) {
     md += "\n## Warnings\n\n";
     for (const auto& w : r.warnings) md += "- " + w + "\n";
@@ -238,6 +240,7 @@ nlohmann::json correctness_json(const CheckResult& r, const HeaderRows& header) 
     e["suggested_atol"] = d.suggested_atol ? nlohmann::json(*d.suggested_atol) : nlohmann::json(nullptr);
     j["precision_diagnosis"].push_back(e);
   }
+  j["sanitizer"] = sanitizer_json(r);
   return j;
 }
 
@@ -268,6 +271,7 @@ std::string correctness_console(const CheckResult& r) {
          "' was changed by neither the kernel nor the reference: treated as an input (declare it const)\n";
   for (const auto& n : r.reference_notes) s += "  note: " + n + "\n";
   for (const auto& d : r.precision) s += "  " + styled("precision:", Style::Warn) + " " + precision_line(d) + "\n";
+  s += sanitizer_console(r);
   for (const auto& w : r.warnings) s += "  " + styled("warning:", Style::Warn) + " " + w + "\n";
   return s;
 }

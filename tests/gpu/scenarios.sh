@@ -57,6 +57,14 @@ if want check; then
   done
 fi
 
+if want sanitize; then  # issue 30: kprof check --sanitize (compute-sanitizer on a child kprof check)
+  RK=tests/gpu/kernels
+  scenario sanitize-race 1 'FAIL racecheck: .*reverse_blocks_racy' -- "$K" check $RK/race_shared.cu --ref $RK/race_shared_ref.py --n=1048576 --build --sanitize racecheck -o "$W/san_race"
+  scenario sanitize-race-json 0 '"user_errors": [1-9]' -- cat "$W/san_race/correctness.json"
+  scenario sanitize-vadd-clean 0 'PASS memcheck' -- "$K" check $E/cuda/vector_add/vector_add.cu --ref $VREF --N=1000003 --build --sanitize memcheck,initcheck -o "$W/san_vadd"
+  scenario sanitize-bad-tool 2 'unknown compute-sanitizer tool' -- "$K" check $E/cuda/vector_add/vector_add.cu --ref $VREF --N=1000 --sanitize memcheck,leakcheck -o "$W/san_bad"
+fi
+
 if want py; then
   T=$E/triton
   scenario triton-vadd 0 'PASS' -- "$K" check $T/vector_add/vector_add.py --ref $T/vector_add/ref.py --N=1000003 -o "$W/tv"

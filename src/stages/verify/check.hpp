@@ -15,6 +15,7 @@
 #include "stages/verify/compare.hpp"
 #include "stages/verify/precision.hpp"
 #include "stages/verify/reference_runner.hpp"
+#include "stages/verify/sanitizer.hpp"
 
 namespace kprof {
 
@@ -81,6 +82,11 @@ struct CheckResult {
   size_t host_copy_bytes =
       0;  ///< bytes the check copied from the GPU to the host (snapshots, not the reference's outputs)
   std::vector<ExpectedOutputs> expected;  ///< per passing trial
+  /// `kprof check --sanitize`: one result per compute-sanitizer tool, in the order given (empty
+  /// without --sanitize). A failing tool makes `pass` false (flows/sanitize.hpp).
+  std::vector<SanitizerToolResult> sanitizer;
+  /// Why the --sanitize runs were skipped ("the kernel hung: ..."); "" when they ran or were not asked for.
+  std::string sanitizer_skipped;
 };
 
 /// Compares `outputs` (named `names`, e.g. the timing's last call, TimingResult::last_outputs)
