@@ -106,8 +106,13 @@ elif want unit && [ -f build-gpu/.prebuilt ]; then
   [ -f "$OUT/gtest/failed" ] && head -20 "$OUT/gtest/failed"
 elif want unit; then
   # Timing tests compare call times, buffer tests the GPU's free memory: run them alone, after the rest.
+  # UNIT_FILTER (a ctest regex on Suite.Name) runs only the tests it matches, one at a time.
+  if [ -n "${UNIT_FILTER:-}" ]; then
+    (cd build-gpu && ctest --output-on-failure -j1 -R "$UNIT_FILTER" > "$OUT/ctest.log" 2>&1); rc=$?
+  else
   (cd build-gpu && { ctest --output-on-failure -j4 -E "$ALONE" > "$OUT/ctest.log" 2>&1; r=$?
      ctest --output-on-failure -j1 -R "$ALONE" >> "$OUT/ctest.log" 2>&1 && exit $r; }); rc=$?
+  fi
   printf '%s\tctest (%s)\t%s\t0\t-\n' "$([ $rc = 0 ] && echo PASS || echo FAIL)" \
     "$(grep -Eo '[0-9]+% tests passed.*' "$OUT/ctest.log" | paste -sd' ')" "$rc" >> "$SUMMARY"
   grep -E "Failed|SKIPPED|\*\*\*" "$OUT/ctest.log" | head -20
