@@ -33,7 +33,8 @@ scenario() {
   local name=$1 want_rc=$2 pattern=$3; shift 4
   local log="$W/$name.log" t0 t1 rc status
   t0=$(now)
-  "$@" > "$log" 2>&1; rc=$?
+  # SCENARIO_TIMEOUT (seconds, default 1200) bounds each scenario: a slow one fails, the rest still run.
+  timeout -k 5 "${SCENARIO_TIMEOUT:-1200}" "$@" > "$log" 2>&1; rc=$?
   status=PASS
   [ "$rc" = "$want_rc" ] || status=FAIL
   if [ -n "$pattern" ] && ! grep -Eq -- "$pattern" "$log"; then status=FAIL; fi

@@ -59,9 +59,9 @@ fi
 
 if want sanitize; then  # issue 30: kprof check --sanitize (compute-sanitizer on a child kprof check)
   RK=tests/gpu/kernels
-  scenario sanitize-race 1 'FAIL racecheck: .*reverse_blocks_racy' -- "$K" check $RK/race_shared.cu --ref $RK/race_shared_ref.py --n=1048576 --build --sanitize racecheck -o "$W/san_race"
+  SCENARIO_TIMEOUT=${SANITIZE_TIMEOUT:-1200} scenario sanitize-race 1 'FAIL racecheck: .*reverse_blocks_racy' -- "$K" check $RK/race_shared.cu --ref $RK/race_shared_ref.py --n=1048576 --build --sanitize racecheck -o "$W/san_race"
   scenario sanitize-race-json 0 '"user_errors": [1-9]' -- cat "$W/san_race/correctness.json"
-  scenario sanitize-vadd-clean 0 'PASS memcheck' -- "$K" check $E/cuda/vector_add/vector_add.cu --ref $VREF --N=1000003 --build --sanitize memcheck,initcheck -o "$W/san_vadd"
+  SCENARIO_TIMEOUT=${SANITIZE_TIMEOUT:-1200} scenario sanitize-vadd-clean 0 'PASS memcheck' -- "$K" check $E/cuda/vector_add/vector_add.cu --ref $VREF --N=1000003 --build --sanitize memcheck,initcheck -o "$W/san_vadd"
   scenario sanitize-bad-tool 2 'unknown compute-sanitizer tool' -- "$K" check $E/cuda/vector_add/vector_add.cu --ref $VREF --N=1000 --sanitize memcheck,leakcheck -o "$W/san_bad"
 fi
 
@@ -223,13 +223,14 @@ seedstyle_rows() {
 if want gemmprog; then  # findings from the limiter and the compute bound without flops() (examples/gemm_progression)
   GP=$E/gemm_progression
   G4="--M=4096 --N=4096 --K=4096 --size A=M*K --size B=K*N --size C=M*N"
-  scenario gemmprog-run 0 'fastest' -- "$K" run $GP/v0_naive.cu $GP/v1_coalesced.cu $GP/v2_smem.cu \
+  # GEMMPROG_SKIP_RUN=1 skips the six-version run (about 70 s), e.g. when it was recorded already.
+  [ -z "${GEMMPROG_SKIP_RUN:-}" ] && scenario gemmprog-run 0 'fastest' -- "$K" run $GP/v0_naive.cu $GP/v1_coalesced.cu $GP/v2_smem.cu \
     $GP/v3_blocktile1d.cu $GP/v4_blocktile2d.cu $GP/v5_vectorized.cu --ref $GP/ref.py $G4 --build -o "$W/gp"
   cp "$W/gp/comparison.md" "$OUT/gemmprog_comparison.md" 2>/dev/null
   cp "$W/gp/comparison.json" "$OUT/gemmprog_comparison.json" 2>/dev/null
   for d in "$W"/gp/*/; do [ -f "$d/ncu_summary.md" ] && cp "$d/ncu_summary.md" "$OUT/gemmprog_$(basename "$d")_ncu_summary.md"; done
   # The bound counts the reference's FLOPs (FlopCounterMode): v0 is not "at most 500x faster".
-  scenario gemmprog-flops-counted 0 'FlopCounterMode' -- grep -rh 'FlopCounterMode' "$W/gp"
+  [ -z "${GEMMPROG_SKIP_RUN:-}" ] && scenario gemmprog-flops-counted 0 'FlopCounterMode' -- grep -rh 'FlopCounterMode' "$W/gp"
   # The seed's naive GEMM (no flops() in its ref.py) under --metrics full: profiled, with a compute bound.
   SS=$E/seed_style
   scenario gemmprog-seed-naive-full 0 'Bound|Mixed' -- "$K" profile $SS/cuda_gemm/v0.cu \

@@ -62,7 +62,8 @@ class Driver {
     wait(what);
   }
 
-  int sets() const { return sets_.sets(); }
+  /// Input sets to rotate over: at least 1 (without restore there are no copies, every call is "set 0").
+  int sets() const { return std::max(1, sets_.sets()); }
 
  private:
   KernelInstance& k_;
