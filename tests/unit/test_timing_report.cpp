@@ -173,8 +173,17 @@ TEST(TimingOptionsValidate, RejectsOutOfRangeValuesWithTheFlag) {
     }
   };
   TimingOptions a;
-  a.iters = 0;
+  a.iters = -1;  // 0 is valid: time until the noise target
   expect_usage(a, "--iters");
+  TimingOptions n;
+  n.noise_target = 0;
+  expect_usage(n, "--noise-target");
+  TimingOptions f;
+  f.clock_floor_frac = 1.0;
+  expect_usage(f, "--throttle-threshold");
+  TimingOptions sets;
+  sets.input_sets = 0;
+  expect_usage(sets, "--input-sets");
   TimingOptions b;
   b.warmup_calls = -1;
   expect_usage(b, "--warmup");

@@ -34,6 +34,12 @@ std::optional<unsigned> clock_floor_mhz(std::optional<unsigned> max_sm_mhz, doub
   return static_cast<unsigned>(std::floor(*max_sm_mhz * floor_frac));
 }
 
+bool discards(const CallConditions& c, std::optional<unsigned> floor_mhz, bool discard_throttled) {
+  const bool below = floor_mhz && c.sm_mhz && *c.sm_mhz < *floor_mhz;
+  const bool throttle = c.reasons && nvml_reasons_throttle(*c.reasons);
+  return below || (throttle && discard_throttled);
+}
+
 std::vector<bool> keep_calls(const std::vector<CallConditions>& calls, std::optional<unsigned> floor_mhz,
                              bool discard_throttled, size_t min_keep, DiscardSummary& summary) {
   summary = DiscardSummary{};
@@ -46,7 +52,7 @@ std::vector<bool> keep_calls(const std::vector<CallConditions>& calls, std::opti
     if (throttle) ++summary.throttled_seen;
     if (below) ++summary.below_floor;
     if (throttle && discard_throttled) ++summary.throttled;
-    if (below || (throttle && discard_throttled)) {
+    if (discards(c, floor_mhz, discard_throttled)) {
       keep[i] = false;
       ++summary.total;
     }

@@ -29,6 +29,10 @@ std::vector<CallConditions> conditions_per_call(const std::vector<SampleWindow>&
 /// The clock floor of `max_sm_mhz` at `floor_frac` (0: none), MHz.
 std::optional<unsigned> clock_floor_mhz(std::optional<unsigned> max_sm_mhz, double floor_frac);
 
+/// True when one call's conditions discard it: its SM clock is below `floor_mhz`, or (with
+/// `discard_throttled`) its reasons hold a throttle (nvml_reasons_throttle).
+bool discards(const CallConditions& c, std::optional<unsigned> floor_mhz, bool discard_throttled);
+
 /// Which calls to keep: a call is discarded when its SM clock is below `floor_mhz`, or (with
 /// `discard_throttled`) when its reasons hold a throttle (nvml_reasons_throttle). When fewer than
 /// `min_keep` calls would remain, every call is kept (summary.kept_all). Returns one flag per call

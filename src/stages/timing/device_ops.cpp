@@ -17,47 +17,6 @@
 
 namespace kprof {
 
-OutputSnapshot::OutputSnapshot(const std::vector<BufferView>& buffers) {
-  for (const auto& b : buffers) {
-    if (!b.is_output || b.ptr == nullptr || b.count == 0) continue;
-    Copy c;
-    c.name = b.name;
-    c.dst = b.ptr;
-    c.bytes = b.count * dtype_size(b.dtype);
-    auto saved = DeviceArray::try_allocate(c.bytes);
-    if (!saved) {
-      note_ = fmt::format(
-          "outputs not restored between calls: no device memory for a {} copy of '{}' (an in-place "
-          "kernel sees its previous outputs as inputs)",
-          fmt_bytes(static_cast<double>(c.bytes)), b.name);
-      copies_.clear();
-      return;
-    }
-    c.saved = std::move(*saved);
-    cuda_check(cudaMemcpy(c.saved.get(), c.dst, c.bytes, cudaMemcpyDeviceToDevice),
-               "saving output '" + b.name + "' before timing");
-    copies_.push_back(std::move(c));
-  }
-}
-
-void OutputSnapshot::restore(cudaStream_t stream) const {
-  for (const auto& c : copies_)
-    cuda_check(cudaMemcpyAsync(c.dst, c.saved.get(), c.bytes, cudaMemcpyDeviceToDevice, stream),
-               "restoring output '" + c.name + "' between timed calls");
-}
-
-std::vector<std::string> OutputSnapshot::names() const {
-  std::vector<std::string> out;
-  for (const auto& c : copies_) out.push_back(c.name);
-  return out;
-}
-
-size_t OutputSnapshot::bytes() const {
-  size_t n = 0;
-  for (const auto& c : copies_) n += c.bytes;
-  return n;
-}
-
 L2Flusher::L2Flusher(size_t l2_bytes, bool enabled) {
   if (!enabled || l2_bytes == 0) return;
   bytes_ = 2 * l2_bytes;

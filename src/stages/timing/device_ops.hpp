@@ -1,6 +1,6 @@
 // The CUDA work the timing stage does between timed calls (never inside a timed window):
-// restoring output buffers, flushing L2, waiting for the device with a deadline, reading the
-// launch error.
+// flushing L2, waiting for the device with a deadline, reading the launch error (the restores of
+// the buffers between calls are stages/timing/input_sets.hpp).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -13,39 +13,6 @@
 #include "device/device_array.hpp"
 
 namespace kprof {
-
-/// Device copies of the output buffers (BufferView::is_output) taken right after prepare(), so
-/// that in-place kernels (x += 1) see the same inputs at every timed call.
-class OutputSnapshot {
- public:
-  /// Copies every output buffer of `buffers` into fresh device memory (synchronous D2D). When
-  /// device memory runs out, keeps no copy and says so in note() (restore() then does nothing).
-  /// Throws Error (exit 1) when a copy itself fails (e.g. after a kernel fault).
-  explicit OutputSnapshot(const std::vector<BufferView>& buffers);
-  OutputSnapshot(const OutputSnapshot&) = delete;
-  OutputSnapshot& operator=(const OutputSnapshot&) = delete;
-
-  /// Enqueues the D2D copies back into the buffers on `stream` (asynchronous).
-  /// Throws Error (exit 1) when the copy cannot be enqueued.
-  void restore(cudaStream_t stream) const;
-
-  /// Names of the buffers restored (empty when none or no snapshot could be kept).
-  std::vector<std::string> names() const;
-  /// Bytes held by the snapshot.
-  size_t bytes() const;
-  /// Why nothing is restored ("" when all outputs are kept).
-  const std::string& note() const { return note_; }
-
- private:
-  struct Copy {
-    std::string name;
-    void* dst = nullptr;  ///< the kernel's buffer
-    DeviceArray saved;    ///< kprof's copy
-    size_t bytes = 0;
-  };
-  std::vector<Copy> copies_;
-  std::string note_;
-};
 
 /// Evicts the kernel's data from L2 between calls: reads a scratch buffer of twice the L2 size
 /// (the kernel of device/l2_flush.hpp, so L2 is left holding clean lines; source of the size:

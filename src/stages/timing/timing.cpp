@@ -96,14 +96,6 @@ void warm_up(Driver& d, const TimingOptions& o, TimingResult& r) {
   r.warmup_ms = ms_since(t0);
 }
 
-/// Whether a call's post-call read alone discards it (the pass's final rule also reads the
-/// background samples inside its window).
-bool discarded_now(const TimingOptions& o, const TimingResult& r, const NvmlSample& s) {
-  bool below = r.clock_floor_mhz && s.sm_mhz && *s.sm_mhz < *r.clock_floor_mhz;
-  bool thr = o.discard_throttled && s.reasons && nvml_reasons_throttle(*s.reasons);
-  return below || thr;
-}
-
 /// Whether phase 1 may stop after `n` calls of which `kept` count; sets r.stopped_by when it does.
 bool phase1_done(const TimingOptions& o, TimingResult& r, int n, const std::vector<double>& kept,
                  Clock::time_point t0) {
@@ -170,7 +162,9 @@ void phase_call_time(Driver& d, const TimingOptions& o, TimingResult& r, ClockRe
     // Messages built before the window, so no allocation lands inside it.
     const std::string what = fmt::format("timed call {}", i + 1);
     all.push_back(event_call(d, ev, clocks, pc, i % d.sets(), what));
-    if (!discarded_now(o, r, pc.after.back())) kept.push_back(all.back());
+    // The post-call read alone decides here; the pass's final rule also reads the samples inside the window.
+    const CallConditions now{pc.after.back().sm_mhz, pc.after.back().reasons};
+    if (!discards(now, r.clock_floor_mhz, o.discard_throttled)) kept.push_back(all.back());
     if (phase1_done(o, r, static_cast<int>(all.size()), kept, t0)) break;
   }
   r.call_conditions = pc.finish(&r.during, clocks.power_limit_w());
