@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "stages/env/nvml.hpp"
+#include "stages/analysis/versions.hpp"
 #include "stages/timing/call_conditions.hpp"
 #include "stages/timing/integrity.hpp"
 #include "stages/timing/timing.hpp"
@@ -116,4 +117,20 @@ TEST(Integrity, MemoizationAndNoKernelFailLibraryOnlyWarns) {
   EXPECT_TRUE(is_library_kernel("sm90_xmma_gemm_f16f16_f32"));
   EXPECT_TRUE(is_library_kernel("nvjet_hsh_128x256"));
   EXPECT_FALSE(is_library_kernel("matmul_kernel"));
+}
+
+TEST(Integrity, AFailingVersionIsNamedByItsFailingCheckNotAWarning) {
+  // As on the H200: the memoizing kernel's hit path launched no kernel in one call (a warning)
+  // and identical inputs ran 4.19x faster (the failure).
+  TimingResult t;
+  t.integrity.checks = {{"kernels launched", IntegrityStatus::Warn, "no kernel in 1 of 20 calls"},
+                        {"memoization", IntegrityStatus::Fail, "identical inputs 4.19x faster"}};
+  t.integrity.settle();
+  VersionRow row;
+  row.status = VersionStatus::Pass;
+  fill_timing_columns(row, t);
+  EXPECT_EQ(row.status, VersionStatus::Fail);
+  EXPECT_EQ(row.status_reason, "timing integrity: memoization: identical inputs 4.19x faster");
+  EXPECT_EQ(row.integrity, "fail");
+  EXPECT_EQ(row.integrity_issues.size(), 2u);
 }

@@ -131,7 +131,12 @@ void fill_timing_columns(VersionRow& row, const TimingResult& t) {
       row.integrity_issues.push_back(c.name + ": " + c.detail);
   if (t.integrity.verdict == IntegrityStatus::Fail && row.status == VersionStatus::Pass) {
     row.status = VersionStatus::Fail;
-    row.status_reason = "timing integrity: " + row.integrity_issues.front();
+    // The reason is the failing check, not a warning listed before it.
+    for (const auto& c : t.integrity.checks)
+      if (c.status == IntegrityStatus::Fail) {
+        row.status_reason = "timing integrity: " + c.name + ": " + c.detail;
+        break;
+      }
   }
   row.sm_clock_mhz = t.call_discard.median_sm_mhz;
   row.throttled_calls = t.call_discard.throttled_seen;
