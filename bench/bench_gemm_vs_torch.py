@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 6's benchmark line: the CUTLASS GEMM example against torch.matmul at the same size.
+"""Benchmark: the CUTLASS GEMM example against torch.matmul at the same size.
 
 Both timed the same way kprof times kernels: CUDA events around each call after warm-up, the L2
 flushed by reading a 2 x L2 buffer between calls, median of ITERS calls. kprof's own number comes from

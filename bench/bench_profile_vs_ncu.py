@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""`kprof profile` of one kernel against the bare ncu command line it ran (issue 17), on the GPU machine.
+"""`kprof profile` of one kernel against the bare ncu command line it ran, on the GPU machine.
 
 kprof records the exact ncu command of a profile in profile.json ("ncu_run": "command"): ncu with
 kprof's metric list over `kprof __runner` (the same kernel, inputs and warm-up). Each repetition
 runs `kprof profile KERNEL ARGS -o OUTDIR/profile_<i>`, then that command alone with its report
 sent to OUTDIR/bare_<i> (the order alternates between repetitions). Prints the medians: kprof's
 wall time, the bare ncu line's, their ratio, kprof's timed calls (bench_run_speed.timed_calls_s)
-and the ratio without them, which issue 17's target bounds: (kprof profile - timed calls) <=
+and the ratio without them, which the target bounds: (kprof profile - timed calls) <=
 TARGET x the bare ncu line (default 1.3). Writes OUTDIR/profile_vs_ncu.md and .json.
 
 Usage: python3 bench/bench_profile_vs_ncu.py --kprof build/kprof --out OUTDIR [--reps 3] [--target 1.3]

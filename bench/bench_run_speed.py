@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How long kprof takes beyond the GPU work (issue 17): one workload run two ways, on the GPU machine.
+"""How long kprof takes beyond the GPU work: one workload run two ways, on the GPU machine.
 
   (a) `kprof run V1 V2 ... --ref R DIMS [--build]`: everything in one process;
   (b) the original workflow, one process per step: `kprof env`, then per version `kprof build`

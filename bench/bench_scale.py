@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The targets of issue 18 (scaled `kprof run`), on the GPU machine.
+"""The targets of scaled `kprof run` (--sweep, --gpus), on the GPU machine.
 
   (1) a sweep of 4 versions x 8 sizes on one GPU against one `kprof run` of the 4 versions at one size
       (target: the sweep takes <= 3x the one run);

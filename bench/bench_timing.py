@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark of kprof's measurements (issue 4, "Show"), run on the GPU machine:
+"""Benchmark of kprof's measurements, run on the GPU machine:
 
 (a) vector add at 1 Ki, 1 Mi and 64 Mi elements, REPEATS times each: kprof's call time (CUDA
     events), kprof's kernel time (CUPTI) and ncu's gpu__time_duration, all with the L2 flushed

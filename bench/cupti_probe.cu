@@ -1,4 +1,4 @@
-// Diagnostic for issue 4: does collecting CUPTI kernel records change the kernel it times?
+// Diagnostic: does collecting CUPTI kernel records change the kernel it times?
 //
 // One process per CUPTI mode (argv[1]); for each vector-add variant and size it times 100 calls,
 // each after an L2 read flush (as kprof does), with CUDA events around the launch and, where the
@@ -6,7 +6,10 @@
 //   mode  kernel  N  event_median_us  cupti_median_us  cupti_minus_event_us
 // Kernels: one_per_thread and grid_stride (c = a + b), in_place (c += 1, one element per thread).
 // Modes: none | conc (CONCURRENT_KERNEL only) | serial (KIND_KERNEL only) |
-//        kprof (CONCURRENT_KERNEL + RUNTIME + DRIVER + MEMSET: kprof's set) | callbacks (launch callbacks only)
+//        kprof (CONCURRENT_KERNEL + RUNTIME + DRIVER + MEMSET: kprof's set) | callbacks (launch callbacks only) |
+//        primed (KIND_KERNEL, an empty kernel launched right before each timed one, after the flush's sync) |
+//        queued (KIND_KERNEL, the timed kernel queued right behind the flush, no sync between):
+//        whether the ~0.4 us that serialized records add over ncu's duration is the start on an idle GPU
 // Usage: cupti_probe MODE [ITERS [noflush]]   (run it under ncu with mode none and a few iterations to get
 // gpu__time_duration of the same kernels)
 // Build: nvcc -O3 -arch=sm_90 -o cupti_probe bench/cupti_probe.cu -lcupti
@@ -21,13 +24,13 @@
 #include <string>
 #include <vector>
 
-#define CK(x)                                                                        \
-  do {                                                                               \
-    cudaError_t e_ = (x);                                                            \
-    if (e_ != cudaSuccess) {                                                         \
-      std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));                  \
-      std::exit(1);                                                                  \
-    }                                                                                \
+#define CK(x)                                                       \
+  do {                                                              \
+    cudaError_t e_ = (x);                                           \
+    if (e_ != cudaSuccess) {                                        \
+      std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                 \
+    }                                                               \
   } while (0)
 
 __global__ void vadd_one_per_thread(const float* a, const float* b, float* c, int n) {
@@ -43,6 +46,8 @@ __global__ void vadd_in_place(float* c, int n) {  // c[i] += 1: leaves its lines
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) c[i] += 1.0f;
 }
+
+__global__ void prime_empty() {}
 
 __global__ void read_all(const uint4* p, size_t n, int never, unsigned* sink) {
   unsigned acc = 0;
@@ -87,8 +92,10 @@ int main(int argc, char** argv) {
   const bool flush_l2 = !(argc > 3 && std::strcmp(argv[3], "noflush") == 0);
   CK(cudaFree(nullptr));
   std::vector<CUpti_ActivityKind> kinds;
-  if (mode == "conc") kinds = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL};
-  else if (mode == "serial") kinds = {CUPTI_ACTIVITY_KIND_KERNEL};
+  if (mode == "conc")
+    kinds = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL};
+  else if (mode == "serial" || mode == "primed" || mode == "queued")
+    kinds = {CUPTI_ACTIVITY_KIND_KERNEL};
   else if (mode == "kprof")
     kinds = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
              CUPTI_ACTIVITY_KIND_MEMSET};
@@ -124,13 +131,16 @@ int main(int argc, char** argv) {
   CK(cudaEventCreate(&e1));
 
   // l2 / 24 floats: the three buffers together fill half the L2, so without a flush they stay there;
-// l2 / 12 floats: one buffer of a third of the L2 (kprof's GPU test of the flush, in place).
+  // l2 / 12 floats: one buffer of a third of the L2 (kprof's GPU test of the flush, in place).
   for (int n : {1 << 10, 1 << 20, l2 / 24, l2 / 12, 64 << 20}) {
     for (int variant = 0; variant < 3; ++variant) {
       auto launch = [&] {
-        if (variant == 0) vadd_one_per_thread<<<(n + 255) / 256, 256>>>(a, b, c, n);
-        else if (variant == 1) vadd_grid_stride<<<std::min((n + 255) / 256, sms * 8), 256>>>(a, b, c, n);
-        else vadd_in_place<<<(n + 255) / 256, 256>>>(c, n);
+        if (variant == 0)
+          vadd_one_per_thread<<<(n + 255) / 256, 256>>>(a, b, c, n);
+        else if (variant == 1)
+          vadd_grid_stride<<<std::min((n + 255) / 256, sms * 8), 256>>>(a, b, c, n);
+        else
+          vadd_in_place<<<(n + 255) / 256, 256>>>(c, n);
       };
       for (int w = 0; w < 10; ++w) launch();
       CK(cudaDeviceSynchronize());
@@ -142,7 +152,8 @@ int main(int argc, char** argv) {
       std::vector<double> ev;
       for (int i = 0; i < iters; ++i) {
         if (flush_l2) read_all<<<sms * 8, 256>>>(static_cast<const uint4*>(flush), flush_bytes / 16, 0, nullptr);
-        CK(cudaDeviceSynchronize());
+        if (mode != "queued") CK(cudaDeviceSynchronize());
+        if (mode == "primed") prime_empty<<<1, 32>>>();
         CK(cudaEventRecord(e0));
         launch();
         CK(cudaEventRecord(e1));
@@ -159,8 +170,10 @@ int main(int argc, char** argv) {
       }
       const double me = median(ev), mc = median(cu);
       std::printf("%s%s\t%s\t%d\t%.2f\t%.2f\t%.2f\t%zu\n", mode.c_str(), flush_l2 ? "" : "+noflush",
-                  variant == 0 ? "one_per_thread" : variant == 1 ? "grid_stride" : "in_place", n, me, mc, cu.empty() ? 0.0 : mc - me,
-                  cu.size());
+                  variant == 0   ? "one_per_thread"
+                  : variant == 1 ? "grid_stride"
+                                 : "in_place",
+                  n, me, mc, cu.empty() ? 0.0 : mc - me, cu.size());
     }
   }
   for (auto k : kinds) cuptiActivityDisable(k);

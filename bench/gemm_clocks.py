@@ -1,7 +1,7 @@
-"""Issue 16's clock question: a cuBLAS fp16 GEMM timed over back-to-back calls (CUDA events) with
-NVML sampled in a thread DURING the calls (SM clock, power, clock-event reasons), against the
-same GEMM's single call under ncu (run separately: see tests/gpu/run.sh stage `clocks`).
-Prints one JSON object. Usage: python3 bench/gemm_clocks.py [N] [calls]"""
+"""Does the SM clock hold over back-to-back calls? A cuBLAS fp16 GEMM timed over back-to-back
+calls (CUDA events) with NVML sampled in a thread DURING the calls (SM clock, power, clock-event
+reasons), against the same GEMM's single call under ncu (run separately: see tests/gpu/run.sh
+stage `clocks`). Prints one JSON object. Usage: python3 bench/gemm_clocks.py [N] [calls]"""
 import json, sys, threading, time
 import torch
 import pynvml as nv

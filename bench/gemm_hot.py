@@ -1,4 +1,4 @@
-"""Issue 16's clock question under ncu: `calls` back-to-back cuBLAS fp16 GEMMs (no sync between
+"""The clock question of gemm_clocks.py under ncu: `calls` back-to-back cuBLAS fp16 GEMMs (no sync between
 them), so ncu's --launch-skip can profile one call after the GPU has run hot for a while (against
 one right after warm-up). Usage: ncu ... --launch-skip S --launch-count 1 python3 bench/gemm_hot.py [N] [calls]"""
 import sys

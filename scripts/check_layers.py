@@ -6,6 +6,17 @@ Layers, lowest first (docs/ARCHITECTURE.md):
 and inside stages:  stages/env < stages/{verify,timing,ncu} < stages/analysis
 (verify, timing and ncu do not include each other).
 
+Two more rules, checked on the same pass:
+  - no two modules of one folder include each other, directly or round a longer cycle (a module is
+    a .cpp/.hpp pair: flows/run_flow.cpp and flows/run_flow.hpp are the module flows/run_flow; a
+    header named X_detail, X_state or X_py belongs to module X);
+  - stages measure and return values: no file under src/stages/ writes a file (write_file,
+    write_file_atomic, std::ofstream, fopen, fwrite, ::write, mkstemp); scratch files go through
+    core's ScratchFile, outputs through flows/;
+  - raw ncu metric names ("dram__bytes_read.sum") appear in code only in the metric catalog
+    (stages/ncu/metrics.hpp/.cpp) and in the texts kprof hands ncu (METRIC_NAME_FILES below);
+    everything else names them through the catalog's constants. Comments may name them.
+
 Usage: check_layers.py [--graph] [SRC_DIR]
   exit 0 when no include goes up (or sideways between stages), 1 with every offending line listed.
   --graph prints the include graph between folders ("from -> to  (count)") and checks as well.
@@ -18,6 +29,16 @@ LAYERS = ["core", "device", "python", "kernel", "stages", "report", "flows", "cl
 STAGE_RANK = {"env": 0, "verify": 1, "timing": 1, "ncu": 1, "analysis": 2}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 SOURCE_EXT = (".cpp", ".hpp", ".cu", ".cuh", ".h")
+METRIC_NAME = re.compile(r'"[^"\n]*\b(sm|smsp|l1tex|lts|dram|gpu|gpc|launch|device|fbpa|tpc|idc|pm)__[a-z0-9_]')
+# Where raw metric names may be written, and why.
+METRIC_NAME_FILES = {
+    "stages/ncu/metrics.hpp": "the metric catalog",
+    "stages/ncu/metrics.cpp": "the metric catalog",
+    "stages/ncu/source_section.cpp": "the section file ncu reads (its text; SourceSection tests check it)",
+    "stages/ncu/ncu_rep_py.cpp": "the .ncu-rep reader's Python (its metric lists; SourceSection tests check them)",
+    "core/tools.hpp": "the environment's counter probe: one metric, below the catalog's layer",
+}
+FILE_WRITE = re.compile(r"\b(write_file_atomic|write_file|fopen|fwrite|mkstemps?)\s*\(|std::ofstream|::write\s*\(")
 
 
 def folder_of(rel):
@@ -65,6 +86,81 @@ def scan(src_dir):
                     yield rel, no, line.rstrip(), src, dst
 
 
+DETAIL_SUFFIXES = ("_detail", "_state", "_py")
+
+
+def module_of(path):
+    """'stages/verify/reference_state' -> 'stages/verify/reference': a module's detail header (its
+    private state, its embedded Python source, helpers of its files) belongs to the module."""
+    for suffix in DETAIL_SUFFIXES:
+        if path.endswith(suffix):
+            return path[: -len(suffix)]
+    return path
+
+
+def module_cycles(src_dir):
+    """Cycles between modules of one folder (a module: a file name without its extension), each as
+    a list of module paths, the first repeated at the end; [] when none."""
+    edges = {}
+    for root, _, files in os.walk(src_dir):
+        for name in files:
+            if not name.endswith(SOURCE_EXT):
+                continue
+            rel = os.path.relpath(os.path.join(root, name), src_dir).replace(os.sep, "/")
+            mod = module_of(os.path.splitext(rel)[0])
+            with open(os.path.join(root, name), encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    m = INCLUDE.match(line)
+                    if not m:
+                        continue
+                    target = module_of(os.path.splitext(m.group(1))[0])
+                    if target != mod and os.path.dirname(target) == os.path.dirname(mod):
+                        edges.setdefault(mod, set()).add(target)
+    cycles, seen = [], set()
+    for start in sorted(edges):
+        stack = [(start, [start])]
+        while stack:
+            node, path = stack.pop()
+            for nxt in sorted(edges.get(node, ())):
+                if nxt == start:
+                    key = frozenset(path)
+                    if key not in seen:
+                        seen.add(key)
+                        cycles.append(path + [start])
+                elif nxt not in path:
+                    stack.append((nxt, path + [nxt]))
+    return cycles
+
+
+def code_lines(src_dir, skip=()):
+    """(rel, line_no, code, line) of every source line under `src_dir` outside the files in `skip`,
+    `code` being the line without its // comment."""
+    for root, _, files in os.walk(src_dir):
+        for name in sorted(files):
+            if not name.endswith(SOURCE_EXT):
+                continue
+            path = os.path.join(root, name)
+            rel = os.path.relpath(path, src_dir).replace(os.sep, "/")
+            if rel in skip:
+                continue
+            with open(path, encoding="utf-8", errors="replace") as f:
+                for no, line in enumerate(f, 1):
+                    yield rel, no, line.split("//", 1)[0], line.rstrip()
+
+
+def stage_file_writes(src_dir):
+    """(file, line_no, line) for every file write under src/stages/ outside comments."""
+    return [(rel, no, line) for rel, no, code, line in code_lines(src_dir)
+            if rel.startswith("stages/") and FILE_WRITE.search(code)]
+
+
+def raw_metric_names(src_dir):
+    """(file, line_no, line) for every string literal holding a raw ncu metric name outside
+    METRIC_NAME_FILES (comments skipped)."""
+    return [(rel, no, line) for rel, no, code, line in code_lines(src_dir, METRIC_NAME_FILES)
+            if METRIC_NAME.search(code)]
+
+
 def main(argv):
     graph = "--graph" in argv
     args = [a for a in argv if a != "--graph"]
@@ -80,6 +176,14 @@ def main(argv):
             bad.append(f"src/{rel}:{no}: includes a folder that is no layer: {line}")
         elif not allowed(src, dst):
             bad.append(f"src/{rel}:{no}: {src} includes the higher (or sibling) layer {dst}: {line}")
+    for cycle in module_cycles(src_dir):
+        bad.append("modules include each other: " + " -> ".join("src/" + m for m in cycle) +
+                   " (move what both need into a header of its own)")
+    for rel, no, line in raw_metric_names(src_dir):
+        bad.append(f"src/{rel}:{no}: a raw ncu metric name outside the metric catalog "
+                   f"(use stages/ncu/metrics.hpp's constant): {line}")
+    for rel, no, line in stage_file_writes(src_dir):
+        bad.append(f"src/{rel}:{no}: a stage writes a file (stages return values; flows write): {line}")
     if graph:
         for (a, b), n in sorted(edges.items()):
             print(f"{a} -> {b}  ({n})")
@@ -91,7 +195,8 @@ def main(argv):
         print(f"{len(bad)} offending include(s)", file=sys.stderr)
         return 1
     if not graph:
-        print(f"kprof layer lint: ok ({sum(edges.values())} includes between folders, none upward)")
+        print(f"kprof layer lint: ok ({sum(edges.values())} includes between folders, none upward; "
+              "no module cycle; no file write in stages/; metric names from the catalog)")
     return 0
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Derives CPU test fixtures from the real H200 reports in tests/data/ncurep/ (issue 16).
+"""Derives CPU test fixtures from the real H200 reports in tests/data/ncurep/.
 
 For each REPORT.ncu-rep it writes, next to it:
   REPORT.raw.csv     every metric of the report's first kernel in the layout of

@@ -24,7 +24,7 @@ Sets up and builds kprof on a Debian 12 (or Ubuntu) machine:
 
 The CUDA toolkit (nvcc, cudart, CUPTI) is not installed by this script: install NVIDIA's
 toolkit (kprof is built with CUDA 13.0 at /usr/local/cuda). Then run the tests:
-  ctest --test-dir build --output-on-failure
+  ctest --test-dir build --output-on-failure -j"$(nproc)"
 
 Options:
   --no-ncu-report  do not install ncu-report (step 2)
@@ -121,10 +121,13 @@ if ! command -v nvcc >/dev/null 2>&1; then
 fi
 cmake_args=(-S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo)
 if [ "$ccache" -eq 1 ] && command -v ccache >/dev/null 2>&1; then
-  cmake_args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+  # ccache caches precompiled-header builds only with these sloppiness settings (ccache's manual,
+  # "Precompiled headers"); ccache 4.7 takes them from the environment, hence env as the launcher.
+  launcher="env;CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime;ccache"
+  cmake_args+=("-DCMAKE_CXX_COMPILER_LAUNCHER=$launcher" -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 elif [ "$ccache" -eq 0 ]; then
   cmake_args+=(-UCMAKE_CXX_COMPILER_LAUNCHER -UCMAKE_CUDA_COMPILER_LAUNCHER)
 fi
 cmake "${cmake_args[@]}"
 cmake --build build -j"$(nproc)"
-say "built build/kprof; run the tests with: ctest --test-dir build --output-on-failure"
+say "built build/kprof; run the tests with: ctest --test-dir build --output-on-failure -j\"\$(nproc)\""

@@ -34,7 +34,7 @@ int run_profile_command(ProfileCmd& c) {
   select_gpu(spec.gpu);
   trace_event("profile: GPU selected");
   // ncu's start-up and its process's CUDA context (and Python imports) overlap the kernel's load,
-  // prepare() and timing here (issue 17).
+  // prepare() and timing here.
   make_dirs(c.k.output_dir);
   std::unique_ptr<StandbySession> standby = start_profile_standby(spec, settings, c.k.output_dir);
   auto inst = load_kernel(spec, /*extra_copies=*/2.0);

@@ -18,6 +18,7 @@
 #include "flows/run_flow.hpp"
 #include "flows/scale_run.hpp"
 #include "stages/env/gpu_info.hpp"
+#include "core/settings.hpp"
 
 namespace kprof {
 namespace {
@@ -33,8 +34,7 @@ int run_scaled_command(RunCmd& c) {
   if (!c.gpus.empty()) sr.gpus = parse_gpu_list(c.gpus, c.gpus == "all" ? cuda_versions().device_count : 0);
   sr.slurm = c.slurm;
   sr.slurm.wait = !c.no_wait;
-  if (const char* poll = std::getenv("KPROF_SLURM_POLL_S"))
-    sr.slurm.poll_s = parse_number(poll).value_or(sr.slurm.poll_s);
+  if (settings().slurm_poll_s) sr.slurm.poll_s = *settings().slurm_poll_s;
   sr.self_exe = self_exe_path();
   return run_scaled(sr);
 }

@@ -207,7 +207,7 @@ void session_counter_probe(int gpu) {
   print_line(session_probe_mark(why));
 }
 
-/// Standby (issue 17): ncu and this process start while `kprof run` still checks and times its
+/// Standby: ncu and this process start while `kprof run` still checks and times its
 /// versions; meanwhile this process creates its CUDA context and imports the Python packages the
 /// versions of `prelim_path` need (torch, triton or cutlass.cute), then waits, with no GPU work,
 /// until kprof writes the final plan to `o.go`. Returns that plan's path, or "" when kprof cancelled

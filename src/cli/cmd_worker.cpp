@@ -3,17 +3,45 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <thread>
 
 #include "cli/commands.hpp"
 #include "cli/run_options.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
+#include "core/settings.hpp"
+#include "core/term.hpp"
+#include "core/text.hpp"
 #include "core/tools.hpp"
 #include "flows/worker.hpp"
 
 namespace kprof {
 namespace {
+
+/// The orchestration tests' fault injection (docs/SCALE.md), read from KPROF_FAULT_INJECT
+/// (core/settings.hpp): "<unit id>=crash" aborts the worker process when it reaches that unit;
+/// "<unit id>=sleep:S" sleeps S seconds there (a unit that runs past a Slurm --time); items
+/// separated by ';'. Empty spec: no hook.
+std::function<void(const Unit&)> fault_injection(const std::string& spec) {
+  if (spec.empty()) return {};
+  return [spec](const Unit& u) {
+    for (const auto& item : split(spec, ';')) {
+      auto eq = item.rfind('=');
+      if (eq == std::string::npos || item.substr(0, eq) != u.id()) continue;
+      std::string what = item.substr(eq + 1);
+      if (what == "crash") {
+        print_progress("[" + u.id() + "] KPROF_FAULT_INJECT: aborting the worker");
+        std::abort();
+      }
+      if (what.rfind("sleep:", 0) == 0)
+        std::this_thread::sleep_for(std::chrono::duration<double>(parse_number(what.substr(6)).value_or(0)));
+    }
+  };
+}
 
 struct WorkerCli {
   std::string units;
@@ -42,6 +70,7 @@ int run_worker_command(const WorkerCli& c) {
   req.only = c.unit;
   req.in_process = c.in_process;
   req.self_exe = self_exe_path();
+  req.before_unit = fault_injection(settings().fault_inject);
   return run_worker(req);
 }
 

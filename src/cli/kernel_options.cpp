@@ -140,13 +140,16 @@ void add_profile_options(CLI::App* sub, ProfileCliOptions& o) {
   auto* on = sub->add_flag_callback(
       "--source", [&o] { o.source = true; },
       std::string("Collect the source-level data (ncu per-instruction counters: kprof's KprofSourceCounters section, "
-                  "ncu's SourceCounters with KPROF_SOURCE_SECTION=stock or --metrics sections|full; --import-source "
+                  "ncu's SourceCounters with --metrics sections|full; --import-source "
                   "yes) and report the hot "
                   "lines: source lines by share of warp samples with their stalls and memory waste (default: ") +
           (kCollectSourceByDefault ? "on" : "off") + ")");
   sub->add_flag_callback(
          "--no-source", [&o] { o.source = false; }, "Do not collect the source-level data (no hot lines)")
       ->excludes(on);
+  sub->add_flag("--stock-source-section", o.stock_source_section,
+                "Collect ncu's stock SourceCounters section instead of kprof's (A/B measurements)")
+      ->group("");  // hidden from --help
   sub->add_flag("--sass", o.sass, "List the SASS instructions behind each hot line in ncu_summary.md");
   sub->add_option("--top", o.top, "Hot lines per kernel")->capture_default_str()->check(CLI::Range(1, 1000));
   sub->add_flag("--no-roofline", o.no_roofline, "Do not draw roofline.svg/.png (matplotlib in kprof's Python)");

@@ -41,6 +41,7 @@ struct ProfileCliOptions {
   bool no_ncu = false;                    ///< --no-ncu: timing only
   bool source = kCollectSourceByDefault;  ///< --source / --no-source: hot lines (ncu SourceCounters)
   bool sass = false;                      ///< --sass: SASS of each hot line in ncu_summary.md
+  bool stock_source_section = false;      ///< --stock-source-section (hidden): ncu's own SourceCounters
   size_t top = 10;                        ///< --top: hot lines per kernel
   bool no_roofline = false;               ///< --no-roofline: skip roofline.svg/.png (no Python start for the chart)
 };

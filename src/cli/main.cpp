@@ -16,6 +16,7 @@
 #include "kernel/guarded_call.hpp"
 #include "python/chart_pool.hpp"
 #include "python/interpreter.hpp"
+#include "core/settings.hpp"
 
 namespace {
 
@@ -126,7 +127,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> args = rewrite_nvcc_flags(std::vector<std::string>(argv, argv + argc));
   // KPROF_FULL_EXIT: `kprof check --sanitize` runs its child under compute-sanitizer, whose
   // injection library must see the process end through its exit handlers (flows/sanitize.hpp).
-  internal_command = std::string(argv[1]).rfind("__", 0) == 0 || std::getenv("KPROF_FULL_EXIT") != nullptr;
+  internal_command = std::string(argv[1]).rfind("__", 0) == 0 || settings().full_exit;
   if (auto [why, hint] = find_misplaced_option(app, args); !why.empty()) {
     print_error(why, hint);
     return leave(static_cast<int>(ExitCode::Usage));

@@ -23,6 +23,7 @@ ProfileSettings make_profile_settings(const KernelCliOptions& k, const ProfileCl
   s.ncu_timeout_s = p.ncu_timeout_s;
   s.source = p.source;
   s.sass = p.sass;
+  s.stock_source_section = p.stock_source_section;
   s.hot_lines_top = p.top;
   return s;
 }

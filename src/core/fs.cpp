@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/settings.hpp"
 
 namespace kprof {
 
@@ -123,15 +125,23 @@ std::string absolute_path(const std::string& path) {
   return join_path(buf, path);
 }
 
-std::string kprof_cache_dir() {
-  auto env = [](const char* name) {
-    const char* v = std::getenv(name);
-    return std::string(v ? v : "");
-  };
-  if (auto d = env("KPROF_CACHE_DIR"); !d.empty()) return d;
-  if (auto d = env("XDG_CACHE_HOME"); !d.empty()) return join_path(d, "kprof");
-  if (auto d = env("HOME"); !d.empty()) return join_path(d, ".cache/kprof");
-  return "";
+std::string kprof_cache_dir() { return settings().cache_dir; }
+
+ScratchFile::ScratchFile(const std::string& prefix, const std::string& suffix, std::string_view content) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string tmpl = join_path(tmp && *tmp ? tmp : "/tmp", prefix + "-XXXXXX" + suffix);
+  int fd = ::mkstemps(tmpl.data(), static_cast<int>(suffix.size()));
+  if (fd < 0) return;
+  bool written = ::write(fd, content.data(), content.size()) == static_cast<ssize_t>(content.size());
+  ::close(fd);
+  if (written)
+    path_ = tmpl;
+  else
+    std::remove(tmpl.c_str());
+}
+
+ScratchFile::~ScratchFile() {
+  if (!path_.empty()) std::remove(path_.c_str());
 }
 
 std::string find_on_path(const std::string& program) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kprof {
@@ -12,6 +13,21 @@ std::string read_file(const std::string& path);
 /// ".tmp<pid>-<n>", a different suffix on every call in this process (threads included): the
 /// name of a temporary file beside its final path that no other writer uses.
 std::string unique_temp_suffix();
+
+/// A scratch file of this process: created under $TMPDIR (else /tmp) as PREFIX-XXXXXX SUFFIX with
+/// `content`, removed when the object dies. path() is "" when it could not be created or written.
+/// The one way stages/ put bytes in a file (they write no outputs; scripts/check_layers.py).
+class ScratchFile {
+ public:
+  ScratchFile(const std::string& prefix, const std::string& suffix, std::string_view content);
+  ~ScratchFile();
+  ScratchFile(const ScratchFile&) = delete;
+  ScratchFile& operator=(const ScratchFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 /// Writes `content` to `path` atomically: a temporary file in the same folder, then rename(2),
 /// so a report is either whole or absent, never half-written. Creates missing parent folders.

@@ -2,22 +2,18 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "core/enum_names.hpp"
 
 namespace kprof {
 
-std::string implementation_name(Implementation impl) {
-  switch (impl) {
-    case Implementation::CudaCpp:
-      return "cuda-cpp";
-    case Implementation::Cutlass:
-      return "cutlass";
-    case Implementation::Triton:
-      return "triton";
-    case Implementation::CuteDsl:
-      return "cute-dsl";
-  }
-  return "?";
-}
+/// The names of Implementation (core/enum_names.hpp).
+constexpr auto kImplementationNames = enum_names<Implementation>({{Implementation::CudaCpp, "cuda-cpp"},
+                                                                  {Implementation::Cutlass, "cutlass"},
+                                                                  {Implementation::Triton, "triton"},
+                                                                  {Implementation::CuteDsl, "cute-dsl"}},
+                                                                 "?");
+
+std::string implementation_name(Implementation impl) { return kImplementationNames.name(impl); }
 
 Implementation parse_implementation(const std::string& raw) {
   std::string n = to_lower(trim(raw));

@@ -1,5 +1,6 @@
 #include "core/trace.hpp"
 #include "core/term.hpp"
+#include "core/settings.hpp"
 
 #include <unistd.h>
 
@@ -9,11 +10,10 @@
 namespace kprof {
 
 bool color_enabled(std::FILE* stream) {
-  const char* force = std::getenv("KPROF_COLOR");
-  if (force && std::strcmp(force, "always") == 0) return true;
-  if (force && std::strcmp(force, "never") == 0) return false;
-  const char* no = std::getenv("NO_COLOR");
-  if (no && *no) return false;
+  const Settings& s = settings();
+  if (s.color == "always") return true;
+  if (s.color == "never") return false;
+  if (s.no_color) return false;
   return ::isatty(::fileno(stream)) != 0;
 }
 

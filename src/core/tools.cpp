@@ -8,6 +8,7 @@
 
 #include "core/fs.hpp"
 #include "core/text.hpp"
+#include "core/settings.hpp"
 
 namespace kprof {
 namespace {
@@ -28,8 +29,7 @@ std::string find_tool(const std::string& name) {
   std::string p = find_on_path(name);
   if (!p.empty()) return p;
   std::vector<std::string> dirs;
-  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char* v = std::getenv(var); v && *v) dirs.push_back(join_path(v, "bin"));
+  for (const auto& root : settings().cuda_roots) dirs.push_back(join_path(root, "bin"));
 #ifdef KPROF_CUDA_BIN_DIR
   dirs.push_back(KPROF_CUDA_BIN_DIR);
 #endif
@@ -49,12 +49,12 @@ std::string find_tool(const std::string& name) {
 
 std::string nvcc_path() {
   // KPROF_NVCC names the nvcc to use; set to "" or a missing file, kprof behaves as without nvcc.
-  if (const char* v = std::getenv("KPROF_NVCC")) return executable(v) ? std::string(v) : std::string();
+  if (const auto& v = settings().nvcc) return executable(*v) ? *v : std::string();
   return find_tool("nvcc");
 }
 std::string ncu_path() { return find_tool("ncu"); }
 std::string compute_sanitizer_path() {
-  if (const char* v = std::getenv("KPROF_COMPUTE_SANITIZER")) return executable(v) ? std::string(v) : std::string();
+  if (const auto& v = settings().compute_sanitizer) return executable(*v) ? *v : std::string();
   return find_tool("compute-sanitizer");
 }
 
@@ -128,7 +128,7 @@ NcuCounters parse_ncu_probe(const ProcessResult& r) {
     return c;
   }
   for (const auto& line : split(all, '\n')) {
-    auto pos = line.find("sm__cycles_elapsed.avg");
+    auto pos = line.find(kNcuProbeMetric);
     if (pos == std::string::npos) continue;
     std::string rest = trim(line.substr(pos));
     std::string last;
@@ -166,15 +166,15 @@ NcuCounters parse_ncu_probe(const ProcessResult& r) {
     return c;
   }
   std::string why = first_error_line(all);
-  c.error = "ncu returned no value for sm__cycles_elapsed.avg (exit " + std::to_string(r.exit_code) + ")" +
-            (why.empty() ? "" : ": " + why);
+  c.error = std::string("ncu returned no value for ") + kNcuProbeMetric + " (exit " + std::to_string(r.exit_code) +
+            ")" + (why.empty() ? "" : ": " + why);
   c.fix = "run the command shown to see ncu's full output";
   return c;
 }
 
 NcuCounters probe_ncu_counters(const std::string& ncu, const std::vector<std::string>& target, double timeout_s) {
-  std::vector<std::string> argv = {
-      ncu, "--clock-control", "none", "--metrics", "sm__cycles_elapsed.avg", "--target-processes", "all"};
+  std::vector<std::string> argv = {ncu,  "--clock-control", "none", "--metrics", kNcuProbeMetric, "--target-processes",
+                                   "all"};
   argv.insert(argv.end(), target.begin(), target.end());
   ProcessOptions opts;
   opts.timeout_s = timeout_s;

@@ -44,6 +44,9 @@ std::string parse_tool_version(const std::string& output);
 /// is killed and reported as such). Never throws.
 ToolInfo probe_tool(const std::string& name, double timeout_s);
 
+/// The one metric of the environment's counter probe (ncu --metrics ...).
+inline constexpr const char* kNcuProbeMetric = "sm__cycles_elapsed.avg";
+
 /// Whether ncu could read a performance counter (the one-metric probe under ncu).
 struct NcuCounters {
   bool checked = false;            ///< the probe ran (false: no ncu, or no GPU to run it on)
@@ -69,7 +72,7 @@ std::string counter_permission_fix();
 
 /// True when ncu's output says "Profiling failed because a driver resource was unavailable":
 /// another profiling session (a second ncu on the same GPU, Nsight Systems GPU metrics, or DCGM's
-/// profiling module) holds the GPU's performance counters. Measured on an H200 (issue 18): two ncu
+/// profiling module) holds the GPU's performance counters. Measured on an H200: two ncu
 /// at once with separate TMPDIRs, the second fails with it.
 bool is_driver_resource_error(const std::string& ncu_output);
 

@@ -1,4 +1,5 @@
 #include "core/trace.hpp"
+#include "core/settings.hpp"
 
 #include <fcntl.h>
 #include <time.h>
@@ -14,9 +15,9 @@ namespace {
 /// The trace file's descriptor: -1 when tracing is off (opened once, kept for the process's life).
 int trace_fd() {
   static const int fd = [] {
-    const char* path = std::getenv("KPROF_TRACE");
-    if (!path || !*path) return -1;
-    return ::open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    const std::string& path = settings().trace_path;
+    if (path.empty()) return -1;
+    return ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   }();
   return fd;
 }

@@ -1,4 +1,4 @@
-// KPROF_TRACE=FILE: a timeline of where a command's wall time goes (issue 17). Every kprof process
+// KPROF_TRACE=FILE: a timeline of where a command's wall time goes. Every kprof process
 // of the command (kprof itself, its `__session` / `__runner` under ncu, which inherit the variable)
 // appends one line per event to FILE; bench/trace_timeline.py prints them relative to the first.
 // Off (no cost beyond one getenv at the first event) when the variable is unset or empty.

@@ -47,7 +47,7 @@ int exit_now_if_stuck(int code);
 /// Ends the process with `code` at once after flushing stdout and stderr (std::_Exit), for a
 /// command that has finished: its reports are written and closed. The teardown it skips (the
 /// CUDA runtime's, CUPTI's and NVML's exit handlers, static destructors) took about 0.5 s of a
-/// `kprof run` on the H200 (bench/RESULTS.md (g), session 16); the driver frees the process's GPU
+/// `kprof run` on the H200 (bench/RESULTS.md (g)); the driver frees the process's GPU
 /// resources anyway, and child processes (chart workers) end when their pipes close.
 [[noreturn]] void exit_now(int code);
 

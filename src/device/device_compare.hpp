@@ -1,4 +1,4 @@
-// Bit-wise comparison of two device buffers on the GPU (issue 17): the check asks "did the kernel
+// Bit-wise comparison of two device buffers on the GPU: the check asks "did the kernel
 // change this input at all?" without copying either buffer to the host.
 #pragma once
 

@@ -16,6 +16,7 @@
 #include "stages/analysis/hot_lines.hpp"
 #include "stages/analysis/ncu_rules.hpp"
 #include "stages/analysis/report_input.hpp"
+#include "stages/ncu/metrics.hpp"
 #include "core/trace.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
@@ -133,7 +134,7 @@ int run_analyze(const AnalyzeOptions& o) {
         "{} (leads; {} launches in the report, the {} with the most GPU time shown "
         "in full)",
         lead.name, sa.launches, a.table.kernels.size());
-    header.timing_markdown = other_launches_markdown(sa);
+    header.streamed = &sa;
   }
   NcuReportFiles files = write_ncu_reports(o.output_dir, a.table, a.verdict, header);
   nlohmann::json j = ncu_json(a.table, a.verdict, header);
@@ -153,10 +154,8 @@ int run_analyze(const AnalyzeOptions& o) {
                       o.report, sa.invalid_values, sa.invalid_examples.front()),
           "the export is damaged or edited: export it again from the .ncu-rep; what it holds is listed in " +
               files.details);
-    throw check_failed(o.report +
-                           ": no kernel has the Speed of Light metrics kprof classifies with "
-                           "(sm__throughput.avg.pct_of_peak_sustained_elapsed and "
-                           "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed)",
+    throw check_failed(fmt::format("{}: no kernel has the Speed of Light metrics kprof classifies with ({} and {})",
+                                   o.report, metric::kSmSol, metric::kMemSol),
                        "collect them, e.g. ncu --section SpeedOfLight --section Occupancy "
                        "--section LaunchStats ... (or --set full); what the report holds is listed in " +
                            files.details);

@@ -1,4 +1,4 @@
-// The environment check of `kprof run`, on a thread of its own (issue 17): it runs while the
+// The environment check of `kprof run`, on a thread of its own: it runs while the
 // versions build, ref.py loads and the first versions are checked; no result is reported until it
 // has passed. EnvGate::wait() is the gate: the run calls it before it writes or prints any
 // version's result, and stops when a required item failed; EnvGate::wait_gpu_probes() comes before

@@ -1,4 +1,4 @@
-// The standby Nsight Compute session of `kprof run` (issue 17). ncu and the process it profiles
+// The standby Nsight Compute session of `kprof run`. ncu and the process it profiles
 // (`kprof __session PRELIM --standby GO`) start while the run still checks and times its versions:
 // ncu's own start-up, the profiled process's CUDA context and, for Triton and CuTe DSL versions,
 // its PyTorch import (about 5 s) are then done by the time the versions are timed. The process does
@@ -24,7 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "flows/profile.hpp"
+#include "flows/ncu_options.hpp"
+#include "flows/profile_settings.hpp"
 #include "core/tools.hpp"
 #include "stages/ncu/session.hpp"
 
@@ -45,7 +46,7 @@ class StandbySession {
   /// With `probe` its process profiles kprof's probe kernel first (wait_probe reads the outcome).
   StandbySession(const std::vector<SessionPlanEntry>& prelim, const KernelSpec& first, const ProfileSettings& s,
                  const std::string& run_dir, bool probe = false);
-  /// `kprof profile`'s standby (issue 17): the same machinery for one kernel, so ncu's start-up and
+  /// `kprof profile`'s standby: the same machinery for one kernel, so ncu's start-up and
   /// the profiled process's CUDA context (and Python imports) overlap the timing. A one-version
   /// session named `name` whose report is OUT_DIR/profile.ncu-rep, without NVTX ranges, with the
   /// ncu options of a profile of its own (`s`). Throws Error when the plan cannot be written.

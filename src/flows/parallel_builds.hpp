@@ -1,4 +1,4 @@
-// The builds of `kprof run --build` (issue 17): every version's nvcc runs on a small pool of
+// The builds of `kprof run --build`: every version's nvcc runs on a small pool of
 // threads, bounded by the cores, while the environment probe and the ref.py load go on; the
 // workflow waits for one version's build before loading it and for all of them before the first
 // timed call or Nsight Compute session (nvcc on the CPU would perturb the call times).
@@ -30,7 +30,7 @@ struct VersionBuild {
 /// min(`workers`, versions to build) threads (`workers` 0: the hardware's thread count). Prints one
 /// progress line per finished build ("[v1] build: compiled (3.2 s)" / "up to date" / "from cache" /
 /// "FAILED"); with `hold_lines` those lines wait for show_lines() (`kprof run` starts the builds
-/// before the versions' inputs are validated, issue 17: an input error is then its only message).
+/// before the versions' inputs are validated: an input error is then its only message).
 /// A version whose implementation does not resolve is not built (its validation says why). The
 /// destructor waits for builds still running (each is bounded by nvcc's timeout).
 class ParallelBuilds {

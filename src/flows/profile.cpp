@@ -29,6 +29,7 @@
 #include "report/roofline_chart.hpp"
 #include "report/comparison.hpp"
 #include "flows/report_files.hpp"
+#include "report/profile_json.hpp"
 #include "report/timing_report.hpp"
 
 namespace kprof {
@@ -36,13 +37,6 @@ namespace {
 
 constexpr const char* kNoSourceNote =
     "source-level data not collected (--no-source); run with --source for the hot lines";
-
-int compute_capability(int gpu) {
-  int major = 0, minor = 0;
-  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, gpu);
-  cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, gpu);
-  return major * 10 + minor;
-}
 
 std::string execution_time_row(const TimingResult& t) {
   std::string s =
@@ -160,34 +154,6 @@ RooflineJob start_call_roofline(const std::string& dir, const NcuAnalysis& a, co
 }
 
 }  // namespace
-
-NcuRunOptions session_ncu_options(const KernelSpec& spec, const ProfileSettings& s) {
-  NcuRunOptions no;
-  no.metrics = ncu_metric_names(compute_capability(spec.gpu));
-  no.metric_set = s.metric_set;
-  no.timeout_s = s.ncu_timeout_s;
-  no.show_progress = s.show_progress;
-  no.source = s.source;
-  // KPROF_SOURCE_SECTION=stock keeps ncu's own SourceCounters (every per-instruction metric).
-  const char* pick = std::getenv("KPROF_SOURCE_SECTION");
-  if (s.source && s.metric_set == "kprof" && !(pick && std::string(pick) == "stock")) {
-    std::string why;
-    no.source_section_folder = kprof_source_section_folder(&why);
-    static std::once_flag warned;
-    if (no.source_section_folder.empty())
-      std::call_once(warned, [&] {
-        print_warning("kprof's source-counter section could not be written (" + why +
-                      "): ncu collects its stock SourceCounters section instead (a longer profiled call)");
-      });
-  }
-  return no;
-}
-
-NcuRunOptions own_session_ncu_options(const KernelSpec& spec, const ProfileSettings& s, const std::string& out_dir) {
-  NcuRunOptions no = session_ncu_options(spec, s);
-  no.report_base = join_path(out_dir, "profile");
-  return no;
-}
 
 std::vector<std::string> runner_args(const KernelSpec& spec, const TimingResult& timing) {
   auto args = spec_to_args(spec);
@@ -331,8 +297,7 @@ void write_profile_reports(const std::string& out_dir, const KernelSpec& spec, c
                                          out.ncu.report_path)});
   NcuReportHeader nh;
   nh.rows = header;
-  nh.timing_markdown = timing_markdown(out.timing);
-  nh.timing_json = timing_json(out.timing);
+  nh.timing = &out.timing;
   if (out.classified) {
     nh.hot_lines = out.hot_lines;
     nh.hot_lines_note = out.hot_lines_note;
@@ -356,35 +321,22 @@ void write_profile_reports(const std::string& out_dir, const KernelSpec& spec, c
 
 nlohmann::json profile_json(const std::string& out_dir, const KernelSpec& spec, const ProfileSettings& s,
                             const ProfileOutcome& out, const NcuReportHeader& nh) {
-  nlohmann::json j;
-  if (out.classified) {
-    j = ncu_json(out.analysis->table, out.analysis->verdict, nh);
-    if (!out.hot_lines_reader.empty()) j["hot_lines_reader"] = out.hot_lines_reader;
-    if (out.hot_lines_read_s) j["hot_lines_read_s"] = *out.hot_lines_read_s;
-    j["roofline"] = out.roofline_note.empty() ? nlohmann::json(join_path(out_dir, "roofline.svg"))
-                                              : nlohmann::json(out.roofline_note);
-    j["assessment_notes"] = out.notes;
-  } else {
-    j = {{"ncu", nullptr}, {"timing", nh.timing_json}};
+  ProfileJson p;
+  p.classified = out.classified && out.analysis;
+  if (out.analysis) {
+    p.table = &out.analysis->table;
+    p.verdict = &out.analysis->verdict;
   }
-  j["schema_version"] = kReportSchemaVersion;
-  for (const auto& [k, v] : nh.rows) j["header"][k] = v;
-  j["classified"] = out.classified;
-  j["failure"] = out.failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(out.failure);
-  j["hint"] = out.hint;
-  j["ncu_run"] = {{"command", shell_join(out.ncu.command)},
-                  {"replay_passes", out.ncu.replay_passes},
-                  {"wall_s", out.ncu.wall_s},
-                  {"export_wall_s", out.ncu.export_wall_s},
-                  {"metrics_from", out.ncu.metrics_from_report ? "ncu_report" : "csv_export"},
-                  {"report", out.ncu.report_path},
-                  {"source_counters", s.run_ncu && s.source},
-                  {"profiled_kernels", out.ncu.profiled},
-                  {"session_versions", out.ncu.session_versions},
-                  {"nvtx_range", out.ncu.nvtx_range},
-                  {"started_in_standby", out.ncu.started_in_standby}};
-  j["summary"] = profile_summary_row(out_dir, spec, out);
-  return j;
+  p.failure = out.failure;
+  p.hint = out.hint;
+  p.ncu = &out.ncu;
+  p.source_counters = s.run_ncu && s.source;
+  p.hot_lines_reader = out.hot_lines_reader;
+  p.hot_lines_read_s = out.hot_lines_read_s;
+  p.roofline = out.roofline_note.empty() ? join_path(out_dir, "roofline.svg") : out.roofline_note;
+  p.notes = out.notes;
+  p.summary = profile_summary_row(out_dir, spec, out);
+  return profile_json(p, nh);
 }
 
 VersionRow profile_summary_row(const std::string& out_dir, const KernelSpec& spec, const ProfileOutcome& out) {

@@ -24,35 +24,12 @@
 #include "stages/analysis/versions.hpp"
 #include "stages/timing/timing.hpp"
 #include "stages/verify/check.hpp"
+#include "flows/ncu_options.hpp"
+#include "flows/profile_settings.hpp"
 
 namespace kprof {
 
-/// Whether profile/run collect the source-level data (ncu's SourceCounters section and
-/// --import-source yes) for the hot lines when neither --source nor --no-source is given. Costs a few
-/// replay passes (20 -> 23 for one 4 Mi-element kernel on the H200: 3.2 -> 3.7 s); the GPU suite's
-/// `hotlines` stage measures it on a ~10 us and a ~10 ms kernel (docs/gpu-runs.md).
-inline constexpr bool kCollectSourceByDefault = true;
-
 class StandbySession;  // flows/ncu_standby.hpp
-
-/// How to profile.
-struct ProfileSettings {
-  TimingOptions timing;
-  bool run_ncu = true;               ///< false: timing only (--no-ncu)
-  std::string metric_set = "kprof";  ///< --metrics
-  double ncu_timeout_s = 900;        ///< --ncu-timeout
-  bool show_progress = true;
-  bool source = kCollectSourceByDefault;  ///< --source / --no-source: collect and report the hot lines
-  bool sass = false;                      ///< --sass: list each hot line's SASS instructions in ncu_summary.md
-  size_t hot_lines_top = 10;              ///< hot lines per kernel
-  /// ref.py whose optional flops(**dims) / bytes_moved(**dims) declare the work for the time
-  /// bound (`kprof run` passes its --ref); "" = the buffers alone.
-  std::string ref;
-  bool roofline = true;  ///< write DIR/roofline.svg and .png
-  /// The check's reference answers (CheckResult::expected) of this version, when it was checked in
-  /// this process: the timing keeps its last call's outputs and compares them (integrity block).
-  const std::vector<ExpectedOutputs>* expected = nullptr;
-};
 
 /// Adds the "last timed outputs" integrity check to `t`: its last timed call's outputs
 /// (t.last_outputs) against the reference answer of the same seed in `expected`; Fail when they
@@ -114,19 +91,6 @@ TimingResult time_profile(KernelInstance& inst, const KernelSpec& spec, const Pr
 /// The outcome of a profile whose ncu step was skipped (--no-ncu).
 void skip_ncu(ProfileOutcome& out);
 
-/// The ncu options every profile of `spec` shares (catalog metrics for its GPU, metric set,
-/// --ncu-timeout, progress, source counters: with the "kprof" set kprof's own source-counter
-/// section, written to its cache folder here (ncu's stock SourceCounters, with one warning, when it
-/// cannot be written; always with KPROF_SOURCE_SECTION=stock or another metric set));
-/// target and report are the caller's.
-NcuRunOptions session_ncu_options(const KernelSpec& spec, const ProfileSettings& settings);
-
-/// The ncu options of a profile in a session of its own (session_ncu_options, report
-/// OUT_DIR/profile.ncu-rep); the target is the caller's: `kprof __runner ...`, or the standby's
-/// `kprof __session ...` (StandbySession::for_profile).
-NcuRunOptions own_session_ncu_options(const KernelSpec& spec, const ProfileSettings& settings,
-                                      const std::string& out_dir);
-
 /// The words `kprof __runner` gets for `spec`: spec_to_args plus --warmup (the timing's warm-up
 /// calls, clamped to 3..20).
 std::vector<std::string> runner_args(const KernelSpec& spec, const TimingResult& timing);
@@ -172,9 +136,7 @@ void start_profile_chart(const std::string& out_dir, const ProfileSettings& sett
 void write_profile_reports(const std::string& out_dir, const KernelSpec& spec, const ProfileSettings& settings,
                            ProfileOutcome& out, std::vector<std::pair<std::string, std::string>> header);
 
-/// profile.json, assembled in this one place from the outcome (schema_version 2): the ncu
-/// verdict (report/ncu_report.hpp ncu_json) or the timing alone, the header, the ncu run and the
-/// headline "summary" (a VersionRow, the row `kprof compare` reads).
+/// profile.json of the outcome: its typed values handed to the renderer (report/profile_json.hpp).
 nlohmann::json profile_json(const std::string& out_dir, const KernelSpec& spec, const ProfileSettings& s,
                             const ProfileOutcome& out, const NcuReportHeader& header);
 

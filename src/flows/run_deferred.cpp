@@ -1,4 +1,4 @@
-// The versions `kprof run` times before their checks (issue 17): compiled versions loaded while
+// The versions `kprof run` times before their checks: compiled versions loaded while
 // ref.py still imports PyTorch are timed at once and checked, in order, once it is there.
 #include "flows/run_workflow.hpp"
 

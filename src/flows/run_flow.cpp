@@ -21,8 +21,8 @@ RunOutcome run_workflow(const RunRequest& req) {
   if (req.versions.empty()) throw usage_error("kprof run needs at least one kernel file");
   const KernelSpec& first = req.versions.front();
   const std::vector<std::string> names = version_folder_names(req.versions);
-  // The builds start before the inputs are validated (nvcc -E of each solve(): about 0.5 s, issue
-  // 17); their lines wait, so an input error (exit 2 on any machine) is the run's only message.
+  // The builds start before the inputs are validated (nvcc -E of each solve(): about 0.5 s); their
+  // lines wait, so an input error (exit 2 on any machine) is the run's only message.
   ParallelBuilds builds(req.versions, names, 0, /*hold_lines=*/true);
   try {
     validate_versions(req.versions);

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "flows/ncu_session.hpp"
-#include "flows/run_flow.hpp"
+#include "flows/run_request.hpp"
 #include "report/roofline_chart.hpp"
 #include "stages/verify/check.hpp"
 
@@ -52,5 +52,9 @@ size_t buffer_bytes(const KernelInstance& inst);
 
 /// True when the run's ncu step is one session for two or more versions, which may start in standby.
 bool standby_wanted(const RunRequest& req);
+
+/// Folder names for the versions: the kernel files' base names, made unique ("v0", "v1", or
+/// "softmax", "softmax-2" when two files share a name).
+std::vector<std::string> version_folder_names(const std::vector<KernelSpec>& versions);
 
 }  // namespace kprof

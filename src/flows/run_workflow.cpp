@@ -271,7 +271,7 @@ void RunWorkflow::record_profile(VersionRow& row, const ProfileOutcome& p, Clock
 void RunWorkflow::finish_profiles() {
   if (stopped_ || pending_.empty()) return;
   const bool gpu_usable = !hard_exit_requested();
-  // A standby session is released before the environment check has ended (issue 17: the check's
+  // A standby session is released before the environment check has ended (the check's
   // Python probe can outlast the versions' checks and timings); its results are used only once the
   // environment has passed (go_on), and ncu is stopped when it fails. Without one, ncu waits for it.
   if ((!gpu_usable || !standby_.get()) && !env_ready()) return;

@@ -1,7 +1,7 @@
 // `kprof run`'s state machine (flows/run_flow.cpp: run_workflow): the versions in turn, their
 // checks, timings and the one ncu session, the results shown only once the environment passed.
 // Internal to flows/; its methods live in run_workflow.cpp and (the versions timed before their
-// checks, issue 17) run_deferred.cpp.
+// checks) run_deferred.cpp.
 #pragma once
 
 #include <chrono>
@@ -17,7 +17,7 @@
 #include "flows/ncu_session.hpp"
 #include "flows/ncu_standby.hpp"
 #include "flows/parallel_builds.hpp"
-#include "flows/run_flow.hpp"
+#include "flows/run_request.hpp"
 #include "flows/run_steps.hpp"
 #include "report/roofline_chart.hpp"
 #include "stages/verify/reference_loader.hpp"
@@ -61,7 +61,7 @@ class RunWorkflow {
 
  private:
   /// Whether a version's result is shown now or queued until the environment has passed: in a run
-  /// with one ncu session, versions are checked and timed beside the environment check (issue 17).
+  /// with one ncu session, versions are checked and timed beside the environment check.
   bool results_wait_for_env() const { return req_.one_ncu_session && req_.profile.run_ncu && !env_.done(); }
 
   /// Runs `fn` (a version's reports and result line: self-contained, no row reference) once the
@@ -81,7 +81,7 @@ class RunWorkflow {
   /// After version `name`'s step: why the versions after it cannot run (why_stop_, once).
   void note_stop(const std::string& name);
 
-  /// Whether a loaded version is timed before its check (issue 17): a compiled one (its calls need
+  /// Whether a loaded version is timed before its check: a compiled one (its calls need
   /// no Python) in a run with one ncu session, while ref.py still loads, as long as the versions
   /// kept for their checks hold at most half of the free device memory.
   bool may_time_before_check(const KernelInstance& inst) const;

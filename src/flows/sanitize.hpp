@@ -1,4 +1,4 @@
-// kprof check --sanitize (issue 30): after the normal check, the same kernel once more per tool
+// kprof check --sanitize: after the normal check, the same kernel once more per tool
 // under NVIDIA compute-sanitizer, as a child `kprof check --trials 1` whose reports go to a scratch
 // folder; the tool's findings join the check's result (correctness.md / .json).
 #pragma once

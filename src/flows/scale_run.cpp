@@ -21,6 +21,7 @@
 #include "report/comparison.hpp"
 #include "report/units_report.hpp"
 #include "stages/verify/reference.hpp"
+#include "core/settings.hpp"
 
 namespace kprof {
 namespace {
@@ -33,10 +34,7 @@ std::string cwd_now() {
 }
 
 /// KPROF_TMPDIR_PER_GPU=1: each GPU's worker gets its own TMPDIR (docs/SCALE.md).
-bool tmpdir_per_gpu() {
-  const char* v = std::getenv("KPROF_TMPDIR_PER_GPU");
-  return v && std::string(v) == "1";
-}
+bool tmpdir_per_gpu() { return settings().tmpdir_per_gpu; }
 
 /// One supervising worker per GPU (or one without --gpus), in parallel; a unit of the run list
 /// left without a result gets a crash result naming how its worker ended.
@@ -56,8 +54,8 @@ void run_local(const UnitPlan& plan, const std::string& units_path, const ScaleR
       if (!req.gpus.empty()) {
         po.env["CUDA_VISIBLE_DEVICES"] = req.gpus[k];
         argv.push_back("--one-gpu");
-        // ncu keeps its inter-process lock in TMPDIR: one TMPDIR per GPU lets GPUs profile at once (issue 18:
-        // whether the driver allows it is measured by bench/bench_scale.py); kprof's own GPU lock still
+        // ncu keeps its inter-process lock in TMPDIR: one TMPDIR per GPU lets GPUs profile at once (whether
+        // the driver allows it is measured by bench/bench_scale.py); kprof's own GPU lock still
         // keeps two workers of one GPU apart.
         if (tmpdir_per_gpu()) {
           std::string dir = "/tmp/kprof-tmp-gpu-" + req.gpus[k];

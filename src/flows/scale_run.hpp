@@ -9,22 +9,11 @@
 #include <vector>
 
 #include "core/sweep.hpp"
-#include "flows/run_flow.hpp"
+#include "flows/run_request.hpp"
+#include "flows/slurm.hpp"
 #include "flows/units.hpp"
 
 namespace kprof {
-
-/// The Slurm options of `kprof run --slurm`.
-struct SlurmOptions {
-  bool enabled = false;
-  std::string partition;       ///< --partition ("" = the cluster's default)
-  std::string gres = "gpu:1";  ///< --gres per array task ("none" = no --gres line)
-  std::string time;            ///< --time per array task ("" = the partition's default)
-  int max_parallel = 8;        ///< --max-parallel: array tasks running at once (%K)
-  int units_per_task = 0;      ///< --units-per-task (0 = the number of versions: one size per task)
-  bool wait = true;            ///< false: --no-wait (submit and return)
-  double poll_s = 10;          ///< seconds between squeue polls (KPROF_SLURM_POLL_S)
-};
 
 /// A scaled run.
 struct ScaleRequest {

@@ -13,7 +13,6 @@
 #include "core/subprocess.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
-#include "flows/scale_run.hpp"
 
 namespace kprof {
 namespace {

@@ -52,6 +52,18 @@ void note_cache_control(TimingResult& t) {
       launches));
 }
 
+namespace {
+
+/// The console's word on discarded calls: how many, or that all would have been and were kept.
+std::string discard_note(const DiscardSummary& d) {
+  if (!d.total) return "";
+  if (d.kept_all)
+    return fmt::format("; {} calls would be discarded, which leaves too few: all kept (timing.md)", d.total);
+  return fmt::format("; {} calls discarded", d.total);
+}
+
+}  // namespace
+
 std::string timing_progress_line(const TimingResult& t) {
   return fmt::format(
       "timing: {} per call (median of {} kept of {} calls, stopped by the {}; relative standard error "
@@ -61,8 +73,7 @@ std::string timing_progress_line(const TimingResult& t) {
       (t.call_discard.throttled_seen
            ? fmt::format("; power or thermal throttle in {} calls", t.call_discard.throttled_seen)
            : std::string()) +
-          (t.call_discard.total && !t.call_discard.kept_all ? fmt::format("; {} calls discarded", t.call_discard.total)
-                                                            : std::string()));
+          discard_note(t.call_discard));
 }
 
 }  // namespace kprof

@@ -28,25 +28,6 @@
 namespace kprof {
 namespace {
 
-/// The fault-injection hook of the orchestration tests (docs/SCALE.md): KPROF_FAULT_INJECT =
-/// "<unit id>=crash" aborts the worker process when it reaches that unit; "<unit id>=sleep:S"
-/// sleeps S seconds there (a unit that runs past a Slurm --time).
-void inject_fault(const Unit& u) {
-  const char* spec = std::getenv("KPROF_FAULT_INJECT");
-  if (!spec) return;
-  for (const auto& item : split(spec, ';')) {
-    auto eq = item.rfind('=');
-    if (eq == std::string::npos || item.substr(0, eq) != u.id()) continue;
-    std::string what = item.substr(eq + 1);
-    if (what == "crash") {
-      print_progress("[" + u.id() + "] KPROF_FAULT_INJECT: aborting the worker");
-      std::abort();
-    }
-    if (what.rfind("sleep:", 0) == 0)
-      std::this_thread::sleep_for(std::chrono::duration<double>(parse_number(what.substr(6)).value_or(0)));
-  }
-}
-
 void say_waiting(const std::string& path) { print_progress("waiting for the GPU: another kprof worker holds " + path); }
 
 /// The spec of unit `u`: its version's spec at its dimensions.
@@ -81,7 +62,7 @@ void run_point(const WorkerRequest& req, const std::vector<Unit>& units, const E
   RunRequest rr = req.base;
   rr.versions.clear();
   for (const auto& u : units) {
-    inject_fault(u);
+    if (req.before_unit) req.before_unit(u);
     try {
       KernelSpec spec = unit_spec(req, u);
       validate_spec(spec);
@@ -162,7 +143,7 @@ int run_in_process(const WorkerRequest& req) {
     write_env_reports(env, report);
     print_error("the environment is not ready: " + blockers, "see " + report + " for each item and its fix");
     for (const auto& u : units) {
-      inject_fault(u);
+      if (req.before_unit) req.before_unit(u);
       write_unit_result(req.plan.out,
                         worker_result(u, place, UnitStatus::NotRun, "environment not ready: " + blockers));
     }

@@ -6,6 +6,7 @@
 // run again one per process.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "flows/run_flow.hpp"
@@ -22,6 +23,9 @@ struct WorkerRequest {
   std::string only;         ///< run only this unit id ("" = the whole shard); used for isolation
   bool in_process = false;  ///< run the units in this process (the child); false = supervise a child
   std::string self_exe;     ///< this kprof executable (to start the child)
+  /// Called as each unit is reached, before it runs (a test seam: the orchestration tests make a
+  /// unit abort or stall its worker through it, see cli/cmd_worker.cpp). Empty: nothing.
+  std::function<void(const Unit&)> before_unit;
 };
 
 /// Exit code of a worker whose GPU was left unusable (a hung kernel or a lost context): its

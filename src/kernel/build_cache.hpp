@@ -1,4 +1,4 @@
-// Builds kprof need not repeat (issue 17): a .so is keyed on what makes it, so an unchanged version
+// Builds kprof need not repeat: a .so is keyed on what makes it, so an unchanged version
 // is never rebuilt and a rebuilt one is compiled only when its inputs changed, whatever the file
 // times say (an edited header counts; a touched file does not).
 #pragma once

@@ -120,6 +120,4 @@ CutlassLookup locate_cutlass() {
   return locate_cutlass(s);
 }
 
-std::optional<CutlassInstall> find_cutlass() { return locate_cutlass().found; }
-
 }  // namespace kprof

@@ -59,8 +59,4 @@ std::string find_cutlass_pip_source(double timeout_s = 30, const std::string& py
 /// is set, again with the pip package's folder (find_cutlass_pip_source()).
 CutlassLookup locate_cutlass();
 
-/// The whole search from this process's environment, including the pip package; nullopt when
-/// no headers were found (locate_cutlass says why).
-std::optional<CutlassInstall> find_cutlass();
-
 }  // namespace kprof

@@ -15,6 +15,7 @@
 #include "kernel/launch_watch.hpp"
 #include "python/interpreter.hpp"
 #include "core/text.hpp"
+#include "core/enum_names.hpp"
 
 namespace kprof {
 namespace {
@@ -110,35 +111,23 @@ std::optional<KernelFault> wait_worker(std::shared_ptr<Shared> sh, std::future<v
 
 }  // namespace
 
-std::string fault_kind_name(FaultKind kind) {
-  switch (kind) {
-    case FaultKind::LaunchError:
-      return "launch error";
-    case FaultKind::KernelError:
-      return "kernel fault";
-    case FaultKind::Timeout:
-      return "timeout";
-  }
-  return "fault";
-}
+/// The names of FaultKind (core/enum_names.hpp).
+constexpr auto kFaultKindNames = enum_names<FaultKind>({{FaultKind::LaunchError, "launch error"},
+                                                        {FaultKind::KernelError, "kernel fault"},
+                                                        {FaultKind::Timeout, "timeout"}},
+                                                       "fault");
 
-std::string fault_kind_id(FaultKind kind) {
-  switch (kind) {
-    case FaultKind::LaunchError:
-      return "launch_error";
-    case FaultKind::KernelError:
-      return "kernel_error";
-    case FaultKind::Timeout:
-      return "timeout";
-  }
-  return "kernel_error";
-}
+std::string fault_kind_name(FaultKind kind) { return kFaultKindNames.name(kind); }
 
-std::optional<FaultKind> parse_fault_kind(const std::string& id) {
-  for (FaultKind k : {FaultKind::LaunchError, FaultKind::KernelError, FaultKind::Timeout})
-    if (fault_kind_id(k) == id) return k;
-  return std::nullopt;
-}
+/// The names of FaultKind (core/enum_names.hpp).
+constexpr auto kFaultKindIds = enum_names<FaultKind>({{FaultKind::LaunchError, "launch_error"},
+                                                      {FaultKind::KernelError, "kernel_error"},
+                                                      {FaultKind::Timeout, "timeout"}},
+                                                     "kernel_error");
+
+std::string fault_kind_id(FaultKind kind) { return kFaultKindIds.name(kind); }
+
+std::optional<FaultKind> parse_fault_kind(const std::string& id) { return kFaultKindIds.parse(id); }
 
 std::optional<KernelFault> guarded_call(KernelInstance& inst, double timeout_s) {
   LaunchWatch watch;  // sees launch errors of any CUDA runtime in the process (a .so has its own)

@@ -24,7 +24,7 @@ namespace {
 // says whether matplotlib imported, then draws one chart per JSON line on stdin and answers one
 // JSON line each. Each chart kind's code is run once, in a namespace of its own, whose _save
 // (plot.cpp's kSavePy) writes the PNG in a forked copy of the worker while the worker writes the
-// SVG: measured on the H200's host (session 18), a roofline of three kernels took 0.62 s instead
+// SVG: measured on the H200's host, a roofline of three kernels took 0.62 s instead
 // of 0.94-1.01 s (savefig of both formats: 0.70 s, of the SVG alone beside the PNG: 0.26-0.30 s).
 // A PNG the fork could not write is written again here, which raises matplotlib's own error.
 const char* kWorkerPy = R"PY(

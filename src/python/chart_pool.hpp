@@ -1,4 +1,4 @@
-// Charts drawn in parallel (issue 17): a few worker processes, each a Python of kprof's own
+// Charts drawn in parallel: a few worker processes, each a Python of kprof's own
 // interpreter (python_executable()) that imported matplotlib once and then draws one chart per
 // request, beside kprof's main thread. `kprof run` starts them when its Nsight Compute step
 // begins, so the matplotlib imports (about 1 s each) overlap ncu, and the versions' roofline

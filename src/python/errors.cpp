@@ -4,16 +4,14 @@
 #include <cstdlib>
 
 #include "python/py_internal.hpp"
+#include "core/settings.hpp"
 
 namespace kprof {
 
 namespace {
 
 std::atomic<int>& traceback_flag() {
-  static std::atomic<int> flag{[] {
-    const char* env = std::getenv("KPROF_PY_TRACEBACK");
-    return (env && *env && std::string(env) != "0") ? 1 : 0;
-  }()};
+  static std::atomic<int> flag{settings().py_traceback ? 1 : 0};
   return flag;
 }
 

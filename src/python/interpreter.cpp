@@ -14,6 +14,7 @@
 #include "core/text.hpp"
 #include "python/errors.hpp"
 #include "python/py_internal.hpp"
+#include "core/settings.hpp"
 
 namespace kprof {
 
@@ -86,9 +87,8 @@ void start_python() {
 }  // namespace
 
 std::string python_executable() {
-  const char* env = std::getenv("KPROF_PYTHON");
-  if (!env || !*env) return KPROF_PYTHON_EXECUTABLE;
-  std::string p = env;
+  std::string p = settings().python;
+  if (p.empty()) return KPROF_PYTHON_EXECUTABLE;
   if (p.find('/') == std::string::npos) {
     std::string found = find_on_path(p);
     if (found.empty())
@@ -162,12 +162,6 @@ std::string python_version() {
   py::gil_scoped_acquire gil;
   py::module_ platform = py::module_::import("platform");
   return platform.attr("python_version")().cast<std::string>();
-}
-
-std::string python_prefix() {
-  ensure_python();
-  py::gil_scoped_acquire gil;
-  return py::module_::import("sys").attr("prefix").cast<std::string>();
 }
 
 py::module_ kprof_helpers() {

@@ -51,9 +51,6 @@ void adopt_python_thread();
 /// "3.11.7": sys.version of the embedded interpreter (starts it).
 std::string python_version();
 
-/// sys.prefix of the embedded interpreter (a virtual environment's folder when one is used).
-std::string python_prefix();
-
 /// Records the CUDA device PyTorch must use: before torch code runs on a thread (setup,
 /// run_kernel, reference) kprof calls torch.cuda.set_device(gpu) on that thread, once, so torch
 /// and kprof's own CUDA runtime share the primary context of the same GPU. Does not start Python
@@ -66,7 +63,7 @@ void python_select_gpu(int gpu);
 /// its versions need while it waits. Returns "" or the import's error in one line. Never throws.
 std::string python_preimport(const std::string& module);
 
-/// Sets TRITON_CACHE_AUTOTUNING=1 in kprof's environment unless the user set it (issue 17): Triton
+/// Sets TRITON_CACHE_AUTOTUNING=1 in kprof's environment unless the user set it: Triton
 /// (3.2 and later) then keeps each @triton.autotune result in its cache, so the ncu runner (kprof's
 /// child, which inherits the variable) profiles the config the timing chose instead of autotuning
 /// again under ncu, and a later run of the same kernel and sizes skips the autotuning. Returns the

@@ -8,6 +8,7 @@
 #include "core/fs.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
+#include "core/enum_names.hpp"
 
 namespace kprof {
 namespace {
@@ -27,17 +28,13 @@ std::string output_status(const OutputComparison& c) {
   return status_word(c.pass);
 }
 
-const char* role_name(BufferRole r) {
-  switch (r) {
-    case BufferRole::Output:
-      return "output";
-    case BufferRole::UnchangedInput:
-      return "unchanged_input";
-    case BufferRole::WrittenInput:
-      return "written_input";
-  }
-  return "output";
-}
+/// The names of BufferRole (core/enum_names.hpp).
+constexpr auto kBufferRoleNames = enum_names<BufferRole>({{BufferRole::Output, "output"},
+                                                          {BufferRole::UnchangedInput, "unchanged_input"},
+                                                          {BufferRole::WrittenInput, "written_input"}},
+                                                         "output");
+
+const char* role_name(BufferRole r) { return kBufferRoleNames.name(r); }
 
 /// The "Reference" section: how ref.py was called, buffers treated as inputs, PyTorch's float32
 /// matmul precision, and the reduced-precision verdicts.
@@ -213,7 +210,7 @@ nlohmann::json correctness_json(const CheckResult& r, const HeaderRows& header) 
   j["warnings"] = r.warnings;
   j["reference_notes"] = r.reference_notes;
   j["treated_as_inputs"] = r.treated_as_inputs;
-  // Where the check's time went (CheckResult::phases_s), for `kprof run`'s speed (issue 17).
+  // Where the check's time went (CheckResult::phases_s), for `kprof run`'s speed.
   nlohmann::json phases = nlohmann::json::object();
   for (const auto& [name, s] : r.phases_s) phases[name] = s;
   j["phases_s"] = phases;

@@ -8,6 +8,7 @@
 
 #include "stages/analysis/format.hpp"
 #include "core/text.hpp"
+#include "stages/ncu/metrics.hpp"
 
 namespace kprof {
 
@@ -59,8 +60,8 @@ std::string source_cell(const HotLine& l) {
 }
 
 std::string samples_sentence(const KernelHotLines& h) {
-  std::string out = fmt::format("{} warp samples (ncu PC sampling: smsp__pcsamp_warp_stall_reasons per instruction)",
-                                format_value(h.total_samples, ""));
+  std::string out = fmt::format("{} warp samples (ncu PC sampling: {} per instruction)",
+                                format_value(h.total_samples, ""), metric::kPcStallReasons);
   if (h.has_line_info) out += fmt::format(" over {} source lines", h.lines_sampled);
   out += ".";
   if (h.too_few_samples)
@@ -93,7 +94,7 @@ std::string kind_of_signal(const SignalRow& s) {
   if (m.find("bank_conflicts") != std::string::npos) return "bank_conflicts";
   if (m.find("mem_local") != std::string::npos) return "local_memory";
   if (m.find("branch_targets_threads") != std::string::npos) return "divergence";
-  const std::string stall = "smsp__average_warps_issue_stalled_";
+  const std::string stall = metric::kStallPrefix;
   size_t p = m.find(stall);
   if (p == std::string::npos) return "";
   size_t end = m.find("_per_issue_active", p);

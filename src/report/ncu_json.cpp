@@ -11,6 +11,7 @@
 #include "report/bound_report.hpp"
 #include "report/findings_report.hpp"
 #include "report/ncu_report.hpp"
+#include "report/timing_report.hpp"
 
 namespace kprof {
 
@@ -69,7 +70,9 @@ json verdict_json(const Verdict& v) {
   for (const auto& s : v.signals)
     signals.push_back({{"symptom", s.symptom},
                        {"metric", s.metric},
-                       {"value", s.value},
+                       {"value", s.number ? json(*s.number) : json(nullptr)},
+                       {"unit", s.unit},
+                       {"text", s.value},
                        {"threshold", s.threshold},
                        {"ideal", s.ideal},
                        {"fires", signal_state_name(s.state)},
@@ -132,7 +135,7 @@ json ncu_json(const MetricTable& table, const CallVerdict& call, const NcuReport
                                            {"text", call.clocks->text}}
                                     : json(nullptr)}};
   json out = {{"schema_version", kReportSchemaVersion}, {"kernels", kernels}, {"call", call_json}};
-  if (!header.timing_json.is_null()) out["timing"] = header.timing_json;
+  if (header.timing) out["timing"] = timing_json(*header.timing);
   if (!header.hot_lines_note.empty()) out["hot_lines_note"] = header.hot_lines_note;
   return out;
 }

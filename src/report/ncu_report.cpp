@@ -12,7 +12,9 @@
 #include "stages/ncu/metrics.hpp"
 #include "report/hot_lines_report.hpp"
 #include "report/bound_report.hpp"
+#include "report/analyze_report.hpp"
 #include "report/findings_report.hpp"
+#include "report/timing_report.hpp"
 
 namespace kprof {
 
@@ -43,7 +45,7 @@ std::string metric_cell(const KernelMetrics& k, const MetricSpec& spec, std::str
 bool is_detail_only(const MetricSpec& s) {
   std::string n = s.name;
   // Individual stall reasons and raw roofline rates are summarised, not listed one by one.
-  return n.rfind("smsp__average_warps_issue_stalled_", 0) == 0 || s.category == MetricCategory::Roofline;
+  return n.rfind(metric::kStallPrefix, 0) == 0 || s.category == MetricCategory::Roofline;
 }
 
 std::string category_table(const KernelMetrics& k, MetricCategory cat) {
@@ -81,7 +83,8 @@ std::string roofline_table(const KernelMetrics& k) {
       {"FP32 FLOPs (FADD + FMUL + 2 x FFMA)", flop(r.fp32_flop)},
       {"FP64 FLOPs (DADD + DMUL + 2 x DFMA)", flop(r.fp64_flop)},
       {"FP16 FLOPs (2 x HADD + 2 x HMUL + 4 x HFMA)", flop(r.fp16_flop)},
-      {"Tensor ops (ncu sm__ops_path_tensor_src_*)", r.tensor_ops ? format_si(*r.tensor_ops, "op") : "not collected"},
+      {std::string("Tensor ops (ncu ") + metric::kTensorOpsPrefix + "*)",
+       r.tensor_ops ? format_si(*r.tensor_ops, "op") : "not collected"},
       {"Total", flop(r.total_flop)},
       {"DRAM bytes (read + write)", format_optional(r.dram_bytes, "byte")},
       {"Arithmetic intensity", r.intensity ? fmt_sig(*r.intensity, 3) + " FLOP/byte" : "not collected"},
@@ -91,8 +94,8 @@ std::string roofline_table(const KernelMetrics& k) {
       {"Peak DRAM bandwidth", format_optional(r.peak_dram_bytes_per_s, "byte/s")},
   };
   return markdown_table({"Quantity", "Value"}, rows) +
-         "\nFLOPs follow ncu's roofline: thread-instruction rates "
-         "(smsp__sass_thread_inst_executed_op_*_pred_on.sum.per_cycle_elapsed) x smsp__cycles_elapsed.avg.\n\n";
+         fmt::format("\nFLOPs follow ncu's roofline: thread-instruction rates ({}) x {}.\n\n",
+                     thread_inst_rate_metric("*"), metric::kSmspCycles);
 }
 
 std::string evidence_table(const Verdict& v) {
@@ -156,7 +159,7 @@ std::string header_block(const NcuReportHeader& header, const std::string& fallb
   std::vector<std::vector<std::string>> rows;
   for (const auto& [k, v] : header.rows) rows.push_back({k, v});
   if (!rows.empty()) out += markdown_table({"Item", "Value"}, rows) + "\n";
-  if (!header.timing_markdown.empty()) out += trim(header.timing_markdown) + "\n\n";
+  if (std::string extra = header_sections_markdown(header); !extra.empty()) out += trim(extra) + "\n\n";
   return out;
 }
 
@@ -184,6 +187,13 @@ std::vector<size_t> kernels_to_detail(const CallVerdict& call, size_t max) {
   return order;
 }
 
+std::string header_sections_markdown(const NcuReportHeader& header) {
+  std::string md;
+  if (header.timing) md += timing_markdown(*header.timing);
+  if (header.streamed) md += (md.empty() ? "" : "\n") + other_launches_markdown(*header.streamed);
+  return md;
+}
+
 NcuReportHeader header_from_report(const MetricTable& table, const CallVerdict& call, const std::string& source) {
   NcuReportHeader h;
   const KernelMetrics* lead = call.leading >= 0 && static_cast<size_t>(call.leading) < table.kernels.size()
@@ -192,15 +202,15 @@ NcuReportHeader header_from_report(const MetricTable& table, const CallVerdict& 
   std::string kernel = lead ? lead->name : "no kernel";
   if (table.kernels.size() > 1) kernel += fmt::format(" (leads; {} launches in the report)", table.kernels.size());
   h.rows.emplace_back("Kernel", kernel);
-  std::string gpu = lead ? lead->text("device__attribute_display_name") : "";
+  std::string gpu = lead ? lead->text(metric::kDeviceName) : "";
   h.rows.emplace_back("GPU", gpu.empty() ? "not recorded" : gpu);
   h.rows.emplace_back("Arch", lead ? arch_of(lead->cc) : "not recorded");
   h.rows.emplace_back("Dims", "not recorded in an ncu report");
-  std::string time = "not collected (gpu__time_duration.sum missing)";
+  std::string time = fmt::format("not collected ({} missing)", metric::kDuration);
   if (lead) {
     if (auto ns = catalog_value(*lead, metric::kDuration))
       time = format_value(*ns, "ns") +
-             " (ncu gpu__time_duration.sum of this launch, measured under the profiler, not CUDA events)";
+             fmt::format(" (ncu {} of this launch, measured under the profiler, not CUDA events)", metric::kDuration);
   }
   if (table.kernels.size() > 1 && call.total_gpu_time_ns > 0)
     time += fmt::format("; all launches: {}", format_value(call.total_gpu_time_ns, "ns"));

@@ -11,20 +11,26 @@
 #include <utility>
 #include <vector>
 
+#include "stages/analysis/analyze_stream.hpp"
 #include "stages/analysis/hot_lines.hpp"
+#include "stages/timing/timing.hpp"
 #include "stages/analysis/verdict.hpp"
 #include "stages/ncu/metric_table.hpp"
 
 namespace kprof {
 
-/// What the caller knows beyond the ncu table, already formatted.
+/// What the caller knows beyond the ncu table: header rows, and typed values the report renders.
 struct NcuReportHeader {
   std::string title;  ///< first heading; "" -> "ncu summary: <leading kernel>"
   /// Header table rows in order, e.g. {"Kernel", "..."}, {"GPU", "NVIDIA H200"}, {"Arch", "sm_90"},
   /// {"Dims", "N=1048576"}, {"Execution time", "12.3 us (CUDA events, median of 100)"}.
   std::vector<std::pair<std::string, std::string>> rows;
-  std::string timing_markdown;  ///< optional Markdown section inserted right after the header table
-  nlohmann::json timing_json;   ///< optional timing object, stored under "timing" in the JSON (null: none)
+  /// The timing of the profiled version (nullptr: none, as in `kprof analyze`): its section right
+  /// after the header table (timing_markdown) and "timing" in the JSON (timing_json).
+  const TimingResult* timing = nullptr;
+  /// `kprof analyze` of a large export: the launches not kept in full, a section after the header
+  /// table (report/analyze_report.hpp other_launches_markdown); nullptr: none.
+  const StreamedAnalysis* streamed = nullptr;
   /// Hot lines by kernel ID (stages/analysis/hot_lines.hpp): each detailed kernel gets a "Hot lines"
   /// section and a "Where in the source" table under its secondary signals; "hot_lines" in the JSON.
   std::map<int, KernelHotLines> hot_lines;
@@ -37,6 +43,10 @@ struct NcuReportHeader {
 /// Dims ("not recorded in an ncu report"), Execution time (gpu__time_duration.sum, marked as
 /// measured under ncu), Source (`source`, e.g. the report path).
 NcuReportHeader header_from_report(const MetricTable& table, const CallVerdict& call, const std::string& source);
+
+/// The Markdown sections after the header table: the timing (report/timing_report.hpp
+/// timing_markdown) and the launches not kept in full, each when the header has it; "" when none.
+std::string header_sections_markdown(const NcuReportHeader& header);
 
 /// ncu_summary.md: header table, optional timing section, then per kernel the catalog metrics by
 /// category (Speed of Light, Memory, Compute, Occupancy, Launch, Scheduler and warp stalls,

@@ -10,7 +10,7 @@ std::string unclassified_summary(const NcuReportHeader& header, const std::strin
   std::vector<std::vector<std::string>> rows;
   for (const auto& [k, v] : header.rows) rows.push_back({k, v});
   md += markdown_table({"Item", "Value"}, rows);
-  if (!header.timing_markdown.empty()) md += "\n" + header.timing_markdown + "\n";
+  if (std::string extra = header_sections_markdown(header); !extra.empty()) md += "\n" + extra + "\n";
   md += "\n## Bottleneck\n\nNot classified: " + failure + ".\n";
   if (!hint.empty()) md += "\nWhat to do: " + hint + ".\n";
   md += "\nThe execution time above was measured before profiling and is valid on its own.\n";

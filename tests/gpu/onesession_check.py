@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks for the GPU suite's `onesession` stage (issue 17): `kprof run --ncu-session one` against
+"""Checks for the GPU suite's `onesession` stage: `kprof run --ncu-session one` against
 `--ncu-session per-version` on the same versions.
 
   onesession_check.py same ONE_DIR PER_DIR

@@ -59,7 +59,7 @@ fi
 
 if want sanitize; then  # issue 30: kprof check --sanitize (compute-sanitizer on a child kprof check)
   RK=tests/gpu/kernels
-  SCENARIO_TIMEOUT=${SANITIZE_TIMEOUT:-1200} scenario sanitize-race 1 'FAIL racecheck: .*reverse_blocks_racy' -- "$K" check $RK/race_shared.cu --ref $RK/race_shared_ref.py --n=1048576 --build --sanitize racecheck -o "$W/san_race"
+  SCENARIO_TIMEOUT=${SANITIZE_TIMEOUT:-1200} scenario sanitize-race 1 'FAIL racecheck: .*reverse_blocks_racy' -- "$K" check $RK/race_shared.cu --ref $RK/race_shared_ref.py --n=65536 --build --sanitize racecheck -o "$W/san_race"
   scenario sanitize-race-json 0 '"user_errors": [1-9]' -- cat "$W/san_race/correctness.json"
   SCENARIO_TIMEOUT=${SANITIZE_TIMEOUT:-1200} scenario sanitize-vadd-clean 0 'PASS memcheck' -- "$K" check $E/cuda/vector_add/vector_add.cu --ref $VREF --N=1000003 --build --sanitize memcheck,initcheck -o "$W/san_vadd"
   scenario sanitize-bad-tool 2 'unknown compute-sanitizer tool' -- "$K" check $E/cuda/vector_add/vector_add.cu --ref $VREF --N=1000 --sanitize memcheck,leakcheck -o "$W/san_bad"
@@ -170,7 +170,7 @@ if want probe; then  # issue 4: does CUPTI's kernel tracing change the kernel it
   P="$W/cupti_probe"
   nvcc -O3 -arch=sm_90 -o "$P" bench/cupti_probe.cu -lcupti > "$W/probe_build.log" 2>&1
   : > "$OUT/cupti_probe.tsv"
-  for m in none conc serial kprof callbacks none conc kprof; do "$P" $m >> "$OUT/cupti_probe.tsv" 2>&1; done
+  for m in none conc serial kprof callbacks none conc kprof primed queued serial; do "$P" $m >> "$OUT/cupti_probe.tsv" 2>&1; done
   for m in none conc serial; do "$P" $m 100 noflush >> "$OUT/cupti_probe.tsv" 2>&1; done
   ncu --clock-control none --cache-control all --metrics gpu__time_duration.sum -k regex:vadd --csv \
       --print-units base "$P" none 5 > "$OUT/cupti_probe_ncu.csv" 2>&1
@@ -257,10 +257,29 @@ if want integrity; then  # timing you can defend: noise-driven sample counts, th
       --size out=1 --build --no-ncu -o "$W/spin_$kc"
     cp "$W/spin_$kc/profile.json" "$OUT/integrity_spin_${kc}_profile.json" 2>/dev/null
   done
-  # Kernel times within 1% of ncu's at >= 5 us: the 100 us spin under ncu.
-  scenario integrity-spin-ncu 0 'Bound|Mixed|Latency' -- "$K" profile $IK/timing/spin.cu --kcycles=198 \
-    --size out=1 --build -o "$W/spin_ncu"
-  cp "$W/spin_ncu/ncu_summary.md" "$OUT/integrity_spin_ncu_summary.md" 2>/dev/null
+  # Kernel time against ncu's gpu__time_duration (profile.json call.timing_vs_ncu): within 1% for
+  # the ~100 us spin. The ~7 us one is held to 1 us, not 1%: CUPTI's serialized kernel record is
+  # 0.45-0.8 us longer than ncu's duration for every kernel of 2-20 us, whether the GPU was idle before
+  # the launch or not (bench/cupti_probe.cu modes serial, primed, queued; docs/gpu-runs.md), so 1%
+  # holds from about 60 us.
+  for kc_limit in 10:abs1us 198:pct1; do
+    kc=${kc_limit%%:*}; limit=${kc_limit##*:}
+    scenario "integrity-spin-ncu-$kc" 0 'Bound|Mixed|Latency' -- "$K" profile $IK/timing/spin.cu --kcycles=$kc \
+      --size out=1 --build -o "$W/spin_ncu_$kc"
+    cp "$W/spin_ncu_$kc/ncu_summary.md" "$OUT/integrity_spin_ncu_${kc}_summary.md" 2>/dev/null
+    cp "$W/spin_ncu_$kc/profile.json" "$OUT/integrity_spin_ncu_${kc}_profile.json" 2>/dev/null
+    scenario "integrity-spin-ncu-$kc-gap" 0 'gap-check: ok' -- python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+t = j["call"]["timing_vs_ncu"]
+k = j["timing"]["kernel_time"]["sum_ms"]["median"]
+g = t["gap_pct"]
+gap_us = k * 1e3 * g / (100 + g)  # kprof - ncu, us
+ok = abs(g) <= 1.0 if sys.argv[2] == "pct1" else abs(gap_us) <= 1.0
+print("kernel time vs ncu: gap %+.3f%% (%+.2f us): %s" % (g, gap_us, t["text"]))
+print("gap-check: %s (limit %s)" % ("ok" if ok else "FAILED", "1%" if sys.argv[2] == "pct1" else "1 us"))
+sys.exit(0 if ok else 1)' "$W/spin_ncu_$kc/profile.json" "$limit"
+  done
   # The planted memoizing kernel beside its honest twin: exit 1, the integrity check names it.
   MI="--n=16777216 --size x=n --size y=n"
   scenario integrity-memo-caught 1 'memoiz' -- "$K" run $IK/memo/honest.cu $IK/memo/memo.cu --ref $IK/memo/ref.py \
@@ -268,7 +287,14 @@ if want integrity; then  # timing you can defend: noise-driven sample counts, th
   cp "$W/memo/comparison.md" "$OUT/integrity_memo_comparison.md" 2>/dev/null
   cp "$W/memo/comparison.json" "$OUT/integrity_memo_comparison.json" 2>/dev/null
   for v in honest memo; do cp "$W/memo/$v/profile.json" "$OUT/integrity_memo_${v}_profile.json" 2>/dev/null; done
-  # A heavy fp16 tensor-core GEMM: the power cap, reported (and dropped with --discard-throttled).
+  # kprof's own clock locking, dry run only (never changes the GPU's clocks here).
+  scenario integrity-clocks-dry-base 0 'NVML_CLOCK_LIMIT_ID_TDP' -- "$K" clocks --lock --dry-run
+  scenario integrity-clocks-dry-max 0 'at its maximum' -- "$K" clocks --lock --max --dry-run
+fi
+
+if want throttle; then  # a throttled run reported, and its calls discarded when asked
+  # A heavy fp16 tensor-core GEMM: the power cap, reported (and dropped with --discard-throttled;
+  # when every call is throttled none can be dropped, and the console says so: "would be discarded").
   TM=$root/examples/triton/matmul
   scenario integrity-throttle-reported 0 'thrott|power' -- "$K" profile $TM/matmul.py --M=8192 --N=8192 --K=8192 \
     --no-ncu -o "$W/tm_keep"
@@ -276,9 +302,6 @@ if want integrity; then  # timing you can defend: noise-driven sample counts, th
   scenario integrity-throttle-discard 0 'discarded' -- "$K" profile $TM/matmul.py --M=8192 --N=8192 --K=8192 \
     --no-ncu --discard-throttled -o "$W/tm_drop"
   cp "$W/tm_drop/profile.json" "$OUT/integrity_gemm8192_discard_profile.json" 2>/dev/null
-  # kprof's own clock locking, dry run only (never changes the GPU's clocks here).
-  scenario integrity-clocks-dry-base 0 'NVML_CLOCK_LIMIT_ID_TDP' -- "$K" clocks --lock --dry-run
-  scenario integrity-clocks-dry-max 0 'at its maximum' -- "$K" clocks --lock --max --dry-run
 fi
 
 if want seedstyle; then  # issue 12: kernels and ref.py files written for the original workflow (examples/seed_style)

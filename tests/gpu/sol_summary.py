@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Summary of the `sol` stage (issue 16): for every `kprof run` folder under DIR, each version's
+"""Summary of the `sol` stage: for every `kprof run` folder under DIR, each version's
 class, time bound with its arithmetic, % of bound, top findings with their gains, and kprof's
 timing against ncu's, as Markdown for docs/gpu-runs.md. Usage: sol_summary.py DIR"""
 import glob

@@ -1,8 +1,8 @@
-// The correctness check's rules for non-const buffers (issue 12, part 2), on the GPU with real
+// The correctness check's rules for non-const buffers, on the GPU with real
 // .so kernels and a reference computed on the host: a non-const buffer that neither side changes
 // is an input and passes; one the kernel writes while the reference leaves it fails; an output
 // the kernel skips is never written; a non-const index array never gets the sentinel. And a
-// Python-style output whose pre-call contents already are the answer (issue 29) stays an output.
+// Python-style output whose pre-call contents already are the answer stays an output.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -64,7 +64,7 @@ HostReference add_reference() {
 
 /// A stand-in for a Python kernel (triton) over device memory of its own: A and B from the seed,
 /// and C, like a torch.empty() output that torch's caching allocator took from an earlier
-/// reference result of the same seed, already holding A + B (issue 29). call() writes A + B +
+/// reference result of the same seed, already holding A + B. call() writes A + B +
 /// `error` into C, or nothing when `writes` is false.
 class StaleOutputKernel final : public KernelInstance {
  public:

@@ -1,4 +1,4 @@
-// device_bytes_equal (issue 17): the check's "did the call change this input?" on the GPU. Equal
+// device_bytes_equal: the check's "did the call change this input?" on the GPU. Equal
 // buffers, one flipped byte anywhere (the 16-byte word part, the byte tail, an unaligned start).
 #include <gtest/gtest.h>
 

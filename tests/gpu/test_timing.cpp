@@ -128,7 +128,7 @@ TEST(GpuTiming, KernelTimeMatchesAKnownSpinAndCallTimeCoversIt) {
   EXPECT_EQ(r.l2_flush_bytes, 2 * gpu_l2_bytes(0));
   if (Nvml::get()) {
     EXPECT_TRUE(r.sm_clock.before.has_value());
-    // NVML sampled by a thread during the ~20 timed calls (issue 16): clock, power and reasons.
+    // NVML sampled by a thread during the ~20 timed calls: clock, power and reasons.
     EXPECT_GE(r.during.samples, 1u) << r.during.note;
     EXPECT_GT(r.during.sm_mhz.n, 0u);
     EXPECT_GT(r.during.reason_samples, 0u);

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "stages/analysis/analyze_stream.hpp"
+#include "report/analyze_report.hpp"
 #include "stages/analysis/classify.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"

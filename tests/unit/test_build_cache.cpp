@@ -1,4 +1,4 @@
-// The build cache (issue 17): unchanged inputs are never compiled again, an edited header is, a
+// The build cache: unchanged inputs are never compiled again, an edited header is, a
 // touched file is not, and the same build under another path is copied from the cache. Real
 // nvcc compiles (no GPU needed).
 #include <gtest/gtest.h>

@@ -1,11 +1,11 @@
 // What a buffer listed as an output turns out to be when its pre-call contents are already the
-// answer (issue 29): a Python setup() allocates outputs uninitialised (torch.empty), and torch's
+// answer: a Python setup() allocates outputs uninitialised (torch.empty), and torch's
 // caching allocator can hand it the block that held an earlier reference result of the same seed.
 // The host side of run_check, step by step: the reference's changes against the pre-call contents
 // (reference_changes), those of its second call into a sentinel-filled copy
-// (add_sentinel_reference_changes), then the buffer's verdict (compare_buffer). Before the second
-// call existed a TF32 GEMM's real output C was "the reference leaves 'C' unchanged (an input?)",
-// and a kernel that wrote nothing into such a buffer passed as "input: unchanged".
+// (add_sentinel_reference_changes), then the buffer's verdict (compare_buffer). Without the second
+// call a TF32 GEMM's real output C reads as "the reference leaves 'C' unchanged (an input?)", and
+// a kernel that wrote nothing into such a buffer would pass as "input: unchanged".
 #include <gtest/gtest.h>
 
 #include <cstring>

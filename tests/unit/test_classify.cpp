@@ -114,7 +114,7 @@ TEST(ClassifyFixtures, StridedIsMemoryBoundWithTheUncoalescedSignalFiring) {
   EXPECT_NE(ld.value.find("32 sectors/request (ideal 4 "), std::string::npos) << ld.value;
   EXPECT_EQ(signal(v, "Global store efficiency").state, SignalState::Clear);
   // L2 hits 8.6%, but the gather loads each element once (reuse 0.06 against the DRAM bytes):
-  // its repeated sector fetches are the coalescing signal's, whose fix removes them (issue 16).
+  // its repeated sector fetches are the coalescing signal's, whose fix removes them.
   const SignalRow& l2 = signal(v, "L2 hit rate");
   EXPECT_EQ(l2.state, SignalState::Clear);
   EXPECT_NE(l2.value.find("8.6%; reuse 0.0625"), std::string::npos) << l2.value;

@@ -63,7 +63,7 @@ TEST(CliUsage, RunValidatesEveryVersionBeforeTheEnvironment) {
   auto r = run_kprof_cli({"run", kVadd, std::string(KPROF_SOURCE_DIR) + "/README.md", "--ref", kRef, "--N=8", "--build",
                           "-o", "/tmp/kprof_cli_usage_run"});
   expect_usage(r, "is not a CUDA source file");
-  // The builds start beside the validation (issue 17), but their lines wait: the input error is the one message.
+  // The builds start beside the validation, but their lines wait: the input error is the one message.
   EXPECT_EQ(r.err.find("build:"), std::string::npos) << r.err;
 }
 
@@ -130,7 +130,7 @@ TEST(CliUsage, UnknownCommandAndSeveralKernelsForCheck) {
 }
 
 TEST(CliUsage, RunReportsTheFirstVersionsErrorWhenSeveralAreWrong) {
-  // The .cu versions are checked at once (issue 17); the error shown is still the first one's.
+  // The .cu versions are checked at once; the error shown is still the first one's.
   // Copies without their .so (a GPU machine may have built the examples' own).
   std::string ex = std::string(KPROF_SOURCE_DIR) + "/examples/attention/cuda/";
   std::string dir = "/tmp/kprof_cli_usage_run2_src/";

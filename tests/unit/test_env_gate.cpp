@@ -1,4 +1,4 @@
-// `kprof run`'s environment check beside the versions (flows/env_gate.hpp, issue 17): nothing of a
+// `kprof run`'s environment check beside the versions (flows/env_gate.hpp): nothing of a
 // version is reported before the check passed, and a machine that is not ready stops the run.
 #include <gtest/gtest.h>
 

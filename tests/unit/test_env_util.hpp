@@ -10,10 +10,12 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/settings.hpp"
 #include "core/subprocess.hpp"
 
 namespace kprof::testutil {
@@ -58,6 +60,8 @@ class ScopedEnv {
       ::setenv(name.c_str(), value->c_str(), 1);
     else
       ::unsetenv(name.c_str());
+    // kprof reads its settings once (core/settings.hpp): the changed environment's, while this lives.
+    settings_ = std::make_unique<ScopedSettings>(settings_from_environment());
   }
   ~ScopedEnv() {
     if (old_)
@@ -69,6 +73,7 @@ class ScopedEnv {
  private:
   std::string name_;
   std::optional<std::string> old_;
+  std::unique_ptr<ScopedSettings> settings_;  // destroyed after the destructor restored the variable
 };
 
 /// Runs the built kprof binary (KPROF_BINARY) with `args`, extra environment `env`, in `cwd`.

@@ -162,10 +162,11 @@ TEST(NcuRules, ReadingAndItsFailures) {
     EXPECT_EQ(direct->at(0).rules[i].speedup_type, rules->at(0).rules[i].speedup_type);
     EXPECT_EQ(direct->at(0).rules[i].speedup_pct.has_value(), rules->at(0).rules[i].speedup_pct.has_value());
   }
-  setenv("KPROF_NCU_REPORT", "off", 1);
   why.clear();
-  EXPECT_FALSE(read_rule_results(rep("divergent.ncu-rep"), &why));
-  unsetenv("KPROF_NCU_REPORT");
+  {
+    kprof::testutil::ScopedEnv off("KPROF_NCU_REPORT", "off");
+    EXPECT_FALSE(read_rule_results(rep("divergent.ncu-rep"), &why));
+  }
   EXPECT_NE(why.find("ncu_report"), std::string::npos) << why;
   set_rule_result_reader([](const std::string& p) -> std::optional<std::vector<KernelRuleResults>> {
     return std::vector<KernelRuleResults>{{0, p, {}}};

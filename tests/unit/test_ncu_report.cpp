@@ -27,6 +27,18 @@ size_t pos(const std::string& text, const std::string& needle) {
   return p;
 }
 
+/// A timing as the profile flow passes it (the header renders it: typed, not pre-formatted).
+const TimingResult& profile_like_timing() {
+  static const TimingResult t = [] {
+    TimingResult r;
+    r.call.n = 50;
+    r.call.median = 0.13;
+    r.call_ms.assign(50, 0.13);
+    return r;
+  }();
+  return t;
+}
+
 NcuReportHeader profile_like_header() {
   NcuReportHeader h;
   h.rows = {{"Kernel", "k_copy"},
@@ -34,8 +46,7 @@ NcuReportHeader profile_like_header() {
             {"Arch", "sm_90"},
             {"Dims", "N=67108864"},
             {"Execution time", "130 us (CUDA events, median of 50)"}};
-  h.timing_markdown = "## Timing\n\nmedian 130 us\n";
-  h.timing_json = {{"median_ms", 0.13}};
+  h.timing = &profile_like_timing();
   return h;
 }
 
@@ -45,7 +56,7 @@ TEST(NcuSummary, KeepsTheSeedLayoutInOrder) {
   NcuAnalysis a = analyze_ncu_csv(fixture_text("copy.raw.csv"));
   std::string md = render_ncu_summary(a.table, a.verdict, profile_like_header());
   size_t header = pos(md, "| Execution time | 130 us (CUDA events, median of 50) |");
-  size_t timing = pos(md, "## Timing");
+  size_t timing = pos(md, "## Execution time");
   size_t sol = pos(md, "## Speed of Light");
   size_t memory = pos(md, "## Memory");
   size_t compute = pos(md, "## Compute");
@@ -137,10 +148,14 @@ TEST(NcuJson, CarriesMetricsWithUnitsVerdictAndTiming) {
   EXPECT_EQ(k["verdict"]["class"], "Memory-Bound");
   EXPECT_EQ(k["verdict"]["limiter"], "DRAM");
   EXPECT_EQ(k["verdict"]["signals"][0]["fires"], "yes");
+  // Numbers with units, the formatted text beside them (the coalescing row: bytes used per sector, %).
+  EXPECT_TRUE(k["verdict"]["signals"][0]["value"].is_number()) << k["verdict"]["signals"][0].dump();
+  EXPECT_EQ(k["verdict"]["signals"][0]["unit"], "%");
+  EXPECT_NE(k["verdict"]["signals"][0]["text"].get<std::string>().find("bytes per sector used"), std::string::npos);
   EXPECT_FALSE(k["verdict"]["evidence"].empty());
   EXPECT_EQ(j["call"]["class"], "Memory-Bound");
   EXPECT_EQ(j["call"]["leading_id"], 0);
-  EXPECT_DOUBLE_EQ(j["timing"]["median_ms"].get<double>(), 0.13);
+  EXPECT_DOUBLE_EQ(j["timing"]["call_time_ms"]["median"].get<double>(), 0.13);
   EXPECT_EQ(k["verdict"], verdict_json(a.verdict.kernels[0]));
 }
 

@@ -1,4 +1,4 @@
-// run_ncu's hooks (issue 17) against a stand-in ncu (a shell script): the report read that makes
+// run_ncu's hooks against a stand-in ncu (a shell script): the report read that makes
 // the CSV export unneeded (read_report), the output held back until a standby session is released
 // (hold_output) and the limit counted from the release (stop_when).
 #include <gtest/gtest.h>

@@ -65,10 +65,10 @@ TEST(NcuOutput, CountsReplayPassesAndKernels) {
   EXPECT_EQ(r.replay_passes, 12);
 }
 
-// Issue 29: `kprof profile --metrics full` of a 15 ms kernel said "ncu profiled no kernel" although
-// ncu profiled it (38 passes, report written). ncu draws the progress while the passes run; a line
-// printed meanwhile into the same stream put " - 38 passes" on a line of its own, and the old
-// single-line pattern then found no profiled kernel at all.
+// ncu draws the progress while the passes run; a line printed meanwhile into the same stream puts
+// " - 38 passes" on a line of its own. A single-line pattern then finds no profiled kernel at all,
+// and `kprof profile --metrics full` of a 15 ms kernel would say "ncu profiled no kernel" although
+// ncu profiled it (38 passes, report written).
 TEST(NcuOutput, AProgressLineSplitByAnotherLineStillCountsItsKernel) {
   NcuRunResult r;
   interpret_ncu_output(

@@ -1,4 +1,4 @@
-// `kprof __session --standby` (issue 17): the process ncu profiles for `kprof run` starts early,
+// `kprof __session --standby`: the process ncu profiles for `kprof run` starts early,
 // waits without GPU work for the final plan, and ends at once when the run cancels it or ends.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// kprof run's build pool (issue 17): the versions build concurrently with real nvcc (no GPU:
+// kprof run's build pool: the versions build concurrently with real nvcc (no GPU:
 // --arch given), a failed build costs only its own version, a version that needs no build is
 // ready at once, and a second pool over unchanged sources compiles nothing.
 #include <gtest/gtest.h>

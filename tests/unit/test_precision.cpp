@@ -1,4 +1,4 @@
-// Telling reduced-precision arithmetic from a bug (issue 12, part 4): real float32 matrix products
+// Telling reduced-precision arithmetic from a bug: real float32 matrix products
 // computed here on the CPU, once exactly and once with their inputs rounded to TF32 or bfloat16,
 // compared with compare_output and diagnosed.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// `kprof profile`'s standby ncu session (issue 17, flows/ncu_standby.hpp StandbySession::for_profile)
+// `kprof profile`'s standby ncu session (flows/ncu_standby.hpp StandbySession::for_profile)
 // against a stand-in ncu: ncu starts on `kprof __session PRELIM --standby GO` before the timing,
 // its output is held until the release, the release writes the one-version plan (with the timing's
 // --warmup) to GO, and the report is OUT_DIR/profile.ncu-rep.
@@ -51,9 +51,7 @@ std::string fake_ncu(const TempDir& dir) {
 
 TEST(ProfileStandby, StartsBeforeTheTimingAndRunsTheFinalPlanOnRelease) {
   TempDir dir;
-  const char* before = std::getenv("KPROF_NCU");
-  std::string saved = before ? before : "";
-  ::setenv("KPROF_NCU", fake_ncu(dir).c_str(), 1);
+  kprof::testutil::ScopedEnv ncu("KPROF_NCU", fake_ncu(dir));
   KernelSpec spec;
   spec.kernel = std::string(KPROF_SOURCE_DIR) + "/examples/attention/cuda/v5.cu";
   ProfileSettings s;
@@ -75,8 +73,4 @@ TEST(ProfileStandby, StartsBeforeTheTimingAndRunsTheFinalPlanOnRelease) {
   ASSERT_EQ(go["versions"].size(), 1u) << go.dump();
   EXPECT_EQ(go["versions"][0]["name"], "v5");
   EXPECT_TRUE(contains(go.dump(), "\"7\"")) << go.dump();  // the timing's warm-up count reached the runner
-  if (before)
-    ::setenv("KPROF_NCU", saved.c_str(), 1);
-  else
-    ::unsetenv("KPROF_NCU");
 }

@@ -16,6 +16,7 @@
 #include "python/interpreter.hpp"
 #include "stages/verify/reference.hpp"
 #include "test_python_support.hpp"
+#include "unit/test_env_util.hpp"
 
 using namespace kprof;
 using namespace kprof_test;
@@ -43,14 +44,10 @@ TEST(PythonInterpreter, SysExecutableIsTheConfiguredPython) {
 }
 
 TEST(PythonInterpreter, KprofPythonMustNameAFile) {
-  const char* old = std::getenv("KPROF_PYTHON");
-  std::string saved = old ? old : "";
-  setenv("KPROF_PYTHON", "/nonexistent/kprof/bin/python", 1);
-  Error e = error_of([] { python_executable(); });
-  if (saved.empty())
-    unsetenv("KPROF_PYTHON");
-  else
-    setenv("KPROF_PYTHON", saved.c_str(), 1);
+  Error e = error_of([] {
+    kprof::testutil::ScopedEnv bad("KPROF_PYTHON", "/nonexistent/kprof/bin/python");
+    python_executable();
+  });
   EXPECT_EQ(e.code(), ExitCode::Usage);
   EXPECT_HAS(e.what(), "KPROF_PYTHON=/nonexistent/kprof/bin/python");
   EXPECT_HAS(e.hint(), "bin/python");

@@ -1,5 +1,5 @@
 // The environment's counter probe as the first launch of `kprof run`'s standby ncu session
-// (issue 17, stages/ncu/session_probe.hpp): its outcome read from ncu's and the runner's output,
+// (stages/ncu/session_probe.hpp): its outcome read from ncu's and the runner's output,
 // and its row kept out of the versions' split.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Secondary signals that do not fire falsely and the ones that were missing (issue 16), on real
+// Secondary signals that must not fire falsely and the ones not in the seed's table, on real
 // H200 reports: branch efficiency with no divergent branch, the L1/L2 hit rates on pure streams,
 // thread divergence, the tensor pipe as the limiter of Mixed, the stalls that explain the limiter,
 // and the count of firing signals per kernel (docs/CLASSIFICATION.md's before/after table).

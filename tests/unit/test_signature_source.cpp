@@ -13,6 +13,7 @@
 #include "kernel/build_record.hpp"
 #include "kernel/preprocess.hpp"
 #include "kernel/signature_source.hpp"
+#include "unit/test_env_util.hpp"
 
 using namespace kprof;
 
@@ -26,16 +27,7 @@ std::string scratch(const std::string& leaf) {
   return join_path(dir, leaf);
 }
 
-/// Sets an environment variable for one test, restoring it afterwards.
-struct ScopedEnv {
-  std::string name, old;
-  bool had = false;
-  ScopedEnv(const std::string& n, const std::string& v) : name(n) {
-    if (const char* o = std::getenv(n.c_str())) had = true, old = o;
-    ::setenv(n.c_str(), v.c_str(), 1);
-  }
-  ~ScopedEnv() { had ? ::setenv(name.c_str(), old.c_str(), 1) : ::unsetenv(name.c_str()); }
-};
+using kprof::testutil::ScopedEnv;  // sets a variable and kprof's settings (core/settings.hpp) for one test
 
 std::string names(const Signature& s) {
   std::string out;

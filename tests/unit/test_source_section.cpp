@@ -1,4 +1,4 @@
-// kprof's own source-counter section (issue 17, stages/ncu/source_section.hpp): it holds every
+// kprof's own source-counter section (stages/ncu/source_section.hpp): it holds every
 // per-instruction metric the hot lines' reader reads, it is written once into a folder named by its
 // text, and the "kprof" set's ncu command collects it in place of ncu's stock SourceCounters.
 #include <gtest/gtest.h>
@@ -121,7 +121,6 @@ TEST(SourceSection, TheKprofSetCollectsItInPlaceOfTheStockSection) {
 TEST(SourceSection, KprofsProfilesCollectItUnlessStockIsAskedFor) {
   TempDir t;
   ScopedEnv cache("KPROF_CACHE_DIR", t.path());
-  ScopedEnv unset("KPROF_SOURCE_SECTION", std::nullopt);
   KernelSpec spec;
   ProfileSettings s;
   s.source = true;
@@ -129,10 +128,9 @@ TEST(SourceSection, KprofsProfilesCollectItUnlessStockIsAskedFor) {
   const std::string folder = session_ncu_options(spec, s).source_section_folder;
   EXPECT_EQ(folder, kprof_source_section_folder());
   EXPECT_TRUE(path_exists(join_path(folder, "KprofSourceCounters.section"))) << folder;
-  {
-    ScopedEnv stock("KPROF_SOURCE_SECTION", "stock");
-    EXPECT_EQ(session_ncu_options(spec, s).source_section_folder, "");
-  }
+  s.stock_source_section = true;  // the hidden --stock-source-section
+  EXPECT_EQ(session_ncu_options(spec, s).source_section_folder, "");
+  s.stock_source_section = false;
   s.metric_set = "full";  // ncu's own sections, SourceCounters among them
   EXPECT_EQ(session_ncu_options(spec, s).source_section_folder, "");
   s.metric_set = "kprof";

@@ -1,4 +1,4 @@
-// The timed calls' budget as the command line sets it (issue 17): a short default budget per phase
+// The timed calls' budget as the command line sets it: a short default budget per phase
 // without --iters, the long one with an explicit --iters, --time-budget-ms over both.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// kprof keeps Triton's autotuning results (TRITON_CACHE_AUTOTUNING=1) unless the user chose (issue 17).
+// kprof keeps Triton's autotuning results (TRITON_CACHE_AUTOTUNING=1) unless the user chose.
 #include <gtest/gtest.h>
 
 #include <cstdlib>

@@ -101,19 +101,4 @@ std::string ncu_export_csv_file(const std::string& path, const std::string& tmp_
   return tmp_csv;
 }
 
-std::string read_ncu_export(const std::string& path, double timeout_s) {
-  const std::string tmp =
-      (std::filesystem::temp_directory_path() / ("kprof-export-" + std::to_string(::getpid()) + ".csv")).string();
-  std::string csv = ncu_export_csv_file(path, tmp, timeout_s);
-  std::string text;
-  try {
-    text = read_file(csv);
-  } catch (...) {
-    if (csv == tmp) std::remove(tmp.c_str());
-    throw;
-  }
-  if (csv == tmp) std::remove(tmp.c_str());
-  return text;
-}
-
 }  // namespace kprof

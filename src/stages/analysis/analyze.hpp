@@ -54,8 +54,4 @@ bool is_ncu_report_file(const std::string& path);
 /// (exit 1) when ncu runs past `timeout_s`.
 std::string ncu_export_csv_file(const std::string& path, const std::string& tmp_csv, double timeout_s = 300.0);
 
-/// The CSV text of an ncu report (ncu_export_csv_file, read whole; for small reports and tests).
-/// Same errors.
-std::string read_ncu_export(const std::string& path, double timeout_s = 300.0);
-
 }  // namespace kprof

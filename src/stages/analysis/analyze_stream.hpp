@@ -62,9 +62,4 @@ using AnalyzeProgress = std::function<void(size_t launches, uint64_t bytes, uint
 StreamedAnalysis analyze_ncu_file(const std::string& path, size_t keep, const AnalyzeProgress& progress = {},
                                   const AnalysisContext& ctx = {});
 
-/// Markdown for the launches not kept in full: one summary line (how many, share of GPU time,
-/// classes) and a table of the kernel names with the most GPU time over all launches (at most
-/// `max_names` rows). "" when every launch was kept.
-std::string other_launches_markdown(const StreamedAnalysis& a, size_t max_names = 20);
-
 }  // namespace kprof

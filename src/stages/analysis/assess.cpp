@@ -160,8 +160,7 @@ void assess_verdict(const MetricTable& table, CallVerdict& call, const AnalysisC
     if (!v.leading_stalls.empty()) {
       v.summary += "; leading stalls: " + v.leading_stalls;
       v.evidence.push_back({"Leading stalls explain the limiter",
-                            std::string("smsp__average_warps_issue_stalled_*") + " / " + m::kWarpLatency,
-                            v.leading_stalls,
+                            std::string(m::kStallPrefix) + "* / " + m::kWarpLatency, v.leading_stalls,
                             fmt::format(">= {}% of warp cycles and pointing at the limiter or a finding (kprof)",
                                         fmt_sig(t::kExplainingStallPct)),
                             true});

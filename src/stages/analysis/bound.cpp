@@ -115,13 +115,14 @@ std::string read_share_note(const ExecutedWork& e, const Rate& achievable) {
   double bw = *bytes / *e.gpu_time_s;
   if (bw <= achievable.per_s) return "";
   return fmt::format(
-      "the kernel moved its DRAM bytes at {} (dram__bytes_read.sum {} + dram__bytes_write.sum {} in "
-      "gpu__time_duration.sum {}), above the achievable {} of a device-to-device copy, which reads and "
+      "the kernel moved its DRAM bytes at {} ({} {} + {} {} in "
+      "{} {}), above the achievable {} of a device-to-device copy, which reads and "
       "writes in equal parts: reads alone can exceed a copy's bandwidth (no turns of the DRAM bus between "
       "reads and writes), and {} of this kernel's DRAM bytes are reads, so the memory term at the "
       "achievable ceiling can be above the least time; the theoretical ceiling still bounds it",
-      format_si(bw, "B/s"), format_si(*e.dram_read, "B"), format_si(*e.dram_write, "B"), ns(*e.gpu_time_s),
-      format_si(achievable.per_s, "B/s"), format_value(100.0 * *e.dram_read / *bytes, "%"));
+      format_si(bw, "B/s"), m::kDramRead, format_si(*e.dram_read, "B"), m::kDramWrite, format_si(*e.dram_write, "B"),
+      m::kDuration, ns(*e.gpu_time_s), format_si(achievable.per_s, "B/s"),
+      format_value(100.0 * *e.dram_read / *bytes, "%"));
 }
 
 /// Sets the bound from its terms and the measured time: the binding term, % of bound, "at most".
@@ -162,8 +163,7 @@ TimeBound compute_bound(const WorkModel& work, const Ceilings& c, double measure
   if (work.min_bytes && *work.min_bytes > 0) {
     if (c.dram) mem_theo = add_term(b, "memory", "theoretical", *work.min_bytes, *c.dram, "B");
     if (c.dram_achievable) mem_best = add_term(b, "memory", "achievable", *work.min_bytes, *c.dram_achievable, "B");
-    if (!c.dram)
-      b.notes.push_back("no DRAM peak (dram__bytes.sum.peak_sustained, dram__cycles_elapsed.avg.per_second)");
+    if (!c.dram) b.notes.push_back(fmt::format("no DRAM peak ({}, {})", m::kDramPeakPerCycle, m::kDramFreq));
     if (!c.dram_achievable)
       b.notes.push_back("no achievable bandwidth measured: the memory term uses ncu's theoretical peak");
     if (work.bytes_rest_on_seed_rule) b.notes.push_back("the byte count rests on the seed's sizing rule");
@@ -200,19 +200,19 @@ TimeBound implementation_bound(const ExecutedWork& e, const Ceilings& c) {
   TimeBound b;
   b.implementation = true;
   if (!e.gpu_time_s || *e.gpu_time_s <= 0) {
-    b.notes.push_back("no gpu__time_duration.sum in the report: no implementation bound");
+    b.notes.push_back(fmt::format("no {} in the report: no implementation bound", m::kDuration));
     return b;
   }
   b.measured_s = *e.gpu_time_s;
-  b.measured_how = e.launches > 1 ? fmt::format("gpu__time_duration.sum of {} launches (ncu)", e.launches)
-                                  : std::string("gpu__time_duration.sum (ncu, under the profiler)");
+  b.measured_how = e.launches > 1 ? fmt::format("{} of {} launches (ncu)", m::kDuration, e.launches)
+                                  : fmt::format("{} (ncu, under the profiler)", m::kDuration);
   std::optional<double> mem, compute;
   auto bytes = e.dram_bytes();
   if (bytes && *bytes > 0 && c.dram)
     mem = add_term(b, "memory", "theoretical", *bytes, *c.dram, "B");
   else
-    b.notes.push_back(c.dram ? "no DRAM bytes in the report (dram__bytes_read.sum, dram__bytes_write.sum)"
-                             : "no DRAM peak in the report (dram__bytes.sum.peak_sustained)");
+    b.notes.push_back(c.dram ? fmt::format("no DRAM bytes in the report ({}, {})", m::kDramRead, m::kDramWrite)
+                             : fmt::format("no DRAM peak in the report ({})", m::kDramPeakPerCycle));
   std::string compute_binding;
   if (auto x = executed_compute(b, e, c)) {
     compute = x->first;
@@ -221,11 +221,11 @@ TimeBound implementation_bound(const ExecutedWork& e, const Ceilings& c) {
   settle(b, mem, mem, compute,
          mem ? fmt::format("memory (its DRAM bytes) at the theoretical {}", format_si(c.dram->per_s, "B/s")) : "",
          compute_binding);
-  b.notes.push_back(
-      "a bound of the implementation as executed: its own DRAM traffic (dram__bytes_read.sum + "
-      "dram__bytes_write.sum) and the FLOPs it executed, at ncu's theoretical peaks; not the algorithm's: "
-      "a change that removes traffic or work (coalescing, reuse in shared memory or cache, a better "
-      "algorithm) can beat it, and L1, L2 and shared-memory traffic are not terms");
+  b.notes.push_back(fmt::format(
+      "a bound of the implementation as executed: its own DRAM traffic ({} + {}) and the FLOPs it executed, at "
+      "ncu's theoretical peaks; not the algorithm's: a change that removes traffic or work (coalescing, reuse in "
+      "shared memory or cache, a better algorithm) can beat it, and L1, L2 and shared-memory traffic are not terms",
+      m::kDramRead, m::kDramWrite));
   return b;
 }
 

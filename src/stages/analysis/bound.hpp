@@ -1,4 +1,4 @@
-// How far a kernel is from its limit (issue 16): the time bound of the work the call must do at
+// How far a kernel is from its limit: the time bound of the work the call must do at
 // least (the algorithm bound), against two ceilings (ncu's theoretical peaks and kprof's measured
 // achievable bandwidth), and the implementation efficiency (how busy the busiest unit is on the
 // work the kernel actually executed). docs/CLASSIFICATION.md "Time bound and headroom" defines

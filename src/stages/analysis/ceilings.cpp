@@ -44,11 +44,11 @@ struct TensorPath {
 
 const std::vector<TensorPath>& tensor_paths() {
   static const std::vector<TensorPath> paths = {
-      {"FP16 tensor", "sm__ops_path_tensor_src_fp16.sum", {m::kHgmmaFp16Peak, m::kHmmaFp16Peak}},
-      {"BF16 tensor", "sm__ops_path_tensor_src_bf16_dst_fp32.sum", {m::kHgmmaBf16Peak, m::kHmmaBf16Peak}},
-      {"TF32 tensor", "sm__ops_path_tensor_src_tf32_dst_fp32.sum", {m::kHgmmaTf32Peak, m::kHmmaTf32Peak}},
-      {"FP64 tensor", "sm__ops_path_tensor_src_fp64.sum", {m::kTensorFp64Peak}},
-      {"FP8 tensor", "sm__ops_path_tensor_src_fp8_sparsity_off.sum", {m::kTensorFp8Peak}},
+      {"FP16 tensor", m::kTensorOpsFp16, {m::kHgmmaFp16Peak, m::kHmmaFp16Peak}},
+      {"BF16 tensor", m::kTensorOpsBf16, {m::kHgmmaBf16Peak, m::kHmmaBf16Peak}},
+      {"TF32 tensor", m::kTensorOpsTf32, {m::kHgmmaTf32Peak, m::kHmmaTf32Peak}},
+      {"FP64 tensor", m::kTensorOpsFp64, {m::kTensorFp64Peak}},
+      {"FP8 tensor", m::kTensorOpsFp8, {m::kTensorFp8Peak}},
   };
   return paths;
 }

@@ -92,7 +92,7 @@ std::optional<double> waves_per_sm(const KernelMetrics& k, std::string* how) {
     double w = *grid / (*sms * limiter->blocks_per_sm);
     if (how)
       *how = fmt::format("{} / ({} x {}) = grid / (SMs x blocks per SM)", m::kGridSize, m::kSmCount,
-                         "min(launch__occupancy_limit_*)");
+                         std::string("min(") + m::kLimitFamily + ")");
     return w;
   }
   auto w = catalog_value(k, m::kWaves);

@@ -231,7 +231,7 @@ std::optional<Finding> vector_loads(const KernelMetrics& k) {
   double share = narrow_removed / *all;
   auto at_lsu = gain_at_unit(k, "LSU/MIO issue", share, {"LSU/MIO issue", "Issue slots", "L1/TEX"});
   std::optional<UnitGain> at_issue;
-  if (auto inst = catalog_value(k, "smsp__inst_executed.sum"); inst && *inst > 0)
+  if (auto inst = catalog_value(k, m::kInstExecuted); inst && *inst > 0)
     at_issue = gain_at_unit(k, "Issue slots", narrow_removed / *inst, {"LSU/MIO issue", "Issue slots"});
   auto best = best_gain({at_lsu, at_issue});
   if (!best) return std::nullopt;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "stages/ncu/metrics.hpp"
 #include "stages/ncu/ncu_rep.hpp"
 
 namespace kprof {
@@ -25,8 +26,8 @@ inline constexpr double kMinReliableSamples = 500;
 
 /// ncu's per-instruction counters the ranking reads (SourceCounters section).
 namespace srcmetric {
-inline constexpr const char* kSamples = "smsp__pcsamp_sample_count";
-inline constexpr const char* kStallPrefix = "smsp__pcsamp_warps_issue_stalled_";
+inline constexpr const char* kSamples = metric::kPcSamples;
+inline constexpr const char* kStallPrefix = metric::kPcStallPrefix;
 inline constexpr const char* kInst = "inst_executed";
 inline constexpr const char* kThreadInst = "thread_inst_executed";
 inline constexpr const char* kGlobalSectors = "memory_l2_theoretical_sectors_global";
@@ -36,7 +37,7 @@ inline constexpr const char* kSharedWavefronts = "memory_l1_wavefronts_shared";
 inline constexpr const char* kSharedWavefrontsIdeal = "memory_l1_wavefronts_shared_ideal";
 inline constexpr const char* kSharedWavefrontsExcess = "derived__memory_l1_wavefronts_shared_excessive";
 inline constexpr const char* kLocalSectors = "memory_l2_theoretical_sectors_local";
-inline constexpr const char* kDivergentTargets = "smsp__branch_targets_threads_divergent";
+inline constexpr const char* kDivergentTargets = metric::kPcDivergentTargets;
 }  // namespace srcmetric
 
 /// A stall reason's samples on one line (or instruction).
@@ -139,7 +140,7 @@ std::vector<uint64_t> shown_pcs(const KernelHotLines& h);
 void set_sass(KernelHotLines& h, const std::map<uint64_t, std::string>& sass);
 
 /// hot_lines(k, opts) for launch `k` of `rep`. When `rep` was read without the disassembly
-/// (NcuRep::sass_deferred, the quick read: issue 17) that of the instructions shown is read now
+/// (NcuRep::sass_deferred, the quick read) that of the instructions shown is read now
 /// (read_ncu_rep_sass: a few ms); when that fails the text stays empty and `note` says why.
 KernelHotLines hot_lines_of_report(const NcuRep& rep, const NcuRepKernel& k, const HotLinesOptions& opts = {});
 

@@ -61,6 +61,8 @@ SignalRow coalescing_row(const KernelMetrics& k, bool loads) {
     return row;
   }
   if (!c.efficiency_pct) return not_collected(row, {loads ? m::kLdBytesPerSector : m::kStBytesPerSector});
+  row.number = *c.efficiency_pct;
+  row.unit = "%";
   row.value = fmt::format("{} ({} of 32 bytes per sector used)", format_value(*c.efficiency_pct, "%"),
                           fmt_sig(*c.bytes_per_sector, 3));
   if (c.sectors_per_request) {
@@ -91,6 +93,8 @@ SignalRow hit_rate_row(const KernelMetrics& k, bool l1, std::optional<double> fo
   auto v = catalog_value(k, l1 ? m::kL1Hit : m::kL2Hit);
   if (!v) return not_collected(row, {l1 ? m::kL1Hit : m::kL2Hit});
   row.value = format_value(*v, "%");
+  row.number = *v;
+  row.unit = "%";
   auto reuse = load_reuse(k, footprint);
   auto gld = catalog_value(k, m::kLdSectors), lld = catalog_value(k, m::kLocalLdSectors);
   if (gld && lld && *gld + *lld == 0) {
@@ -138,6 +142,8 @@ SignalRow bank_conflict_row(const KernelMetrics& k) {
     return row;
   }
   double pct = 100.0 * *conflicts / *wavefronts;
+  row.number = pct;
+  row.unit = "% of shared wavefronts (conflicts)";
   row.value = fmt::format("efficiency {}, conflicts {} ({} conflicts / {} wavefronts)",
                           format_value(std::max(0.0, 100.0 - pct), "%"), format_value(pct, "%"),
                           format_value(*conflicts, ""), format_value(*wavefronts, ""));
@@ -152,6 +158,8 @@ SignalRow simple_row(const KernelMetrics& k, const char* id, const char* symptom
   auto v = catalog_value(k, metric_name);
   if (!v) return not_collected(row, {metric_name});
   row.value = format_value(*v, unit);
+  row.number = *v;
+  row.unit = unit;
   bool fires = fires_below ? *v < limit : *v > limit;
   row.state = fires ? SignalState::Fires : SignalState::Clear;
   return row;
@@ -169,6 +177,8 @@ SignalRow spill_row(const KernelMetrics& k) {
   if (!st) missing.emplace_back(m::kLocalStSectors);
   if (!missing.empty()) return not_collected(row, missing);
   double sectors = *ld + *st;
+  row.number = sectors;
+  row.unit = "sectors";
   row.value =
       fmt::format("{} sectors ({})", format_value(sectors, ""), format_value(sectors * t::kSectorBytes, "byte"));
   if (auto regs = catalog_value(k, m::kRegsPerThread))
@@ -185,6 +195,8 @@ SignalRow stall_row(const KernelMetrics& k, const std::string& reason, const cha
       "a small share; stalls are spread and hidden by other warps", issue);
   auto s = stall_share(k, reason);
   if (!s) return not_collected(row, {stall_metric(reason)});
+  row.number = s->share_pct;
+  row.unit = "% of warp cycles per issued instruction";
   row.value = fmt::format("{} cycles per issued instruction = {} of all", fmt_sig(s->cycles, 4),
                           format_value(s->share_pct, "%"));
   row.state = s->share_pct >= t::kHighStallSharePct ? SignalState::Fires : SignalState::Clear;
@@ -208,6 +220,8 @@ SignalRow divergence_row(const KernelMetrics& k) {
     return row;
   }
   double pct = 100.0 * *div / *branches;
+  row.number = pct;
+  row.unit = "% of branch instructions";
   row.value = fmt::format("{} divergent targets = {} of {} branches", format_value(*div, ""), format_value(pct, "%"),
                           format_value(*branches, ""));
   row.state = pct > t::kHighDivergentBranchPct ? SignalState::Fires : SignalState::Clear;
@@ -216,7 +230,7 @@ SignalRow divergence_row(const KernelMetrics& k) {
 
 /// The seed's "Branch efficiency < 100%". ncu's average over divergent-capable branches reads 0%
 /// when no branch target was divergent (smsp__sass_branch_targets_threads_divergent.sum = 0):
-/// the metric is empty there, not bad, so the row is n/a (issue 16: it fired on such kernels).
+/// the metric is empty there, not bad, so the row is n/a there instead of firing.
 SignalRow branch_efficiency_row(const KernelMetrics& k) {
   SignalRow row = simple_row(
       k, "branch-efficiency", "Branch efficiency < 100%", m::kBranchUniformPct, "%", true, t::kMinBranchEfficiencyPct,
@@ -231,7 +245,7 @@ SignalRow branch_efficiency_row(const KernelMetrics& k) {
   return row;
 }
 
-/// Missing from the seed's table (issue 16): warps whose instructions run with few active
+/// Not in the seed's table: warps whose instructions run with few active
 /// threads, from divergence or predication, even where the branch targets look uniform. ncu's
 /// ThreadDivergence rule: the smaller of the two ratios below 24 of 32.
 SignalRow thread_divergence_row(const KernelMetrics& k) {
@@ -243,6 +257,8 @@ SignalRow thread_divergence_row(const KernelMetrics& k) {
   auto npo = catalog_value(k, m::kThreadsPerInstPredOn);
   if (!all && !npo) return not_collected(row, {m::kThreadsPerInst, m::kThreadsPerInstPredOn});
   double used = std::min(all.value_or(32), npo.value_or(32));
+  row.number = used;
+  row.unit = "threads per instruction (of 32)";
   row.value = fmt::format("{} of 32 threads active per executed instruction ({} not predicated off)",
                           all ? fmt_sig(*all, 3) : "n/a", npo ? fmt_sig(*npo, 3) : "n/a");
   row.state = used < t::kMinThreadsPerInst ? SignalState::Fires : SignalState::Clear;

@@ -15,9 +15,9 @@ inline constexpr double kMuchHigherPts = 20.0;
 /// "much higher" lead) and one pipe (sm__pipe_*_cycles_active / sm__inst_executed_pipe_*,
 /// % of peak over active cycles) is at least this busy: that pipe is saturated, so it, not the
 /// memory system, sets the time (ncu's Compute Workload Analysis reads a pipe this busy as the
-/// limiter). A kprof rule, added after a CUTLASS tensor-core GEMM on the H200 (2026-11-29: SM SOL
-/// 76.8%, memory SOL 58.1%, tensor pipe 80.4%, theoretical occupancy 12.5% by design) was
-/// otherwise called Occupancy-Bound.
+/// limiter). A kprof rule: without it a CUTLASS tensor-core GEMM on the H200 (SM SOL 76.8%,
+/// memory SOL 58.1%, tensor pipe 80.4%, theoretical occupancy 12.5% by design) is called
+/// Occupancy-Bound.
 inline constexpr double kSaturatedPipePct = 60.0;
 /// Seed: "Both SM SOL and Memory SOL < 40%" -> Latency-Bound.
 inline constexpr double kLatencySolPct = 40.0;
@@ -97,8 +97,8 @@ inline constexpr double kHighStallSharePct = 30.0;
 inline constexpr double kMinBranchEfficiencyPct = 95.0;
 /// The L1 and L2 hit-rate rows fire only where data is reused: the loads request at least this
 /// many times the footprint (derived.hpp load_reuse). A stream reads each byte once (factor ~1)
-/// and cannot hit, so a low hit rate is not a finding there (kprof choice, issue 16: the L1 row
-/// fired on nearly every real export before).
+/// and cannot hit, so a low hit rate is not a finding there (kprof choice: without it the L1
+/// row fires on nearly every real export).
 inline constexpr double kMinReuseForHitRate = 2.0;
 /// Thread divergence / predication: fewer than this many threads of 32 active per executed
 /// instruction (smsp__thread_inst_executed_per_inst_executed.ratio or its not-predicated-off

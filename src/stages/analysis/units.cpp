@@ -1,38 +1,25 @@
 #include "stages/analysis/units.hpp"
+#include "core/enum_names.hpp"
 
 #include <map>
 #include <set>
 
 namespace kprof {
 
-std::string unit_status_id(UnitStatus s) {
-  switch (s) {
-    case UnitStatus::Ok:
-      return "ok";
-    case UnitStatus::Wrong:
-      return "wrong";
-    case UnitStatus::BuildError:
-      return "build_error";
-    case UnitStatus::LoadError:
-      return "load_error";
-    case UnitStatus::Timeout:
-      return "timeout";
-    case UnitStatus::Crash:
-      return "crash";
-    case UnitStatus::ProfileUnavailable:
-      return "profile_unavailable";
-    case UnitStatus::NotRun:
-      return "not_run";
-  }
-  return "not_run";
-}
+/// The names of UnitStatus (core/enum_names.hpp).
+constexpr auto kUnitStatusNames = enum_names<UnitStatus>({{UnitStatus::Ok, "ok"},
+                                                          {UnitStatus::Wrong, "wrong"},
+                                                          {UnitStatus::BuildError, "build_error"},
+                                                          {UnitStatus::LoadError, "load_error"},
+                                                          {UnitStatus::Timeout, "timeout"},
+                                                          {UnitStatus::Crash, "crash"},
+                                                          {UnitStatus::ProfileUnavailable, "profile_unavailable"},
+                                                          {UnitStatus::NotRun, "not_run"}},
+                                                         "not_run");
 
-std::optional<UnitStatus> parse_unit_status(const std::string& id) {
-  for (UnitStatus s : {UnitStatus::Ok, UnitStatus::Wrong, UnitStatus::BuildError, UnitStatus::LoadError,
-                       UnitStatus::Timeout, UnitStatus::Crash, UnitStatus::ProfileUnavailable, UnitStatus::NotRun})
-    if (unit_status_id(s) == id) return s;
-  return std::nullopt;
-}
+std::string unit_status_id(UnitStatus s) { return kUnitStatusNames.name(s); }
+
+std::optional<UnitStatus> parse_unit_status(const std::string& id) { return kUnitStatusNames.parse(id); }
 
 UnitStatus unit_status_of(const VersionRow& row, bool ncu_requested, bool build_failed) {
   switch (row.status) {

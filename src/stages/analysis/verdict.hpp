@@ -42,12 +42,14 @@ std::string signal_state_name(SignalState s);
 
 /// One row of the seed's secondary-signal table, evaluated.
 struct SignalRow {
-  std::string id;         ///< stable key: "uncoalesced-loads", "l1-hit", "thread-divergence", ... (findings.hpp)
-  std::string symptom;    ///< the seed's symptom wording, made specific ("Global load efficiency < 95%")
-  std::string metric;     ///< ncu metric name(s)
-  std::string value;      ///< formatted measured value(s), or "not collected"
-  std::string threshold;  ///< threshold with its source
-  std::string ideal;      ///< the ideal value, stated honestly
+  std::string id;                ///< stable key: "uncoalesced-loads", "l1-hit", "thread-divergence", ... (findings.hpp)
+  std::string symptom;           ///< the seed's symptom wording, made specific ("Global load efficiency < 95%")
+  std::string metric;            ///< ncu metric name(s)
+  std::string value;             ///< formatted measured value(s), or "not collected"
+  std::optional<double> number;  ///< the value the threshold is checked against, in `unit` (JSON "value")
+  std::string unit;              ///< "%", "sectors", "threads per instruction", ...
+  std::string threshold;         ///< threshold with its source
+  std::string ideal;             ///< the ideal value, stated honestly
   SignalState state = SignalState::NotCollected;
   std::string likely_issue;          ///< the seed's "likely issue" for this symptom
   std::vector<std::string> missing;  ///< metrics this row lacked

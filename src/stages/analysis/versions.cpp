@@ -5,6 +5,7 @@
 
 #include "stages/analysis/derived.hpp"
 #include "stages/ncu/metrics.hpp"
+#include "core/enum_names.hpp"
 
 namespace kprof {
 namespace {
@@ -43,48 +44,28 @@ Change change_of(const NoiseVerdict& v) {
 
 }  // namespace
 
-std::string version_status_id(VersionStatus s) {
-  switch (s) {
-    case VersionStatus::Pass:
-      return "pass";
-    case VersionStatus::Fail:
-      return "fail";
-    case VersionStatus::LoadError:
-      return "load_error";
-    case VersionStatus::CheckError:
-      return "check_error";
-    case VersionStatus::NotRun:
-      return "not_run";
-    case VersionStatus::Unchecked:
-      return "unchecked";
-  }
-  return "not_run";
-}
+/// The names of VersionStatus (core/enum_names.hpp).
+constexpr auto kVersionStatusNames = enum_names<VersionStatus>({{VersionStatus::Pass, "pass"},
+                                                                {VersionStatus::Fail, "fail"},
+                                                                {VersionStatus::LoadError, "load_error"},
+                                                                {VersionStatus::CheckError, "check_error"},
+                                                                {VersionStatus::NotRun, "not_run"},
+                                                                {VersionStatus::Unchecked, "unchecked"}},
+                                                               "not_run");
 
-std::optional<VersionStatus> parse_version_status(const std::string& id) {
-  for (auto s : {VersionStatus::Pass, VersionStatus::Fail, VersionStatus::LoadError, VersionStatus::CheckError,
-                 VersionStatus::NotRun, VersionStatus::Unchecked})
-    if (version_status_id(s) == id) return s;
-  return std::nullopt;
-}
+std::string version_status_id(VersionStatus s) { return kVersionStatusNames.name(s); }
 
-std::string profile_status_id(ProfileStatus s) {
-  switch (s) {
-    case ProfileStatus::Classified:
-      return "classified";
-    case ProfileStatus::NotClassified:
-      return "not_classified";
-    case ProfileStatus::NotProfiled:
-      return "not_profiled";
-  }
-  return "not_profiled";
-}
+std::optional<VersionStatus> parse_version_status(const std::string& id) { return kVersionStatusNames.parse(id); }
 
-std::optional<ProfileStatus> parse_profile_status(const std::string& id) {
-  for (auto s : {ProfileStatus::Classified, ProfileStatus::NotClassified, ProfileStatus::NotProfiled})
-    if (profile_status_id(s) == id) return s;
-  return std::nullopt;
-}
+/// The names of ProfileStatus (core/enum_names.hpp).
+constexpr auto kProfileStatusNames = enum_names<ProfileStatus>({{ProfileStatus::Classified, "classified"},
+                                                                {ProfileStatus::NotClassified, "not_classified"},
+                                                                {ProfileStatus::NotProfiled, "not_profiled"}},
+                                                               "not_profiled");
+
+std::string profile_status_id(ProfileStatus s) { return kProfileStatusNames.name(s); }
+
+std::optional<ProfileStatus> parse_profile_status(const std::string& id) { return kProfileStatusNames.parse(id); }
 
 void fill_ncu_columns(VersionRow& row, const CallVerdict* verdict, const MetricTable* table, bool classified,
                       const std::string& failure) {
@@ -166,23 +147,16 @@ std::string choose_time_basis(std::vector<VersionRow>& rows) {
                     : "call time (CUDA events), median over the timed calls";
 }
 
-std::string change_name(Change c) {
-  switch (c) {
-    case Change::Baseline:
-      return "baseline";
-    case Change::Faster:
-      return "faster";
-    case Change::Slower:
-      return "slower";
-    case Change::Same:
-      return "same (within noise)";
-    case Change::Inconclusive:
-      return "inconclusive";
-    case Change::NotComparable:
-      return "n/a";
-  }
-  return "n/a";
-}
+/// The names of Change (core/enum_names.hpp).
+constexpr auto kChangeNames = enum_names<Change>({{Change::Baseline, "baseline"},
+                                                  {Change::Faster, "faster"},
+                                                  {Change::Slower, "slower"},
+                                                  {Change::Same, "same (within noise)"},
+                                                  {Change::Inconclusive, "inconclusive"},
+                                                  {Change::NotComparable, "n/a"}},
+                                                 "n/a");
+
+std::string change_name(Change c) { return kChangeNames.name(c); }
 
 std::string change_id(Change c) { return c == Change::Same ? "same" : change_name(c); }
 

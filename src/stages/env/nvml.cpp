@@ -3,6 +3,7 @@
 // Reference Guide, https://docs.nvidia.com/deploy/nvml-api/ (groups "Initialization and Cleanup",
 // "System Queries", "Device Queries", "Device Commands", "Error reporting").
 #include "stages/env/nvml.hpp"
+#include "core/settings.hpp"
 
 #include <dlfcn.h>
 
@@ -61,10 +62,7 @@ struct Nvml::Api {
   }
 };
 
-std::string Nvml::library_name() {
-  const char* over = std::getenv("KPROF_NVML_LIBRARY");
-  return (over && *over) ? over : "libnvidia-ml.so.1";
-}
+std::string Nvml::library_name() { return settings().nvml_library; }
 
 Nvml* Nvml::get(std::string* why) {
   static std::once_flag once;

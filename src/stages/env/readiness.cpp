@@ -1,6 +1,8 @@
 #include "stages/env/readiness.hpp"
 
 #include "core/text.hpp"
+#include "core/enum_names.hpp"
+#include "core/tools.hpp"
 
 namespace kprof {
 namespace {
@@ -82,7 +84,7 @@ CheckItem counters_item(const EnvFacts& f) {
     return item("ncu counters", true, ItemStatus::Skip, "", f.counters_skipped, "fix the items above first");
   if (c.readable)
     return item("ncu counters", true, ItemStatus::Ok,
-                "readable (sm__cycles_elapsed.avg = " + fmt_sig(c.cycles, 6) + " cycles)");
+                std::string("readable (") + kNcuProbeMetric + " = " + fmt_sig(c.cycles, 6) + " cycles)");
   return item("ncu counters", true, ItemStatus::Fail, "not readable", c.error, c.fix);
 }
 
@@ -155,21 +157,15 @@ std::vector<ImplReadiness> implementations(const EnvFacts& f) {
 
 }  // namespace
 
-std::string item_status_name(ItemStatus s) {
-  switch (s) {
-    case ItemStatus::Ok:
-      return "ok";
-    case ItemStatus::Warn:
-      return "warn";
-    case ItemStatus::Fail:
-      return "FAIL";
-    case ItemStatus::Info:
-      return "info";
-    case ItemStatus::Skip:
-      return "skip";
-  }
-  return "?";
-}
+/// The names of ItemStatus (core/enum_names.hpp).
+constexpr auto kItemStatusNames = enum_names<ItemStatus>({{ItemStatus::Ok, "ok"},
+                                                          {ItemStatus::Warn, "warn"},
+                                                          {ItemStatus::Fail, "FAIL"},
+                                                          {ItemStatus::Info, "info"},
+                                                          {ItemStatus::Skip, "skip"}},
+                                                         "?");
+
+std::string item_status_name(ItemStatus s) { return kItemStatusNames.name(s); }
 
 EnvReport assess_env(const EnvFacts& f) {
   EnvReport r;

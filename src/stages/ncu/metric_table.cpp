@@ -7,7 +7,6 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "stages/ncu/csv.hpp"
-#include "stages/ncu/raw_reader.hpp"
 
 namespace kprof {
 
@@ -108,51 +107,6 @@ void KernelMetrics::set(const std::string& metric, double value, const std::stri
 std::string KernelMetrics::short_name() const {
   size_t p = name.find('(');
   return trim(p == std::string::npos ? name : name.substr(0, p));
-}
-
-namespace {
-
-/// The long layout (`--csv --metrics ...` on the details page): one record per metric.
-MetricTable pivot_long_layout(NcuRawReader& reader) {
-  const CsvRecord& header = reader.header();
-  const auto& index = reader.index();
-  size_t name_col = index.at("Metric Name"), unit_col = index.at("Metric Unit"), value_col = index.at("Metric Value");
-  MetricTable table;
-  std::map<int, size_t> row_of_id;
-  std::set<std::string> seen;
-  CsvRecord rec;
-  while (reader.next_record(rec)) {
-    if (rec.size() != header.size())
-      throw usage_error("line " + std::to_string(reader.line()) + " of the ncu CSV has " + std::to_string(rec.size()) +
-                            " fields where its header has " + std::to_string(header.size()) +
-                            " (truncated or edited file?)",
-                        kNcuExportHint);
-    KernelMetrics probe;
-    fill_identity(probe, index, rec);
-    auto it = row_of_id.find(probe.id);
-    if (it == row_of_id.end()) {
-      it = row_of_id.emplace(probe.id, table.kernels.size()).first;
-      table.kernels.push_back(probe);
-    }
-    std::string metric = trim(rec[name_col]);
-    if (metric.empty()) continue;
-    table.kernels[it->second].metrics[metric] = make_metric_value(rec[value_col], rec[unit_col]);
-    if (seen.insert(metric).second) table.columns.push_back(metric);
-  }
-  return table;
-}
-
-}  // namespace
-
-MetricTable parse_ncu_raw_csv(const std::string& csv_text) {
-  std::istringstream in(csv_text);
-  NcuRawReader reader(in);
-  if (reader.long_layout()) return pivot_long_layout(reader);
-  MetricTable table;
-  table.columns = reader.columns();
-  KernelMetrics k;
-  while (reader.next(k)) table.kernels.push_back(std::move(k));
-  return table;
 }
 
 }  // namespace kprof

@@ -62,7 +62,7 @@ struct MetricTable {
 /// Throws usage_error (exit 2) when the text is not an ncu export or has no units row, naming
 /// what was expected.
 /// A header without kernel rows yields a table with no kernels (the caller decides).
-MetricTable parse_ncu_raw_csv(const std::string& csv_text);
+MetricTable parse_ncu_raw_csv(const std::string& csv_text);  // defined in raw_reader.cpp (the reader parses)
 
 /// A value converted to kprof's base unit for its kind: time -> "ns", data -> "byte",
 /// frequency -> "Hz" (also "cycle/<time>"), rates -> "<x>/s"; SI prefixes (K, M, G, T, P: powers of

@@ -1,4 +1,5 @@
 #include "stages/ncu/metrics.hpp"
+#include "core/enum_names.hpp"
 
 #include <set>
 
@@ -77,7 +78,7 @@ const std::vector<MetricSpec> kCatalog = {
      nullptr, 0},
     {"sm__inst_executed.avg.per_cycle_active", "Executed IPC (per SM, active cycles)", "inst/cycle", C::Compute,
      "report", false, nullptr, 0},
-    {"smsp__inst_executed.sum", "Executed instructions", "inst", C::Compute, "report", false, nullptr, 0},
+    {m::kInstExecuted, "Executed instructions", "inst", C::Compute, "report", false, nullptr, 0},
     {m::kThreadsPerInst, "Threads per executed instruction", "", C::Compute, "signal: thread divergence", false,
      nullptr, 0},
     {m::kThreadsPerInstPredOn, "Threads per executed instruction, not predicated off", "", C::Compute,
@@ -192,43 +193,30 @@ const std::vector<MetricSpec> kCatalog = {
     {m::kL1WritebackPeak, "L1 peak: LSU writeback cycles per cycle (x 128 B)", "", C::Roofline, "roofline (L1 ceiling)",
      false, nullptr, 0},
     {m::kL1Freq, "L1 frequency", "Hz", C::Roofline, "roofline (L1 ceiling)", false, nullptr, 0},
-    {"sm__ops_path_tensor_src_fp16.sum", "Tensor ops, FP16 inputs", "", C::Roofline, "roofline (tensor ops)", false,
-     nullptr, 0},
-    {"sm__ops_path_tensor_src_bf16_dst_fp32.sum", "Tensor ops, BF16 inputs", "", C::Roofline, "roofline (tensor ops)",
-     false, nullptr, 0},
-    {"sm__ops_path_tensor_src_tf32_dst_fp32.sum", "Tensor ops, TF32 inputs", "", C::Roofline, "roofline (tensor ops)",
-     false, nullptr, 0},
-    {"sm__ops_path_tensor_src_fp64.sum", "Tensor ops, FP64 inputs", "", C::Roofline, "roofline (tensor ops)", false,
-     nullptr, 0},
-    {"sm__ops_path_tensor_src_fp8_sparsity_off.sum", "Tensor ops, FP8 inputs (dense)", "", C::Roofline,
-     "roofline (tensor ops)", false, nullptr, 90},
-    {"sm__ops_path_tensor_src_fp8_sparsity_on.sum", "Tensor ops, FP8 inputs (sparse)", "", C::Roofline,
-     "roofline (tensor ops)", false, nullptr, 90},
+    {m::kTensorOpsFp16, "Tensor ops, FP16 inputs", "", C::Roofline, "roofline (tensor ops)", false, nullptr, 0},
+    {m::kTensorOpsBf16, "Tensor ops, BF16 inputs", "", C::Roofline, "roofline (tensor ops)", false, nullptr, 0},
+    {m::kTensorOpsTf32, "Tensor ops, TF32 inputs", "", C::Roofline, "roofline (tensor ops)", false, nullptr, 0},
+    {m::kTensorOpsFp64, "Tensor ops, FP64 inputs", "", C::Roofline, "roofline (tensor ops)", false, nullptr, 0},
+    {m::kTensorOpsFp8, "Tensor ops, FP8 inputs (dense)", "", C::Roofline, "roofline (tensor ops)", false, nullptr, 90},
+    {m::kTensorOpsFp8Sparse, "Tensor ops, FP8 inputs (sparse)", "", C::Roofline, "roofline (tensor ops)", false,
+     nullptr, 90},
 };
 
 #undef KPROF_STALL
 
 }  // namespace
 
-std::string category_title(MetricCategory c) {
-  switch (c) {
-    case C::SpeedOfLight:
-      return "Speed of Light";
-    case C::Memory:
-      return "Memory";
-    case C::Compute:
-      return "Compute";
-    case C::Occupancy:
-      return "Occupancy";
-    case C::Launch:
-      return "Launch";
-    case C::Scheduler:
-      return "Scheduler and warp stalls";
-    case C::Roofline:
-      return "Roofline point";
-  }
-  return "Other";
-}
+/// The names of MetricCategory (core/enum_names.hpp).
+constexpr auto kCategoryTitles = enum_names<MetricCategory>({{MetricCategory::SpeedOfLight, "Speed of Light"},
+                                                             {MetricCategory::Memory, "Memory"},
+                                                             {MetricCategory::Compute, "Compute"},
+                                                             {MetricCategory::Occupancy, "Occupancy"},
+                                                             {MetricCategory::Launch, "Launch"},
+                                                             {MetricCategory::Scheduler, "Scheduler and warp stalls"},
+                                                             {MetricCategory::Roofline, "Roofline point"}},
+                                                            "Other");
+
+std::string category_title(MetricCategory c) { return kCategoryTitles.name(c); }
 
 const std::vector<MetricSpec>& metric_catalog() { return kCatalog; }
 
@@ -280,7 +268,7 @@ std::vector<std::string> missing_catalog_metrics(const KernelMetrics& k) {
 const std::vector<std::string>& stall_reasons() {
   static const std::vector<std::string> reasons = [] {
     std::vector<std::string> r;
-    const std::string prefix = "smsp__average_warps_issue_stalled_";
+    const std::string prefix = m::kStallPrefix;
     const std::string suffix = "_per_issue_active.ratio";
     for (const auto& s : kCatalog) {
       std::string n = s.name;
@@ -292,9 +280,7 @@ const std::vector<std::string>& stall_reasons() {
   return reasons;
 }
 
-std::string stall_metric(const std::string& reason) {
-  return "smsp__average_warps_issue_stalled_" + reason + "_per_issue_active.ratio";
-}
+std::string stall_metric(const std::string& reason) { return m::kStallPrefix + reason + "_per_issue_active.ratio"; }
 
 std::string thread_inst_rate_metric(const std::string& op) {
   return "smsp__sass_thread_inst_executed_op_" + op + "_pred_on.sum.per_cycle_elapsed";
@@ -305,7 +291,7 @@ const std::vector<std::string>& tensor_op_metrics() {
     std::vector<std::string> r;
     for (const auto& s : kCatalog)
       // The counters only (".sum"), not their ".sum.peak_sustained" peaks.
-      if (std::string(s.name).rfind("sm__ops_path_tensor_src_", 0) == 0 && std::string(s.name).size() > 4 &&
+      if (std::string(s.name).rfind(m::kTensorOpsPrefix, 0) == 0 && std::string(s.name).size() > 4 &&
           std::string(s.name).compare(std::string(s.name).size() - 4, 4, ".sum") == 0)
         r.emplace_back(s.name);
     return r;

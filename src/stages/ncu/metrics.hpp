@@ -120,6 +120,8 @@ inline constexpr const char* kDivergentTargets = "smsp__sass_branch_targets_thre
 inline constexpr const char* kBranchInst = "smsp__inst_executed_op_branch.sum";
 inline constexpr const char* kThreadsPerInst = "smsp__thread_inst_executed_per_inst_executed.ratio";
 inline constexpr const char* kThreadsPerInstPredOn = "smsp__thread_inst_executed_pred_on_per_inst_executed.ratio";
+/// Warp-level instructions executed, all SMSPs (inst).
+inline constexpr const char* kInstExecuted = "smsp__inst_executed.sum";
 // Occupancy and launch
 inline constexpr const char* kAchievedOcc = "sm__warps_active.avg.pct_of_peak_sustained_active";
 inline constexpr const char* kTheoreticalOcc = "sm__maximum_warps_per_active_cycle_pct";
@@ -128,6 +130,10 @@ inline constexpr const char* kLimitShared = "launch__occupancy_limit_shared_mem"
 inline constexpr const char* kLimitWarps = "launch__occupancy_limit_warps";
 inline constexpr const char* kLimitBlocks = "launch__occupancy_limit_blocks";
 inline constexpr const char* kLimitBarriers = "launch__occupancy_limit_barriers";
+/// Prefix of the per-resource block limits above: + "registers", "shared_mem", "warps", ...
+inline constexpr const char* kLimitPrefix = "launch__occupancy_limit_";
+/// The block-limit family as reports name it (blocks per SM, the smallest binds).
+inline constexpr const char* kLimitFamily = "launch__occupancy_limit_*";
 inline constexpr const char* kGridSize = "launch__grid_size";
 inline constexpr const char* kBlockSize = "launch__block_size";
 inline constexpr const char* kRegsPerThread = "launch__registers_per_thread";
@@ -139,10 +145,16 @@ inline constexpr const char* kGridDimPrefix = "launch__grid_dim";    ///< + "_x"
 inline constexpr const char* kDeviceId = "launch__device_id";
 inline constexpr const char* kCcMajor = "device__attribute_compute_capability_major";
 inline constexpr const char* kCcMinor = "device__attribute_compute_capability_minor";
+/// The GPU's product name ("NVIDIA H200"; a text column).
+inline constexpr const char* kDeviceName = "device__attribute_display_name";
 // Scheduler
 inline constexpr const char* kIssueActive = "smsp__issue_active.avg.pct_of_peak_sustained_active";
 inline constexpr const char* kEligibleWarps = "smsp__warps_eligible.avg.per_cycle_active";
 inline constexpr const char* kWarpLatency = "smsp__average_warp_latency_per_inst_issued.ratio";
+/// Prefix of the warp stall family (stall_metric(): + reason + "_per_issue_active.ratio").
+inline constexpr const char* kStallPrefix = "smsp__average_warps_issue_stalled_";
+/// The warp stall family as reports name it (cycles per issued instruction, one metric per reason).
+inline constexpr const char* kStallFamily = "smsp__average_warps_issue_stalled_*_per_issue_active.ratio";
 // Roofline
 inline constexpr const char* kSmspCycles = "smsp__cycles_elapsed.avg";
 inline constexpr const char* kFfmaPeak = "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained";
@@ -164,6 +176,21 @@ inline constexpr const char* kHmmaTf32Peak =
     "sm__ops_path_tensor_op_hmma_src_tf32_dst_fp32_sparsity_off.sum.peak_sustained";
 inline constexpr const char* kTensorFp64Peak = "sm__ops_path_tensor_src_fp64.sum.peak_sustained";
 inline constexpr const char* kTensorFp8Peak = "sm__ops_path_tensor_src_fp8_sparsity_off.sum.peak_sustained";
+// Tensor-core op counters (ops, GPU), per source type (tensor_op_metrics() lists them).
+/// Prefix of the counters below and of their peaks (reports name the family "<prefix>*").
+inline constexpr const char* kTensorOpsPrefix = "sm__ops_path_tensor_src_";
+/// Tensor ops with FP16 inputs.
+inline constexpr const char* kTensorOpsFp16 = "sm__ops_path_tensor_src_fp16.sum";
+/// Tensor ops with BF16 inputs, FP32 accumulation.
+inline constexpr const char* kTensorOpsBf16 = "sm__ops_path_tensor_src_bf16_dst_fp32.sum";
+/// Tensor ops with TF32 inputs, FP32 accumulation.
+inline constexpr const char* kTensorOpsTf32 = "sm__ops_path_tensor_src_tf32_dst_fp32.sum";
+/// Tensor ops with FP64 inputs.
+inline constexpr const char* kTensorOpsFp64 = "sm__ops_path_tensor_src_fp64.sum";
+/// Tensor ops with FP8 inputs, dense.
+inline constexpr const char* kTensorOpsFp8 = "sm__ops_path_tensor_src_fp8_sparsity_off.sum";
+/// Tensor ops with FP8 inputs, sparse.
+inline constexpr const char* kTensorOpsFp8Sparse = "sm__ops_path_tensor_src_fp8_sparsity_on.sum";
 // Hierarchical roofline: L2 traffic in sectors, and the L2 / L1 peaks as ncu's full-set roofline
 // derives them (derived__lts__lts2xbar_bytes = lts2xbar cycles x 32 B; derived__l1tex__lsu_
 // writeback_bytes_mem_lgds = LSU writeback cycles x 128 B), from counters in ncu's full set.
@@ -172,6 +199,16 @@ inline constexpr const char* kL2XbarPeak = "lts__lts2xbar_cycles_active.sum.peak
 inline constexpr const char* kL2Freq = "lts__cycles_elapsed.avg.per_second";
 inline constexpr const char* kL1WritebackPeak = "l1tex__lsu_writeback_active_mem_lgds.sum.peak_sustained";
 inline constexpr const char* kL1Freq = "l1tex__cycles_elapsed.avg.per_second";
+// PC sampling: per-instruction counters of ncu's SourceCounters section (not in the catalog;
+// stages/analysis/hot_lines.hpp reads them)
+/// Warp samples at an instruction (every smsp__pcsamp_interval_cycles one warp's PC is sampled).
+inline constexpr const char* kPcSamples = "smsp__pcsamp_sample_count";
+/// Prefix of the samples per stall reason: + reason ("long_scoreboard", ...).
+inline constexpr const char* kPcStallPrefix = "smsp__pcsamp_warps_issue_stalled_";
+/// ncu's metric group of the per-reason stall samples (the section file asks for it).
+inline constexpr const char* kPcStallReasons = "smsp__pcsamp_warp_stall_reasons";
+/// Divergent branch targets at an instruction (threads).
+inline constexpr const char* kPcDivergentTargets = "smsp__branch_targets_threads_divergent";
 }  // namespace metric
 
 /// The catalog name of the thread-instruction rate of op `op` ("fadd", "ffma", "hfma", ...):

@@ -21,6 +21,7 @@
 #include "stages/ncu/warmup_report.hpp"
 #include "python/embedded_module.hpp"
 #include "python/interpreter.hpp"
+#include "core/settings.hpp"
 
 namespace kprof {
 
@@ -171,23 +172,16 @@ bool warm_disassembler_early() {
   static bool warmed = false;
   std::lock_guard<std::mutex> lock(m);
   if (warmed) return true;
-  const char* tmp = std::getenv("TMPDIR");
-  std::string tmpl = join_path(tmp && *tmp ? tmp : "/tmp", "kprof-warmup-XXXXXX.ncu-rep");
-  int fd = ::mkstemps(tmpl.data(), 8);
-  if (fd < 0) return false;
-  std::string_view bytes = warmup_report_bytes();
-  bool written = ::write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
-  ::close(fd);
+  ScratchFile report("kprof-warmup", ".ncu-rep", warmup_report_bytes());
+  if (report.path().empty()) return false;
   trace_event("ncu_report: early disassembler set-up start");
   try {
-    if (written)
-      warmed = call_embedded_python("_kprof_ncu_rep", kNcuRepReaderSource, "warm_disassembler_with",
-                                    {{"path", tmpl}, {"candidates", candidates_json()}})
-                   .value("warmed", false);
+    warmed = call_embedded_python("_kprof_ncu_rep", kNcuRepReaderSource, "warm_disassembler_with",
+                                  {{"path", report.path()}, {"candidates", candidates_json()}})
+                 .value("warmed", false);
   } catch (const Error&) {  // the lookups after the read say what is wrong
   }
   trace_event(std::string("ncu_report: early disassembler set-up end") + (warmed ? "" : " (not set up)"));
-  std::remove(tmpl.c_str());
   return warmed;
 }
 
@@ -198,7 +192,7 @@ double NcuRepInstruction::counter(const std::string& name) const {
 
 std::vector<std::pair<std::string, std::string>> ncu_report_search_dirs() {
   std::vector<std::pair<std::string, std::string>> dirs;
-  if (const char* env = std::getenv("KPROF_NCU_REPORT"); env && *env) dirs.emplace_back(env, "$KPROF_NCU_REPORT");
+  if (const std::string& d = settings().ncu_report; !d.empty()) dirs.emplace_back(d, "$KPROF_NCU_REPORT");
   std::vector<std::string> ncu_dirs;
   std::string ncu = find_ncu();
   if (!ncu.empty()) {

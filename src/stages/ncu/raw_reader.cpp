@@ -3,10 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <map>
+#include <set>
+#include <sstream>
 #include <stdexcept>
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "stages/ncu/metrics.hpp"
 
 namespace kprof {
 
@@ -116,10 +120,9 @@ NcuRawReader::NcuRawReader(std::istream& in) : csv_(in, /*skip_messages=*/true) 
     any_metric_name |= name.find("__") != std::string::npos;
   }
   if (!any_metric_name)
-    throw usage_error(
-        "not an Nsight Compute raw export: no column holds an ncu metric name "
-        "(such as sm__throughput.avg.pct_of_peak_sustained_elapsed)",
-        kNcuExportHint);
+    throw usage_error(std::string("not an Nsight Compute raw export: no column holds an ncu metric name (such as ") +
+                          metric::kSmSol + ")",
+                      kNcuExportHint);
   // ncu's units row follows the header: its "ID" cell is empty (a kernel row has its launch ID
   // there), identity columns are empty, metric columns hold units. Without it every value would
   // be read in the wrong unit (132 us as 132 ns), so it is required.
@@ -196,6 +199,52 @@ bool NcuRawReader::next(KernelMetrics& k, const std::vector<bool>* wanted) {
 void NcuRawReader::full(KernelMetrics& k) {
   if (moved_) throw std::logic_error("NcuRawReader::full: the row was already read in full");
   fill(k, nullptr);
+}
+
+// parse_ncu_raw_csv (declared in metric_table.hpp): the whole text through the reader.
+namespace {
+
+/// The long layout (`--csv --metrics ...` on the details page): one record per metric.
+MetricTable pivot_long_layout(NcuRawReader& reader) {
+  const CsvRecord& header = reader.header();
+  const auto& index = reader.index();
+  size_t name_col = index.at("Metric Name"), unit_col = index.at("Metric Unit"), value_col = index.at("Metric Value");
+  MetricTable table;
+  std::map<int, size_t> row_of_id;
+  std::set<std::string> seen;
+  CsvRecord rec;
+  while (reader.next_record(rec)) {
+    if (rec.size() != header.size())
+      throw usage_error("line " + std::to_string(reader.line()) + " of the ncu CSV has " + std::to_string(rec.size()) +
+                            " fields where its header has " + std::to_string(header.size()) +
+                            " (truncated or edited file?)",
+                        kNcuExportHint);
+    KernelMetrics probe;
+    fill_identity(probe, index, rec);
+    auto it = row_of_id.find(probe.id);
+    if (it == row_of_id.end()) {
+      it = row_of_id.emplace(probe.id, table.kernels.size()).first;
+      table.kernels.push_back(probe);
+    }
+    std::string metric = trim(rec[name_col]);
+    if (metric.empty()) continue;
+    table.kernels[it->second].metrics[metric] = make_metric_value(rec[value_col], rec[unit_col]);
+    if (seen.insert(metric).second) table.columns.push_back(metric);
+  }
+  return table;
+}
+
+}  // namespace
+
+MetricTable parse_ncu_raw_csv(const std::string& csv_text) {
+  std::istringstream in(csv_text);
+  NcuRawReader reader(in);
+  if (reader.long_layout()) return pivot_long_layout(reader);
+  MetricTable table;
+  table.columns = reader.columns();
+  KernelMetrics k;
+  while (reader.next(k)) table.kernels.push_back(std::move(k));
+  return table;
 }
 
 }  // namespace kprof

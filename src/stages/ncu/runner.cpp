@@ -16,11 +16,12 @@
 #include "core/text.hpp"
 #include "core/tools.hpp"
 #include "stages/ncu/source_section.hpp"
+#include "core/settings.hpp"
 
 namespace kprof {
 
 std::string find_ncu() {
-  if (const char* env = std::getenv("KPROF_NCU"); env && *env) return env;
+  if (const std::string& ncu = settings().ncu; !ncu.empty()) return ncu;
   std::string p = find_on_path("ncu");
   if (!p.empty()) return p;
 #ifdef KPROF_CUDA_BIN_DIR

@@ -8,25 +8,21 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "core/enum_names.hpp"
 
 namespace kprof {
 namespace {
 
 constexpr const char* kMarkPrefix = "==KPROF== session ";
 
-const char* state_word(SessionState s) {
-  switch (s) {
-    case SessionState::Done:
-      return "done";
-    case SessionState::Skipped:
-      return "skipped";
-    case SessionState::Failed:
-      return "failed";
-    case SessionState::NotReached:
-      break;
-  }
-  return "not-reached";
-}
+/// The names of SessionState (core/enum_names.hpp).
+constexpr auto kSessionStateWords = enum_names<SessionState>({{SessionState::Done, "done"},
+                                                              {SessionState::Skipped, "skipped"},
+                                                              {SessionState::Failed, "failed"},
+                                                              {SessionState::NotReached, "not-reached"}},
+                                                             "not-reached");
+
+const char* state_word(SessionState s) { return kSessionStateWords.name(s); }
 
 std::string no_spaces(std::string s) {
   std::string out;

@@ -1,4 +1,4 @@
-// One Nsight Compute session for all versions of a `kprof run` (issue 17): the plan the session's
+// One Nsight Compute session for all versions of a `kprof run`: the plan the session's
 // runner (`kprof __session PLAN`) reads, the lines it prints per version, and the attribution of
 // ncu's result rows to versions. Pure functions, no GPU, no ncu: tested on real H200 exports.
 //

@@ -1,5 +1,5 @@
-// The environment's counter probe run as the first thing of `kprof run`'s standby ncu session
-// (issue 17): instead of a separate ncu process profiling `kprof __probe`, the session's runner
+// The environment's counter probe run as the first thing of `kprof run`'s standby ncu session:
+// instead of a separate ncu process profiling `kprof __probe`, the session's runner
 // (`kprof __session ... --probe`) profiles kprof's probe kernel once, in an NVTX range of its own,
 // right after creating its CUDA context, and prints a mark. That one profiled launch is also ncu's
 // first in the process, which costs about 1-1.6 s more than any later one (bench/RESULTS.md (g)):

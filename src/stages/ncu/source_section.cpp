@@ -145,44 +145,15 @@ SourceMetrics {
 
 }  // namespace
 
-std::string write_kprof_source_section(const std::string& base, std::string* why) {
+std::string kprof_source_section_dir_name() {
   uint64_t h = kFnvOffset;
   fnv1a(h, kSectionText);
-  const std::string dir = join_path(base, fmt::format("ncu-sections-{:016x}", h));
-  const std::string file = join_path(dir, std::string(kKprofSourceSectionId) + ".section");
-  try {
-    if (!path_exists(file) || read_file(file) != kSectionText) write_file_atomic(file, kSectionText);
-    return dir;
-  } catch (const Error& e) {
-    if (why) *why = e.what();
-    return "";
-  }
+  return fmt::format("ncu-sections-{:016x}", h);
 }
 
 const std::string& kprof_source_section_text() {
   static const std::string text = kSectionText;
   return text;
-}
-
-std::string kprof_source_section_folder(std::string* why) {
-  static std::mutex m;
-  static std::string folder, problem;
-  std::lock_guard<std::mutex> lock(m);
-  // Written once per process; again only when the file has gone since (a cache folder cleaned).
-  if (folder.empty() || !path_exists(join_path(folder, std::string(kKprofSourceSectionId) + ".section"))) {
-    problem.clear();
-    std::string why_cache = "no cache folder (KPROF_CACHE_DIR, XDG_CACHE_HOME, HOME unset)";
-    if (const std::string cache = kprof_cache_dir(); !cache.empty())
-      folder = write_kprof_source_section(cache, &why_cache);
-    if (folder.empty()) {
-      const char* t = std::getenv("TMPDIR");
-      std::string why_tmp;
-      folder = write_kprof_source_section(t && *t ? t : "/tmp", &why_tmp);
-      if (folder.empty()) problem = why_cache + "; " + why_tmp;
-    }
-  }
-  if (why) *why = problem;
-  return folder;
 }
 
 }  // namespace kprof

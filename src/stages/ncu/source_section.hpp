@@ -1,8 +1,8 @@
-// kprof's own source-counter section for ncu (issue 17): the per-instruction metrics of ncu's
+// kprof's own source-counter section for ncu: the per-instruction metrics of ncu's
 // SourceCounters section that the hot lines read (stages/ncu/ncu_rep_py.cpp's _PC_METRICS and
 // the sampled stall reasons), and nothing else. The stock section also collects seven
 // memory-descriptor eviction counters, the not-issued stall samples and the memory access types,
-// which kprof does not read; measured on the H200 (ncu 2025.3.1, docs/gpu-runs.md session 17) the
+// which kprof does not read; measured on the H200 (ncu 2025.3.1, docs/gpu-runs.md) the
 // profiled call of an attention kernel took 0.3-0.7 s less with this section (v1: 5.4 -> 4.8 s,
 // v4: 3.4 -> 2.8 s for one ncu process each), the same replay passes (25).
 //
@@ -22,16 +22,9 @@ inline constexpr const char* kKprofSourceSectionId = "KprofSourceCounters";
 /// executed, L1, L2).
 const std::string& kprof_source_section_text();
 
-/// Writes KprofSourceCounters.section into BASE/ncu-sections-<16 hex digits of the text's FNV-1a
-/// hash>/ unless that file already holds the text; returns that folder, or "" with `why` set when it
-/// cannot be written (BASE a file, not writable).
-std::string write_kprof_source_section(const std::string& base, std::string* why = nullptr);
-
-/// The folder holding KprofSourceCounters.section, written when missing (atomically; checked on
-/// each call, written again only when the file has gone; thread-safe):
-/// kprof_cache_dir()/ncu-sections-<16 hex digits>, or the same name under $TMPDIR (else /tmp) when
-/// there is no cache folder or it cannot be written. "" when neither can be written (the caller
-/// then collects ncu's stock SourceCounters section); `why` (optional) says why.
-std::string kprof_source_section_folder(std::string* why = nullptr);
+/// The folder name the section file goes in: "ncu-sections-<16 hex digits of the text's FNV-1a
+/// hash>" (a recorded ncu command line stays valid: another text, another folder). The flows
+/// write it (flows/ncu_options.hpp: stages write no files).
+std::string kprof_source_section_dir_name();
 
 }  // namespace kprof

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "stages/timing/clock_sampler.hpp"
-#include "stages/timing/timing.hpp"
+#include "stages/timing/timing_values.hpp"
 
 namespace kprof {
 

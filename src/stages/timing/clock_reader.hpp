@@ -10,7 +10,7 @@
 #include "stages/env/nvml.hpp"
 #include "stages/timing/call_conditions.hpp"
 #include "stages/timing/clock_sampler.hpp"
-#include "stages/timing/timing.hpp"
+#include "stages/timing/timing_values.hpp"
 
 namespace kprof {
 

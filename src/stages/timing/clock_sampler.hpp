@@ -1,6 +1,6 @@
 // The conditions a kernel was timed under: a thread samples NVML (SM and memory clock, power,
 // clock event reasons, temperature) every few milliseconds WHILE the timed calls run, because
-// readings taken between calls miss what happens inside them (issue 16: on the H200 a cuBLAS
+// readings taken between calls miss what happens inside them (on the H200 a cuBLAS
 // GEMM's SM clock moved between 1410 and 1980 MHz within 100 back-to-back calls, with the SW
 // power cap active in 18 of 74 samples). Only NVML queries are made, never a set call.
 #pragma once

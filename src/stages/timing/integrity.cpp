@@ -1,6 +1,7 @@
 #include "stages/timing/integrity.hpp"
 
-#include "stages/timing/timing.hpp"
+#include "stages/timing/timing_values.hpp"
+#include "core/enum_names.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -9,19 +10,14 @@
 
 namespace kprof {
 
-std::string integrity_status_id(IntegrityStatus s) {
-  switch (s) {
-    case IntegrityStatus::Pass:
-      return "pass";
-    case IntegrityStatus::Warn:
-      return "warn";
-    case IntegrityStatus::Fail:
-      return "fail";
-    case IntegrityStatus::NotRun:
-      return "not_run";
-  }
-  return "not_run";
-}
+/// The names of IntegrityStatus (core/enum_names.hpp).
+constexpr auto kIntegrityStatusNames = enum_names<IntegrityStatus>({{IntegrityStatus::Pass, "pass"},
+                                                                    {IntegrityStatus::Warn, "warn"},
+                                                                    {IntegrityStatus::Fail, "fail"},
+                                                                    {IntegrityStatus::NotRun, "not_run"}},
+                                                                   "not_run");
+
+std::string integrity_status_id(IntegrityStatus s) { return kIntegrityStatusNames.name(s); }
 
 void Integrity::settle() {
   verdict = IntegrityStatus::NotRun;
@@ -69,9 +65,8 @@ bool is_library_kernel(const std::string& name) {
   return false;
 }
 
-Integrity timing_integrity(const TimingResult& r) {
+Integrity timing_integrity(const KernelTimeResult& k, const InputRotation& rotation, const MemoCheck& m) {
   Integrity out;
-  const auto& k = r.kernel;
   const auto& s = k.summary;
   if (!k.available) {
     out.checks.push_back({"kernels launched", IntegrityStatus::NotRun, "no CUPTI records: " + k.note});
@@ -115,14 +110,13 @@ Integrity timing_integrity(const TimingResult& r) {
                                 ? std::string("no library kernel")
                                 : fmt::format("{} of {} kernel names are a library's", lib.size(), s.kernels.size())});
   }
-  if (r.rotation.sets >= 2)
+  if (rotation.sets >= 2)
     out.checks.push_back({"input rotation", IntegrityStatus::Pass,
-                          fmt::format("timed calls rotated over {} input sets (seeds {})", r.rotation.sets,
-                                      fmt::join(r.rotation.seeds, ", "))});
+                          fmt::format("timed calls rotated over {} input sets (seeds {})", rotation.sets,
+                                      fmt::join(rotation.seeds, ", "))});
   else
     out.checks.push_back({"input rotation", IntegrityStatus::NotRun,
-                          r.rotation.note.empty() ? "one input set (--input-sets 1)" : r.rotation.note});
-  const MemoCheck& m = r.memo;
+                          rotation.note.empty() ? "one input set (--input-sets 1)" : rotation.note});
   if (!m.ran)
     out.checks.push_back({"memoization", IntegrityStatus::NotRun, m.note});
   else if (m.suspected)

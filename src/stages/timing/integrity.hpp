@@ -10,7 +10,9 @@
 
 namespace kprof {
 
-struct TimingResult;
+struct KernelTimeResult;  // stages/timing/timing_values.hpp
+struct InputRotation;
+struct MemoCheck;
 
 /// One check's outcome.
 enum class IntegrityStatus { Pass, Warn, Fail, NotRun };
@@ -36,7 +38,8 @@ struct Integrity {
 /// cuDNN, cuFFT, PyTorch's ATen, NCCL, CUB device-wide algorithms), by its well-known prefixes.
 bool is_library_kernel(const std::string& name);
 
-/// The checks a TimingResult answers alone (no reference).
-Integrity timing_integrity(const TimingResult& r);
+/// The checks the timing answers alone (no reference): from the kernel pass `k` (kernels launched,
+/// work after return, library-only kernels), the input `rotation` and the memoization check `m`.
+Integrity timing_integrity(const KernelTimeResult& k, const InputRotation& rotation, const MemoCheck& m);
 
 }  // namespace kprof

@@ -1,4 +1,5 @@
 #include "stages/timing/noise.hpp"
+#include "core/enum_names.hpp"
 
 #include <fmt/format.h>
 
@@ -76,19 +77,14 @@ std::optional<RatioInterval> bootstrap_median_ratio(const std::vector<double>& x
   return ci;
 }
 
-std::string noise_call_id(NoiseCall c) {
-  switch (c) {
-    case NoiseCall::Faster:
-      return "faster";
-    case NoiseCall::Slower:
-      return "slower";
-    case NoiseCall::Same:
-      return "same";
-    case NoiseCall::Inconclusive:
-      return "inconclusive";
-  }
-  return "inconclusive";
-}
+/// The names of NoiseCall (core/enum_names.hpp).
+constexpr auto kNoiseCallNames = enum_names<NoiseCall>({{NoiseCall::Faster, "faster"},
+                                                        {NoiseCall::Slower, "slower"},
+                                                        {NoiseCall::Same, "same"},
+                                                        {NoiseCall::Inconclusive, "inconclusive"}},
+                                                       "inconclusive");
+
+std::string noise_call_id(NoiseCall c) { return kNoiseCallNames.name(c); }
 
 NoiseVerdict decide(const RatioInterval& ci, NoiseMargins margins, size_t n) {
   NoiseVerdict v;

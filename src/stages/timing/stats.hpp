@@ -33,8 +33,8 @@ constexpr double kUnstableCv = 0.05;
 bool is_unstable(const SampleStats& s, double threshold = kUnstableCv);
 
 /// Launch or host overhead dominates the call when the GPU time of its kernels is below this
-/// share (50%) of the call time (e.g. a 2 us kernel inside a 20 us call). Source: kprof's rule
-/// (issue 4): below half, most of what a caller pays is not kernel execution.
+/// share (50%) of the call time (e.g. a 2 us kernel inside a 20 us call). Source: kprof's rule:
+/// below half, most of what a caller pays is not kernel execution.
 constexpr double kOverheadKernelShare = 0.5;
 
 /// True when `kernel_ms < kOverheadKernelShare * call_ms` (medians over calls, ms). False when

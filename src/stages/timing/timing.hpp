@@ -22,6 +22,7 @@
 #include "stages/timing/integrity.hpp"
 #include "stages/timing/noise.hpp"
 #include "stages/timing/stats.hpp"
+#include "stages/timing/timing_values.hpp"
 
 namespace kprof {
 
@@ -101,75 +102,6 @@ inline int min_timed_calls(const TimingOptions& o) {
 /// [0, 1), fewer than 1 input set).
 void validate(const TimingOptions& o);
 
-/// SM clock seen by NVML (nvmlDeviceGetClockInfo(NVML_CLOCK_SM)) around phase 1, MHz. Unset
-/// values could not be read; `note` says why.
-struct SmClockRecord {
-  std::optional<unsigned> before;    ///< right before the first timed call (after warm-up)
-  std::optional<unsigned> after;     ///< right after the last timed call
-  std::optional<unsigned> min_seen;  ///< lowest of the samples taken between timed calls
-  std::optional<unsigned> max_seen;  ///< highest of those samples
-  std::optional<unsigned> max_mhz;   ///< the GPU's maximum SM clock (nvmlDeviceGetMaxClockInfo)
-  std::string note;
-};
-
-/// Phase 2's outcome. When `available` is false, `note` says why and the rest is empty.
-struct KernelTimeResult {
-  bool available = false;
-  std::string note;
-  KernelTimeSummary summary;               ///< per call and per kernel name
-  std::optional<uint32_t> default_stream;  ///< CUPTI id of the legacy default stream, if seen
-  size_t outside_kernels = 0;              ///< kernels no call window owns (not counted)
-  std::vector<std::string> outside_names;
-  size_t by_correlation = 0;  ///< attribution statistics (attribution.hpp)
-  size_t by_time = 0;
-  size_t launched_after_return = 0;  ///< kernels launched after their call had returned (attribution.hpp)
-};
-
-/// What NVML showed for one timed call, read in the same pass as its time: the lowest SM clock
-/// and every clock event reason among the background samples taken inside the call's window and
-/// one read right after the call finished (outside the window).
-struct CallConditions {
-  std::optional<unsigned> sm_mhz;   ///< lowest SM clock seen, MHz
-  std::optional<uint64_t> reasons;  ///< OR of the clock event reason masks seen
-};
-
-/// The calls one pass discarded and why (a call may have both reasons; counted once in `total`).
-struct DiscardSummary {
-  size_t total = 0;
-  size_t below_floor = 0;     ///< SM clock below TimingResult::clock_floor_mhz
-  size_t throttled = 0;       ///< a power or thermal throttle reason (only with discard_throttled)
-  size_t throttled_seen = 0;  ///< calls with a throttle reason, discarded or not
-  /// Set when discarding would have left fewer than min_iters calls: every call was kept.
-  bool kept_all = false;
-  std::optional<unsigned> median_sm_mhz;  ///< median over the pass's calls of their lowest SM clock
-  std::optional<unsigned> min_sm_mhz;
-  std::optional<unsigned> max_sm_mhz;
-};
-
-/// The input rotation of the timed calls.
-struct InputRotation {
-  int sets = 1;                 ///< input sets in use
-  std::vector<uint64_t> seeds;  ///< their seeds (set k: seeds[k])
-  std::string note;             ///< why fewer sets than asked (memory), or ""
-};
-
-/// Identical-versus-rotated inputs: a kernel that memoizes its output on an input fingerprint is
-/// fast only when a call's inputs equal the previous call's.
-struct MemoCheck {
-  bool ran = false;
-  int identical_calls = 0;              ///< calls timed on the same input set every time
-  double identical_median_ms = 0;       ///< their median call time (CUDA events)
-  double rotated_median_ms = 0;         ///< the first pass's median call time
-  std::optional<NoiseVerdict> verdict;  ///< identical against rotated (ratio > 1: identical faster)
-  bool suspected = false;               ///< identical faster by more than kMemoGap, significantly
-  std::string note;
-};
-
-/// Identical inputs faster than rotated ones by more than this share (and significantly) is
-/// reported as memoization. Source: kprof's rule; both passes restore and flush alike, so a
-/// deterministic kernel shows no gap (a kernel whose time depends on the values may).
-inline constexpr double kMemoGap = 0.10;
-
 /// The outputs of the last timed call, on the host, with the input set they were computed from.
 struct LastOutputs {
   int set = 0;
@@ -227,5 +159,8 @@ void apply_rules(TimingResult& r);
 /// not finish within options.call_timeout_ms, or when L2-flush scratch cannot be allocated.
 /// CUPTI failures do not throw: result.kernel.available is false with the reason.
 TimingResult measure_timing(KernelInstance& kernel, const TimingOptions& options, int gpu);
+
+/// timing_integrity (stages/timing/integrity.hpp) of a whole result.
+inline Integrity timing_integrity(const TimingResult& r) { return timing_integrity(r.kernel, r.rotation, r.memo); }
 
 }  // namespace kprof

@@ -129,7 +129,7 @@ void add_once(std::vector<std::string>& lines, const std::string& line) {
 /// asked about once more (add_sentinel_reference_changes): setup() allocates outputs uninitialised,
 /// and torch's caching allocator can hand it the block of an earlier reference result of the same
 /// seed, the answer bit for bit, which one comparison reads as "the reference leaves it unchanged"
-/// (issue 29: a TF32 GEMM's real output C called an input). The reference then runs again with its
+/// (a TF32 GEMM's real output C would be called an input). The reference then runs again with its
 /// copies of those outputs holding the sentinel; a reference that fails on them keeps the first answer.
 void reference_changes_of(ReferenceRunner& ref, KernelInstance& inst, const std::vector<BufferView>& views,
                           FirstCall& fc, const ReferenceOutputs& expected, const RestoreCopies& restore,

@@ -1,4 +1,4 @@
-// The correctness check (the seed's "Correctness Check", issue 3): the kernel's FIRST call into
+// The correctness check (the seed's "Correctness Check"): the kernel's FIRST call into
 // fresh buffers is compared with the reference computed on copies of exactly the pre-call
 // contents. Around it: a second call into sentinel-filled outputs to find never-written elements,
 // guard zones for writes past a buffer, const inputs compared bit-wise, kernel faults caught.

@@ -21,7 +21,7 @@ struct Tolerance {
 };
 
 /// kprof's default tolerance for an output dtype (documented in README.md, "Tolerances"):
-/// float32 1e-4 / 1e-3 (issue 3); float64 1e-8 / 1e-6; float16 1e-3 / 1e-2 (about 10 ulp of
+/// float32 1e-4 / 1e-3; float64 1e-8 / 1e-6; float16 1e-3 / 1e-2 (about 10 ulp of
 /// half's 2^-10 epsilon); bfloat16 1e-2 / 2e-2 (bf16's epsilon is 2^-7 = 7.8e-3); integers exact.
 Tolerance default_tolerance(DType dtype);
 

@@ -1,4 +1,4 @@
-// Telling a reduced-precision choice from a bug (issue 12): when a float output fails, is the
+// Telling a reduced-precision choice from a bug: when a float output fails, is the
 // error pattern the one a reduced-precision format leaves (TF32 / float16 / bfloat16 products),
 // and which --atol would accept it?
 #pragma once

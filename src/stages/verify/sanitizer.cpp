@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "core/enum_names.hpp"
 
 namespace kprof {
 namespace {
@@ -227,25 +228,16 @@ std::string plural(long n, const std::string& word) { return fmt::format("{} {}{
 
 }  // namespace
 
-std::string sanitizer_tool_name(SanitizerTool tool) {
-  switch (tool) {
-    case SanitizerTool::Memcheck:
-      return "memcheck";
-    case SanitizerTool::Racecheck:
-      return "racecheck";
-    case SanitizerTool::Initcheck:
-      return "initcheck";
-    case SanitizerTool::Synccheck:
-      return "synccheck";
-  }
-  return "memcheck";
-}
+/// The names of SanitizerTool (core/enum_names.hpp).
+constexpr auto kSanitizerToolNames = enum_names<SanitizerTool>({{SanitizerTool::Memcheck, "memcheck"},
+                                                                {SanitizerTool::Racecheck, "racecheck"},
+                                                                {SanitizerTool::Initcheck, "initcheck"},
+                                                                {SanitizerTool::Synccheck, "synccheck"}},
+                                                               "memcheck");
 
-std::optional<SanitizerTool> parse_sanitizer_tool(const std::string& name) {
-  for (auto t : {SanitizerTool::Memcheck, SanitizerTool::Racecheck, SanitizerTool::Initcheck, SanitizerTool::Synccheck})
-    if (sanitizer_tool_name(t) == name) return t;
-  return std::nullopt;
-}
+std::string sanitizer_tool_name(SanitizerTool tool) { return kSanitizerToolNames.name(tool); }
+
+std::optional<SanitizerTool> parse_sanitizer_tool(const std::string& name) { return kSanitizerToolNames.parse(name); }
 
 std::vector<SanitizerTool> parse_sanitizer_tools(const std::string& list) {
   const std::string hint =

@@ -1,4 +1,4 @@
-// NVIDIA compute-sanitizer's findings (kprof check --sanitize, issue 30): which tools, what their
+// NVIDIA compute-sanitizer's findings (kprof check --sanitize): which tools, what their
 // text output says (parse_sanitizer_output: pure, no CUDA), which kernel each report is in (the
 // user's or a library's: PyTorch, cuBLAS, kprof's own), and the verdict of one tool run.
 #pragma once

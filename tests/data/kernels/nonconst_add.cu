@@ -1,4 +1,4 @@
-// Test kernel: every pointer non-const, as many real kernels declare them (issue 12): correct C = A + B.
+// Test kernel: every pointer non-const, as many real kernels declare them: correct C = A + B.
 #define MODE 0
 __global__ void add(float* A, float* B, float* C, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -1,4 +1,5 @@
-// Test kernel: every pointer non-const, as many real kernels declare them (issue 12): C = A + B, and it also zeroes its input A (a bug).
+// Test kernel: every pointer non-const, as many real kernels declare them: C = A + B, and it also
+// zeroes its input A (a bug).
 #define MODE 1
 __global__ void add(float* A, float* B, float* C, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -1,4 +1,4 @@
-// Kernels with one planted defect each, for kprof's hot-line and findings tests (issues 15, 16).
+// Kernels with one planted defect each, for kprof's hot-line and findings tests.
 // Each defect sits on a line marked "PLANTED: <kind>"; tests find that line in the .ncu-rep that
 // scripts/capture-test-reports.sh records on the H200 (ncu --set full --import-source yes).
 // Build: nvcc -O3 -lineinfo -arch=sm_90 planted.cu -o planted ; run: ./planted <kernel>
@@ -52,7 +52,10 @@ __global__ void divergent(const float* __restrict__ in, float* __restrict__ out,
 // above must not move: the committed reports in tests/data/ncurep refer to them).
 #ifndef PLANTED_NO_MAIN
 int main(int argc, char** argv) {
-  if (argc < 2) { std::fprintf(stderr, "usage: %s uncoalesced|bank|local|divergent|all\n", argv[0]); return 2; }
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s uncoalesced|bank|local|divergent|all\n", argv[0]);
+    return 2;
+  }
   float *in, *out;
   cudaMalloc(&in, N * sizeof(float));
   cudaMalloc(&out, N * sizeof(float));
@@ -65,7 +68,10 @@ int main(int argc, char** argv) {
   if (all || !std::strcmp(k, "local")) local_spill<<<grid, block>>>(in, out, N);
   if (all || !std::strcmp(k, "divergent")) divergent<<<grid, block>>>(in, out, N);
   cudaError_t e = cudaDeviceSynchronize();
-  if (e != cudaSuccess) { std::fprintf(stderr, "CUDA error: %s\n", cudaGetErrorString(e)); return 1; }
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "CUDA error: %s\n", cudaGetErrorString(e));
+    return 1;
+  }
   std::printf("ok\n");
   return 0;
 }

@@ -1,4 +1,4 @@
-# GPU test reference for the calling conventions of issue 12, selected by the scalar `form`.
+# GPU test reference for the reference calling conventions kprof accepts, selected by the scalar `form`.
 # x is an input of shape (R, C) in setup()'s shapes; out (and b) are outputs.
 import torch
 

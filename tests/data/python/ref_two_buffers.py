@@ -1,4 +1,4 @@
-# GPU test reference for a kernel with two non-const buffers a and b (issue 12): `form` 0 returns
+# GPU test reference for a kernel with two non-const buffers a and b: `form` 0 returns
 # one new tensor (kprof matches it to the buffer the kernel changed), 1 a dict naming only b.
 def reference(x, a, b, form, **kwargs):
     if form == 0:

@@ -1,4 +1,4 @@
-// Planted for the GPU suite's `onesession` stage (issue 17): attention v1
+// Planted for the GPU suite's `onesession` stage: attention v1
 // (examples/attention/cuda/v1.cu), correct and timed like it, that aborts its process when it runs
 // under Nsight Compute: ncu's injection library is mapped into the profiled process (a library
 // of ncu's target/ folder, or named *injection*, under a path holding "nsight-compute"; kprof's own

@@ -1,4 +1,4 @@
-// Planted for the GPU suite's `onesession` stage (issue 17): a kernel with attention's signature
+// Planted for the GPU suite's `onesession` stage: a kernel with attention's signature
 // that writes far outside `output` (an illegal address: the CUDA context is lost). Timed before its
 // check (ref.py still loading), it becomes a CheckError row; the versions timed before it cannot be
 // checked any more ("timed but not checked") and the ones after it do not run.

@@ -1,4 +1,4 @@
-"""Planted for the GPU suite's `onesession` stage (issue 17): the attention reference
+"""Planted for the GPU suite's `onesession` stage: the attention reference
 (examples/attention/cuda/ref.py) behind a 6 s sleep at import, so that `kprof run` is sure to
 load its compiled versions while ref.py still imports: it times them first and checks each once
 ref.py is there.

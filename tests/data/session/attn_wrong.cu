@@ -1,4 +1,4 @@
-// Planted for the GPU suite's `onesession` stage (issue 17): attention v5
+// Planted for the GPU suite's `onesession` stage: attention v5
 // (examples/attention/cuda/v5.cu) with its output scaled by 2 after the fact, so it is timed like v5
 // but fails its check. Timed before its check (ref.py still loading), it must lose that timing:
 // no timing column, no profile, not in the ncu session's plan.

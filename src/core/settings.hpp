@@ -1,0 +1,61 @@
+// kprof's configuration from its environment variables, read in one place: settings() reads every
+// KPROF_* variable (and the few standard ones kprof honours) once per process, on first use. The
+// README's "Environment variables" table lists them. Tests replace the settings with
+// ScopedSettings instead of calling setenv().
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kprof {
+
+/// Every environment setting kprof reads. An unset variable leaves the field at its default.
+struct Settings {
+  std::string python;                              ///< KPROF_PYTHON: interpreter to embed (name on PATH or path)
+  std::optional<std::string> nvcc;                 ///< KPROF_NVCC: set (even empty) replaces the search
+  std::optional<std::string> compute_sanitizer;    ///< KPROF_COMPUTE_SANITIZER: set replaces the search
+  std::string ncu;                                 ///< KPROF_NCU: the ncu to run ("" = search)
+  std::string ncu_report;                          ///< KPROF_NCU_REPORT: folder with ncu_report, or "off"
+  std::string nvml_library = "libnvidia-ml.so.1";  ///< KPROF_NVML_LIBRARY
+  std::string cache_dir;                           ///< KPROF_CACHE_DIR, else XDG_CACHE_HOME/kprof, ~/.cache/kprof
+  std::string color;                               ///< KPROF_COLOR: "always", "never", "" = terminal only
+  bool no_color = false;                           ///< NO_COLOR set and not empty (https://no-color.org)
+  std::string trace_path;                          ///< KPROF_TRACE: file that every event line is appended to
+  bool py_traceback = false;                       ///< KPROF_PY_TRACEBACK set and not "0"
+  bool tmpdir_per_gpu = false;                     ///< KPROF_TMPDIR_PER_GPU=1
+  std::optional<double> slurm_poll_s;              ///< KPROF_SLURM_POLL_S (seconds between squeue polls)
+  bool full_exit = false;                          ///< KPROF_FULL_EXIT (set by check --sanitize for its child)
+  std::string fault_inject;                        ///< KPROF_FAULT_INJECT (orchestration tests, read by cli/)
+  std::vector<std::string> cuda_roots;             ///< CUDA_HOME, CUDA_PATH (set ones): their bin/ is searched
+};
+
+/// Looks up one variable: nullopt when unset.
+using EnvLookup = std::function<std::optional<std::string>(const char* name)>;
+
+/// The settings `lookup` gives (the process environment by default). A KPROF_SLURM_POLL_S that
+/// is not a number is ignored.
+Settings settings_from(const EnvLookup& lookup);
+
+/// settings_from(the process's environment as it is now).
+Settings settings_from_environment();
+
+/// The process's settings: settings_from(the environment) on the first call, or what a live
+/// ScopedSettings put in place. Thread-safe.
+const Settings& settings();
+
+/// Test seam: replaces the process's settings while it lives (restores the previous ones after).
+class ScopedSettings {
+ public:
+  explicit ScopedSettings(Settings s);
+  ~ScopedSettings();
+  ScopedSettings(const ScopedSettings&) = delete;
+  ScopedSettings& operator=(const ScopedSettings&) = delete;
+
+ private:
+  const Settings* previous_;
+  Settings mine_;
+};
+
+}  // namespace kprof

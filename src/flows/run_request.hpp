@@ -1,0 +1,42 @@
+// What `kprof run` is asked (RunRequest) and what it returns (RunOutcome), apart from the flow
+// (flows/run_flow.hpp) so that the run's pieces (run_steps, run_workflow, scale_run) include the
+// request, not the flow that includes them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "flows/profile_settings.hpp"
+#include "kernel/kernel_spec.hpp"
+#include "report/comparison.hpp"
+#include "stages/env/readiness.hpp"
+#include "stages/verify/check.hpp"
+
+namespace kprof {
+
+/// Everything `kprof run` needs.
+struct RunRequest {
+  std::vector<KernelSpec> versions;  ///< same dims, seed, sizes and GPU for each (only `kernel` differs)
+  std::string ref;                   ///< ref.py
+  CheckOptions check;
+  ProfileSettings profile;
+  std::string output_dir;
+  double env_timeout_s = 60;  ///< per env probe
+  /// --ncu-session one (true, the default): every correct version is timed first, then ncu
+  /// profiles all of them in one session (flows/ncu_session.hpp); per-version (false): one ncu
+  /// process per version, right after its timing.
+  bool one_ncu_session = true;
+  /// The environment already probed by this process (a `kprof __worker` running several sizes):
+  /// used as is instead of probing again; nullptr = probe.
+  const EnvReport* env = nullptr;
+};
+
+/// Outcome of the whole run.
+struct RunOutcome {
+  bool env_ready = false;
+  std::vector<VersionRow> rows;
+  std::vector<RowComparison> comparison;
+  int exit_code = 0;  ///< 0: every version correct and classified; 1: env not ready or any version failed
+};
+
+}  // namespace kprof
