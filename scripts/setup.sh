@@ -14,9 +14,9 @@ Sets up and builds kprof on a Debian 12 (or Ubuntu) machine:
      python3-matplotlib clang-format-14 slurm-wlm munge ccache;
   2. installs PyPI's ncu-report (Nsight Compute's Python report interface, the version the
      tests read the committed H200 reports with) into the Python kprof embeds (python3 on
-     PATH): python3 -m pip install ncu-report==2026.3.1. It is optional: without it the
-     tests that need it skip and say why, and kprof uses ncu's own extras/python when ncu is
-     installed;
+     PATH): python3 -m pip install ncu-report==2026.3.1, and matplotlib there when that Python
+     lacks it (the charts). Both are optional: without them the tests that need them skip and
+     say why, and kprof uses ncu's own extras/python when ncu is installed;
   3. configures and builds kprof in build/:
        cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo   (+ ccache launchers when present)
        cmake --build build -j"$(nproc)"
@@ -27,7 +27,7 @@ toolkit (kprof is built with CUDA 13.0 at /usr/local/cuda). Then run the tests:
   ctest --test-dir build --output-on-failure -j"$(nproc)"
 
 Options:
-  --no-ncu-report  do not install ncu-report (step 2)
+  --no-ncu-report  do not install ncu-report nor matplotlib (step 2)
   --no-ccache      configure without the ccache compiler launchers (also drops them from an
                    existing build/ configured with them)
   --no-build       steps 1 and 2 only (.ci/run checks the code style between them and the build)
@@ -104,6 +104,17 @@ if [ "$ncu_report" -eq 1 ]; then
   fi
 else
   say "ncu-report skipped (--no-ncu-report): the tests that need it skip and say why"
+fi
+
+# matplotlib for the charts (roofline.svg, sweep charts) in the same Python: the Debian package above
+# serves /usr/bin/python3 only; a python3 of its own (pyenv, a virtual environment) gets it from PyPI.
+# Optional: without it the charts are skipped with a note and their tests skip and say why.
+if [ "$ncu_report" -eq 1 ] && ! python3 -c 'import matplotlib' >/dev/null 2>&1; then
+  if python3 -m pip install -q matplotlib; then
+    say "matplotlib installed into $(command -v python3)"
+  else
+    say "warning: pip could not install matplotlib into $(command -v python3): charts and their tests are skipped"
+  fi
 fi
 
 # ---- 3. configure and build ------------------------------------------------------------------

@@ -39,6 +39,7 @@ scenario() {
   [ "$rc" = "$want_rc" ] || status=FAIL
   if [ -n "$pattern" ] && ! grep -Eq -- "$pattern" "$log"; then status=FAIL; fi
   printf '%s\t%s\t%s\t%s\t%s\n' "$status" "$name" "$rc" "$want_rc" "$(elapsed "$t0")" >> "$SUMMARY"
+  cp "$SUMMARY" "$RESULTS/summary.txt"  # kept as it grows: a call stopped by its time limit still returns it
   if [ $status = FAIL ]; then echo "---- FAIL $name (rc=$rc, want $want_rc, pattern '$pattern')"; tail -n 15 "$log"; fi
 }
 
@@ -118,6 +119,7 @@ elif want unit; then
   printf '%s\tctest (%s)\t%s\t0\t-\n' "$([ $rc = 0 ] && echo PASS || echo FAIL)" \
     "$(grep -Eo '[0-9]+% tests passed.*' "$OUT/ctest.log" | paste -sd' ')" "$rc" >> "$SUMMARY"
   grep -E "Failed|SKIPPED|\*\*\*" "$OUT/ctest.log" | head -20
+  cp "$OUT/ctest.log" "$RESULTS/" 2>/dev/null  # back even when a later stage runs out of time
 fi
 
 source "$root/tests/gpu/scenarios.sh"
