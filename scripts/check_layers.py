@@ -65,25 +65,17 @@ def allowed(src, dst):
 
 def scan(src_dir):
     """Yields (file, line_no, line, from_folder, to_folder) for every kprof include."""
-    for root, _, files in os.walk(src_dir):
-        for name in sorted(files):
-            if not name.endswith(SOURCE_EXT):
-                continue
-            path = os.path.join(root, name)
-            rel = os.path.relpath(path, src_dir).replace(os.sep, "/")
-            src = folder_of(rel)
-            with open(path, encoding="utf-8", errors="replace") as f:
-                for no, line in enumerate(f, 1):
-                    m = INCLUDE.match(line)
-                    if not m:
-                        continue
-                    target = m.group(1)
-                    dst = folder_of(target)
-                    if dst is None and "/" in target:
-                        dst = "?" + target.split("/")[0]
-                    if dst is None:
-                        continue
-                    yield rel, no, line.rstrip(), src, dst
+    for rel, no, _, line in code_lines(src_dir):
+        m = INCLUDE.match(line)
+        if not m:
+            continue
+        target = m.group(1)
+        dst = folder_of(target)
+        if dst is None and "/" in target:
+            dst = "?" + target.split("/")[0]
+        if dst is None:
+            continue
+        yield rel, no, line, folder_of(rel), dst
 
 
 DETAIL_SUFFIXES = ("_detail", "_state", "_py")
@@ -102,20 +94,14 @@ def module_cycles(src_dir):
     """Cycles between modules of one folder (a module: a file name without its extension), each as
     a list of module paths, the first repeated at the end; [] when none."""
     edges = {}
-    for root, _, files in os.walk(src_dir):
-        for name in files:
-            if not name.endswith(SOURCE_EXT):
-                continue
-            rel = os.path.relpath(os.path.join(root, name), src_dir).replace(os.sep, "/")
-            mod = module_of(os.path.splitext(rel)[0])
-            with open(os.path.join(root, name), encoding="utf-8", errors="replace") as f:
-                for line in f:
-                    m = INCLUDE.match(line)
-                    if not m:
-                        continue
-                    target = module_of(os.path.splitext(m.group(1))[0])
-                    if target != mod and os.path.dirname(target) == os.path.dirname(mod):
-                        edges.setdefault(mod, set()).add(target)
+    for rel, _, _, line in code_lines(src_dir):
+        m = INCLUDE.match(line)
+        if not m:
+            continue
+        mod = module_of(os.path.splitext(rel)[0])
+        target = module_of(os.path.splitext(m.group(1))[0])
+        if target != mod and os.path.dirname(target) == os.path.dirname(mod):
+            edges.setdefault(mod, set()).add(target)
     cycles, seen = [], set()
     for start in sorted(edges):
         stack = [(start, [start])]
