@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "core/fs.hpp"
 
 namespace kprof {
 
@@ -29,8 +30,7 @@ FileLock::~FileLock() {
 }
 
 std::string gpu_lock_path(const std::string& gpu_id) {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string dir = tmp && *tmp ? tmp : "/tmp";
+  std::string dir = temp_root();
   std::string id = gpu_id;
   for (char& c : id)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';

@@ -125,11 +125,21 @@ std::string absolute_path(const std::string& path) {
   return join_path(buf, path);
 }
 
-std::string kprof_cache_dir() { return settings().cache_dir; }
+std::string kprof_cache_dir() {
+  const Settings& s = settings();
+  if (!s.cache_dir.empty()) return s.cache_dir;
+  if (!s.xdg_cache_home.empty()) return join_path(s.xdg_cache_home, "kprof");
+  if (!s.home.empty()) return join_path(s.home, ".cache/kprof");
+  return "";
+}
+
+std::string temp_root() {
+  const char* tmp = std::getenv("TMPDIR");
+  return tmp && *tmp ? tmp : "/tmp";
+}
 
 ScratchFile::ScratchFile(const std::string& prefix, const std::string& suffix, std::string_view content) {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string tmpl = join_path(tmp && *tmp ? tmp : "/tmp", prefix + "-XXXXXX" + suffix);
+  std::string tmpl = join_path(temp_root(), prefix + "-XXXXXX" + suffix);
   int fd = ::mkstemps(tmpl.data(), static_cast<int>(suffix.size()));
   if (fd < 0) return;
   bool written = ::write(fd, content.data(), content.size()) == static_cast<ssize_t>(content.size());

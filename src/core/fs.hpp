@@ -14,6 +14,10 @@ std::string read_file(const std::string& path);
 /// name of a temporary file beside its final path that no other writer uses.
 std::string unique_temp_suffix();
 
+/// $TMPDIR when set and not empty, else /tmp. Read on each call, not once (core/settings.hpp): a
+/// scaled run gives each GPU's worker a TMPDIR of its own, and ncu keeps its lock there.
+std::string temp_root();
+
 /// A scratch file of this process: created under $TMPDIR (else /tmp) as PREFIX-XXXXXX SUFFIX with
 /// `content`, removed when the object dies. path() is "" when it could not be created or written.
 /// The one way stages/ put bytes in a file (they write no outputs; scripts/check_layers.py).

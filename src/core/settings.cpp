@@ -36,12 +36,9 @@ Settings settings_from(const EnvLookup& lookup) {
   s.ncu = text("KPROF_NCU");
   s.ncu_report = text("KPROF_NCU_REPORT");
   if (set_nonempty("KPROF_NVML_LIBRARY")) s.nvml_library = text("KPROF_NVML_LIBRARY");
-  if (set_nonempty("KPROF_CACHE_DIR"))
-    s.cache_dir = text("KPROF_CACHE_DIR");
-  else if (set_nonempty("XDG_CACHE_HOME"))
-    s.cache_dir = text("XDG_CACHE_HOME") + "/kprof";
-  else if (set_nonempty("HOME"))
-    s.cache_dir = text("HOME") + "/.cache/kprof";
+  s.cache_dir = text("KPROF_CACHE_DIR");
+  s.xdg_cache_home = text("XDG_CACHE_HOME");
+  s.home = text("HOME");
   s.color = text("KPROF_COLOR");
   s.no_color = set_nonempty("NO_COLOR");
   s.trace_path = text("KPROF_TRACE");

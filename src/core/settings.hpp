@@ -19,7 +19,9 @@ struct Settings {
   std::string ncu;                                 ///< KPROF_NCU: the ncu to run ("" = search)
   std::string ncu_report;                          ///< KPROF_NCU_REPORT: folder with ncu_report, or "off"
   std::string nvml_library = "libnvidia-ml.so.1";  ///< KPROF_NVML_LIBRARY
-  std::string cache_dir;                           ///< KPROF_CACHE_DIR, else XDG_CACHE_HOME/kprof, ~/.cache/kprof
+  std::string cache_dir;                           ///< KPROF_CACHE_DIR ("" = derived: core/fs.hpp kprof_cache_dir)
+  std::string xdg_cache_home;                      ///< XDG_CACHE_HOME
+  std::string home;                                ///< HOME
   std::string color;                               ///< KPROF_COLOR: "always", "never", "" = terminal only
   bool no_color = false;                           ///< NO_COLOR set and not empty (https://no-color.org)
   std::string trace_path;                          ///< KPROF_TRACE: file that every event line is appended to
@@ -34,8 +36,7 @@ struct Settings {
 /// Looks up one variable: nullopt when unset.
 using EnvLookup = std::function<std::optional<std::string>(const char* name)>;
 
-/// The settings `lookup` gives (the process environment by default). A KPROF_SLURM_POLL_S that
-/// is not a number is ignored.
+/// The settings `lookup` gives. A KPROF_SLURM_POLL_S that is not a number is ignored.
 Settings settings_from(const EnvLookup& lookup);
 
 /// settings_from(the process's environment as it is now).

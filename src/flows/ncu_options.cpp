@@ -2,7 +2,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include <cstdlib>
 #include <mutex>
 
 #include "core/error.hpp"
@@ -48,9 +47,8 @@ std::string kprof_source_section_folder(std::string* why) {
     if (const std::string cache = kprof_cache_dir(); !cache.empty())
       folder = write_kprof_source_section(cache, &why_cache);
     if (folder.empty()) {
-      const char* t = std::getenv("TMPDIR");  // the process's own TMPDIR, as ncu's lock uses
       std::string why_tmp;
-      folder = write_kprof_source_section(t && *t ? t : "/tmp", &why_tmp);
+      folder = write_kprof_source_section(temp_root(), &why_tmp);
       if (folder.empty()) problem = why_cache + "; " + why_tmp;
     }
   }

@@ -1,12 +1,7 @@
 #include "stages/ncu/source_section.hpp"
 
-#include <cstdlib>
-#include <mutex>
-
 #include <fmt/format.h>
 
-#include "core/error.hpp"
-#include "core/fs.hpp"
 #include "core/text.hpp"
 
 namespace kprof {
