@@ -9,12 +9,21 @@
 //        kprof (CONCURRENT_KERNEL + RUNTIME + DRIVER + MEMSET: kprof's set) | callbacks (launch callbacks only) |
 //        primed (KIND_KERNEL, an empty kernel launched right before each timed one, after the flush's sync) |
 //        queued (KIND_KERNEL, the timed kernel queued right behind the flush, no sync between):
-//        whether the ~0.4 us that serialized records add over ncu's duration is the start on an idle GPU
+//        whether the ~0.4 us that serialized records add over ncu's duration is the start on an idle GPU |
+//        range (no activity records: CUPTI's range profiler reads gpu__time_duration.sum, ncu's metric, for a
+//        user range around each timed launch; one pass, so no replay): whether kprof could time kernels as ncu does |
+//        autorange (the same metric, CUPTI_AutoRange + CUPTI_KernelReplay: one range per kernel, started and
+//        stopped around each timed launch, as ncu's kernel replay does)
 // Usage: cupti_probe MODE [ITERS [noflush]]   (run it under ncu with mode none and a few iterations to get
 // gpu__time_duration of the same kernels)
-// Build: nvcc -O3 -arch=sm_90 -o cupti_probe bench/cupti_probe.cu -lcupti
+// Build: nvcc -O3 -arch=sm_90 -o cupti_probe bench/cupti_probe.cu -lcupti -lcuda
 #include <cuda_runtime.h>
+#include <cuda.h>
 #include <cupti.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -80,6 +89,142 @@ void CUPTIAPI buf_done(CUcontext, uint32_t, uint8_t* b, size_t, size_t valid) {
 }
 void CUPTIAPI on_cb(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
 
+#define CP(x)                                              \
+  do {                                                     \
+    CUptiResult r_ = (x);                                  \
+    if (r_ != CUPTI_SUCCESS) {                             \
+      const char* m_ = nullptr;                            \
+      cuptiGetResultString(r_, &m_);                       \
+      std::fprintf(stderr, "%s: %s\n", #x, m_ ? m_ : "?"); \
+      std::exit(1);                                        \
+    }                                                      \
+  } while (0)
+
+// CUPTI's range profiler with one metric, gpu__time_duration.sum (ns), one user range per timed launch.
+struct RangeTimer {
+  const char* metric = "gpu__time_duration.sum";
+  CUpti_Profiler_Host_Object* host = nullptr;
+  CUpti_RangeProfiler_Object* obj = nullptr;
+  std::vector<uint8_t> config, data;
+  size_t max_ranges = 0;
+  bool auto_range = false;
+
+  RangeTimer(size_t ranges, bool per_kernel) : max_ranges(ranges), auto_range(per_kernel) {
+    CUpti_Profiler_Initialize_Params ip{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    CP(cuptiProfilerInitialize(&ip));
+    CUcontext ctx = nullptr;
+    cuCtxGetCurrent(&ctx);
+    CUpti_Device_GetChipName_Params cn{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+    cn.deviceIndex = 0;
+    CP(cuptiDeviceGetChipName(&cn));
+    CUpti_Profiler_GetCounterAvailability_Params ca{CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+    ca.ctx = ctx;
+    CP(cuptiProfilerGetCounterAvailability(&ca));
+    std::vector<uint8_t> avail(ca.counterAvailabilityImageSize);
+    ca.pCounterAvailabilityImage = avail.data();
+    CP(cuptiProfilerGetCounterAvailability(&ca));
+    CUpti_Profiler_Host_Initialize_Params hi{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+    hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    hi.pChipName = cn.pChipName;
+    hi.pCounterAvailabilityImage = avail.data();
+    CP(cuptiProfilerHostInitialize(&hi));
+    host = hi.pHostObject;
+    CUpti_Profiler_Host_ConfigAddMetrics_Params am{CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+    am.pHostObject = host;
+    am.ppMetricNames = &metric;
+    am.numMetrics = 1;
+    CP(cuptiProfilerHostConfigAddMetrics(&am));
+    CUpti_Profiler_Host_GetConfigImageSize_Params cs{CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+    cs.pHostObject = host;
+    CP(cuptiProfilerHostGetConfigImageSize(&cs));
+    config.resize(cs.configImageSize);
+    CUpti_Profiler_Host_GetConfigImage_Params gi{CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+    gi.pHostObject = host;
+    gi.configImageSize = config.size();
+    gi.pConfigImage = config.data();
+    CP(cuptiProfilerHostGetConfigImage(&gi));
+    CUpti_RangeProfiler_Enable_Params en{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    en.ctx = ctx;
+    CP(cuptiRangeProfilerEnable(&en));
+    obj = en.pRangeProfilerObject;
+  }
+  // Before a batch of at most max_ranges ranges.
+  void start() {
+    CUpti_RangeProfiler_GetCounterDataSize_Params ds{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+    ds.pRangeProfilerObject = obj;
+    ds.pMetricNames = &metric;
+    ds.numMetrics = 1;
+    ds.maxNumOfRanges = max_ranges;
+    ds.maxNumRangeTreeNodes = static_cast<uint32_t>(max_ranges);
+    CP(cuptiRangeProfilerGetCounterDataSize(&ds));
+    data.assign(ds.counterDataSize, 0);
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params di{
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+    di.pRangeProfilerObject = obj;
+    di.counterDataSize = data.size();
+    di.pCounterData = data.data();
+    CP(cuptiRangeProfilerCounterDataImageInitialize(&di));
+    CUpti_RangeProfiler_SetConfig_Params sc{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+    sc.pRangeProfilerObject = obj;
+    sc.configSize = config.size();
+    sc.pConfig = config.data();
+    sc.counterDataImageSize = data.size();
+    sc.pCounterDataImage = data.data();
+    sc.range = auto_range ? CUPTI_AutoRange : CUPTI_UserRange;
+    sc.replayMode = auto_range ? CUPTI_KernelReplay : CUPTI_UserReplay;
+    sc.maxRangesPerPass = max_ranges;
+    sc.numNestingLevels = 1;
+    sc.minNestingLevel = 1;
+    sc.passIndex = 0;
+    sc.targetNestingLevel = 1;
+    CP(cuptiRangeProfilerSetConfig(&sc));
+    CUpti_RangeProfiler_Start_Params st{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+    st.pRangeProfilerObject = obj;
+    CP(cuptiRangeProfilerStart(&st));
+  }
+  void push() {
+    CUpti_RangeProfiler_PushRange_Params pr{CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
+    pr.pRangeProfilerObject = obj;
+    pr.pRangeName = "call";
+    CP(cuptiRangeProfilerPushRange(&pr));
+  }
+  void pop() {
+    CUpti_RangeProfiler_PopRange_Params pp{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
+    pp.pRangeProfilerObject = obj;
+    CP(cuptiRangeProfilerPopRange(&pp));
+  }
+  // After the batch: one gpu__time_duration (us) per range.
+  std::vector<double> stop() {
+    CUpti_RangeProfiler_Stop_Params sp{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+    sp.pRangeProfilerObject = obj;
+    CP(cuptiRangeProfilerStop(&sp));
+    if (!sp.isAllPassSubmitted) std::fprintf(stderr, "range profiler: more than one pass needed\n");
+    CUpti_RangeProfiler_DecodeData_Params dd{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+    dd.pRangeProfilerObject = obj;
+    CP(cuptiRangeProfilerDecodeData(&dd));
+    if (dd.numOfRangeDropped) std::fprintf(stderr, "range profiler: %zu ranges dropped\n", dd.numOfRangeDropped);
+    CUpti_RangeProfiler_GetCounterDataInfo_Params ci{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+    ci.pCounterDataImage = data.data();
+    ci.counterDataImageSize = data.size();
+    CP(cuptiRangeProfilerGetCounterDataInfo(&ci));
+    std::vector<double> us;
+    for (size_t r = 0; r < ci.numTotalRanges; ++r) {
+      double ns = 0;
+      CUpti_Profiler_Host_EvaluateToGpuValues_Params ev{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+      ev.pHostObject = host;
+      ev.pCounterDataImage = data.data();
+      ev.counterDataImageSize = data.size();
+      ev.rangeIndex = r;
+      ev.ppMetricNames = &metric;
+      ev.numMetrics = 1;
+      ev.pMetricValues = &ns;
+      CP(cuptiProfilerHostEvaluateToGpuValues(&ev));
+      us.push_back(ns / 1000.0);
+    }
+    return us;
+  }
+};
+
 double median(std::vector<double> v) {
   if (v.empty()) return -1;
   std::sort(v.begin(), v.end());
@@ -112,6 +257,8 @@ int main(int argc, char** argv) {
       return 1;
     }
 
+  RangeTimer* range = mode == "range" ? new RangeTimer(static_cast<size_t>(iters), false) : nullptr;
+  RangeTimer* autorange = mode == "autorange" ? new RangeTimer(1, true) : nullptr;
   int l2 = 0, sms = 0;
   CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
@@ -149,20 +296,30 @@ int main(int argc, char** argv) {
         std::lock_guard<std::mutex> l(g_mu);
         g_kernels.clear();
       }
-      std::vector<double> ev;
+      std::vector<double> ev, auto_us;
+      if (range) range->start();
       for (int i = 0; i < iters; ++i) {
         if (flush_l2) read_all<<<sms * 8, 256>>>(static_cast<const uint4*>(flush), flush_bytes / 16, 0, nullptr);
         if (mode != "queued") CK(cudaDeviceSynchronize());
         if (mode == "primed") prime_empty<<<1, 32>>>();
         CK(cudaEventRecord(e0));
+        if (range) range->push();
+        if (autorange) autorange->start();
         launch();
+        if (range) range->pop();
         CK(cudaEventRecord(e1));
+        if (autorange) {
+          std::vector<double> one = autorange->stop();
+          auto_us.insert(auto_us.end(), one.begin(), one.end());
+        }
         CK(cudaEventSynchronize(e1));
         float ms = 0;
         CK(cudaEventElapsedTime(&ms, e0, e1));
         ev.push_back(ms * 1000.0);
       }
       std::vector<double> cu;
+      if (range) cu = range->stop();
+      if (autorange) cu = auto_us;
       if (!kinds.empty()) {
         cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
         std::lock_guard<std::mutex> l(g_mu);

@@ -37,6 +37,7 @@ METRIC_NAME_FILES = {
     "stages/ncu/source_section.cpp": "the section file ncu reads (its text; SourceSection tests check it)",
     "stages/ncu/ncu_rep_py.cpp": "the .ncu-rep reader's Python (its metric lists; SourceSection tests check them)",
     "core/tools.hpp": "the environment's counter probe: one metric, below the catalog's layer",
+    "stages/timing/gpu_duration.hpp": "the timing's range profiler: one metric, beside the catalog's layer",
 }
 FILE_WRITE = re.compile(r"\b(write_file_atomic|write_file|fopen|fwrite|mkstemps?)\s*\(|std::ofstream|::write\s*\(")
 

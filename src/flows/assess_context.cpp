@@ -100,15 +100,17 @@ AnalysisContext measured_context(const WorkModel& work, const KernelSpec& spec, 
                                  std::vector<std::string>& notes) {
   AnalysisContext ctx;
   ctx.work = work;
-  if (timing.kernel.available && timing.kernel.summary.sum.n > 0) {
-    ctx.measured_ms = timing.kernel.summary.sum.median;
-    ctx.measured_std_ms = timing.kernel.summary.sum.stddev;
-    ctx.measured_how = fmt::format("kernel time per call: CUPTI, median of {}", timing.kernel.summary.sum.n);
+  if (auto k = reported_kernel_time(timing)) {
+    ctx.measured_ms = k->stats->median;
+    ctx.measured_std_ms = k->stats->stddev;
+    ctx.measured_how = fmt::format("kernel time per call: {}, median of {}", k->label, k->stats->n);
+    ctx.measured_label = k->label;
   } else if (timing.call.n > 0) {
     ctx.measured_ms = timing.call.median;
     ctx.measured_std_ms = timing.call.stddev;
     ctx.measured_how =
         fmt::format("call time: CUDA events, median of {} (CUPTI kernel time not available)", timing.call.n);
+    ctx.measured_label = "CUDA events";
   }
   if (timing.during.sm_mhz.mean) ctx.sm_hz = *timing.during.sm_mhz.mean * 1e6;
   ctx.during = timing.during;

@@ -42,8 +42,8 @@ std::string execution_time_row(const TimingResult& t) {
   std::string s =
       fmt::format("{} per call (median of {} CUDA-event timings, CV {:.1f}%{})", fmt_duration_ms(t.call.median),
                   t.call.n, t.call.cv * 100, t.options.l2_flush ? ", L2 flushed" : ", warm L2");
-  if (t.kernel.available)
-    s += fmt::format("; {} of kernel time per call (CUPTI)", fmt_duration_ms(t.kernel.summary.sum.median));
+  if (auto k = reported_kernel_time(t))
+    s += fmt::format("; {} of kernel time per call ({})", fmt_duration_ms(k->stats->median), k->label);
   return s;
 }
 
@@ -263,6 +263,7 @@ ProfileOutcome measure_profile(KernelInstance& inst, const KernelSpec& spec, con
   // ncu and its profiled process start before the timing (a standby session, flows/ncu_standby.hpp):
   // their start-up overlaps the timed calls instead of following them.
   std::unique_ptr<StandbySession> standby = early ? std::move(*early) : start_profile_standby(spec, s, out_dir);
+  out.buffers = inst.buffers();
   out.timing = time_profile(inst, spec, s);
   if (!s.run_ncu) {
     skip_ncu(out);
@@ -336,6 +337,9 @@ nlohmann::json profile_json(const std::string& out_dir, const KernelSpec& spec, 
   p.roofline = out.roofline_note.empty() ? join_path(out_dir, "roofline.svg") : out.roofline_note;
   p.notes = out.notes;
   p.summary = profile_summary_row(out_dir, spec, out);
+  p.dims = &spec.dims;
+  p.seed = spec.seed;
+  p.buffers = out.buffers;
   return profile_json(p, nh);
 }
 

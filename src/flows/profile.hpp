@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "device/buffer_view.hpp"
 #include "stages/analysis/analyze.hpp"
 #include "stages/ncu/ncu_rep.hpp"
 #include "stages/analysis/bound.hpp"
@@ -62,6 +63,7 @@ struct ProfileOutcome {
   nlohmann::json json;                      ///< profile.json as written
   std::map<int, KernelHotLines> hot_lines;  ///< by ncu launch ID, when the source data was read
   std::string hot_lines_note;               ///< why there are none ("" when there are)
+  std::vector<BufferView> buffers;          ///< the kernel's buffers as profiled (profile.json "inputs")
 };
 
 /// The standby ncu session of one profile (flows/ncu_standby.hpp StandbySession::for_profile) into

@@ -245,7 +245,8 @@ void RunWorkflow::profile_version(const KernelSpec& spec, KernelInstance& inst, 
 }
 
 double RunWorkflow::row_time_ms(const TimingResult& t) {
-  return t.kernel.available ? t.kernel.summary.sum.median : t.call.median;
+  auto k = reported_kernel_time(t);
+  return k ? k->stats->median : t.call.median;
 }
 
 void RunWorkflow::record_profile(VersionRow& row, const ProfileOutcome& p, Clock::time_point t0) {

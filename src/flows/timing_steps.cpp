@@ -65,11 +65,12 @@ std::string discard_note(const DiscardSummary& d) {
 }  // namespace
 
 std::string timing_progress_line(const TimingResult& t) {
+  const auto k = reported_kernel_time(t);
   return fmt::format(
       "timing: {} per call (median of {} kept of {} calls, stopped by the {}; relative standard error "
       "{:.2f}%), kernel time {}{}",
       fmt_duration_ms(t.call.median), t.call.n, t.iters, t.stopped_by, 100 * t.call_rel_stderr,
-      t.kernel.available ? fmt_duration_ms(t.kernel.summary.sum.median) : std::string("not measured"),
+      k ? fmt::format("{} ({})", fmt_duration_ms(k->stats->median), k->label) : std::string("not measured"),
       (t.call_discard.throttled_seen
            ? fmt::format("; power or thermal throttle in {} calls", t.call_discard.throttled_seen)
            : std::string()) +

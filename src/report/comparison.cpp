@@ -131,6 +131,7 @@ void to_json(nlohmann::json& j, const VersionRow& r) {
        {"kernel_ms", opt(r.kernel_ms)},
        {"kernel_std_ms", opt(r.kernel_std_ms)},
        {"kernel_samples_ms", r.kernel_samples_ms},
+       {"kernel_source", r.kernel_source.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.kernel_source)},
        {"rel_stderr", opt(r.rel_stderr)},
        {"sm_clock_mhz", opt(r.sm_clock_mhz)},
        {"throttled_calls", r.throttled_calls},
@@ -180,6 +181,7 @@ void from_json(const nlohmann::json& j, VersionRow& r) {
   r.kernel_ms = opt_num(j, "kernel_ms");
   r.kernel_std_ms = opt_num(j, "kernel_std_ms");
   r.kernel_samples_ms = samples(j, "kernel_samples_ms");
+  r.kernel_source = str_or(j, "kernel_source");
   r.profile = parse_profile_status(str_or(j, "profile_status")).value_or(ProfileStatus::NotProfiled);
   r.cls = parse_bottleneck(str_or(j, "class")).value_or(Bottleneck::NotClassified);
   r.profile_reason = str_or(j, "profile_reason");
@@ -258,7 +260,7 @@ std::string versions_table_markdown(const std::vector<VersionRow>& rows, const s
   }
   return markdown_table({"Version", "Correctness", "Median time ± std", "Speedup vs first", "vs first", "Class",
                          "SM SOL", "Memory SOL", "Achieved occupancy", "Leading stall", "% of bound",
-                         "Top finding (est. gain)", "Call time (events)", "Kernel time (CUPTI)"},
+                         "Top finding (est. gain)", "Call time (events)", "Kernel time"},
                         t);
 }
 

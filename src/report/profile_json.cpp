@@ -8,6 +8,30 @@
 
 namespace kprof {
 
+bool header_row_is_typed_elsewhere(const std::string& key) {
+  return key == "Execution time" || key == "ncu" || key == "Dimensions" || key == "Seed" ||
+         key.rfind("Buffer ", 0) == 0;
+}
+
+nlohmann::json inputs_json(const ProfileJson& p) {
+  nlohmann::json dims = nlohmann::json::object();
+  if (p.dims)
+    for (const Dim& d : p.dims->all()) {
+      if (d.is_int)
+        dims[d.name] = static_cast<int64_t>(d.value);
+      else
+        dims[d.name] = d.value;
+    }
+  nlohmann::json buffers = nlohmann::json::array();
+  for (const BufferView& b : p.buffers)
+    buffers.push_back({{"name", b.name},
+                       {"dtype", dtype_name(b.dtype)},
+                       {"count", b.count},
+                       {"bytes", b.count * dtype_size(b.dtype)},
+                       {"output", b.is_output}});
+  return {{"dims", dims}, {"seed", p.seed ? nlohmann::json(*p.seed) : nlohmann::json(nullptr)}, {"buffers", buffers}};
+}
+
 nlohmann::json profile_json(const ProfileJson& p, const NcuReportHeader& nh) {
   nlohmann::json j;
   if (p.classified && p.table && p.verdict) {
@@ -20,7 +44,10 @@ nlohmann::json profile_json(const ProfileJson& p, const NcuReportHeader& nh) {
     j = {{"ncu", nullptr}, {"timing", nh.timing ? timing_json(*nh.timing) : nlohmann::json(nullptr)}};
   }
   j["schema_version"] = kReportSchemaVersion;
-  for (const auto& [k, v] : nh.rows) j["header"][k] = v;
+  j["header"] = nlohmann::json::object();
+  for (const auto& [k, v] : nh.rows)
+    if (!header_row_is_typed_elsewhere(k)) j["header"][k] = v;
+  j["inputs"] = inputs_json(p);
   j["classified"] = p.classified;
   j["failure"] = p.failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.failure);
   j["hint"] = p.hint;

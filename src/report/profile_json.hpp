@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/dims.hpp"
+#include "device/buffer_view.hpp"
 #include "report/ncu_report.hpp"
 #include "stages/analysis/versions.hpp"
 #include "stages/ncu/runner.hpp"
@@ -29,9 +31,21 @@ struct ProfileJson {
   std::string roofline;                    ///< roofline.svg's path, or why it was not written
   std::vector<std::string> notes;          ///< what the assessment could not do
   VersionRow summary;                      ///< the headline row
+  const Dims* dims = nullptr;              ///< the problem dimensions (nullptr: none recorded)
+  std::optional<uint64_t> seed;            ///< the input seed
+  std::vector<BufferView> buffers;         ///< the kernel's buffers (name, dtype, element count, role)
 };
 
-/// The whole profile.json object. The header's timing (when set) is "timing" in both forms.
+/// Header rows left out of profile.json's "header": formatted numbers whose typed values are
+/// "timing" ("Execution time"), "ncu_run" ("ncu") and "inputs" ("Buffer NAME", "Dimensions", "Seed").
+bool header_row_is_typed_elsewhere(const std::string& key);
+
+/// profile.json's "inputs": {"dims": {NAME: number}, "seed": number or null, "buffers": [{"name",
+/// "dtype", "count" (elements), "bytes", "output"}]}.
+nlohmann::json inputs_json(const ProfileJson& p);
+
+/// The whole profile.json object. The header's timing (when set) is "timing" in both forms; the
+/// header's text rows are "header" (strings) except those typed elsewhere.
 nlohmann::json profile_json(const ProfileJson& p, const NcuReportHeader& header);
 
 }  // namespace kprof

@@ -7,6 +7,7 @@
 
 #include "core/text.hpp"
 #include "stages/timing/cupti_session.hpp"
+#include "stages/timing/gpu_duration.hpp"
 
 namespace kprof {
 
@@ -138,24 +139,36 @@ std::string timing_markdown(const TimingResult& r) {
   const auto& k = r.kernel;
   const auto& s = k.summary.sum;
   auto kcol = [&](const std::string& v) { return k.available ? v : std::string("n/a"); };
+  const GpuDurationResult& g = r.gpu_duration;
+  const SampleStats& gs = g.sum;
+  auto gcol = [&](const std::string& v) { return g.available ? v : std::string("n/a"); };
   std::vector<std::vector<std::string>> rows = {
-      {"Median", dur(r.call.median), kcol(dur(s.median))},
-      {"Mean", dur(r.call.mean), kcol(dur(s.mean))},
-      {"Std dev", dur(r.call.stddev), kcol(dur(s.stddev))},
-      {"Min", dur(r.call.min), kcol(dur(s.min))},
-      {"Max", dur(r.call.max), kcol(dur(s.max))},
+      {"Median", dur(r.call.median), kcol(dur(s.median)), gcol(dur(gs.median))},
+      {"Mean", dur(r.call.mean), kcol(dur(s.mean)), gcol(dur(gs.mean))},
+      {"Std dev", dur(r.call.stddev), kcol(dur(s.stddev)), gcol(dur(gs.stddev))},
+      {"Min", dur(r.call.min), kcol(dur(s.min)), gcol(dur(gs.min))},
+      {"Max", dur(r.call.max), kcol(dur(s.max)), gcol(dur(gs.max))},
       {"CV (std dev / mean)", pct(r.call.cv) + (r.call_unstable ? " (unstable)" : ""),
-       kcol(pct(s.cv) + (r.kernel_unstable ? " (unstable)" : ""))},
-      {"Calls", std::to_string(r.call.n), kcol(std::to_string(s.n))}};
+       kcol(pct(s.cv) + (r.kernel_unstable ? " (unstable)" : "")), gcol(pct(gs.cv))},
+      {"Calls", std::to_string(r.call.n), kcol(std::to_string(s.n)), gcol(std::to_string(gs.n))}};
   std::string md = "## Execution time\n\n";
-  md += markdown_table({"", "Call time (CUDA events)", "Kernel time (CUPTI, sum per call)"}, rows);
+  md += markdown_table({"", "Call time (CUDA events)", "Kernel time (CUPTI records, sum per call)",
+                        fmt::format("GPU duration ({}, sum per call)", kGpuDurationLabel)},
+                       rows);
   md +=
       "\nCall time: CUDA events on the legacy default stream around one call (host launch code "
       "included). Kernel time: the GPU duration of every kernel the call launched, on any "
       "stream, summed per call (CUPTI KERNEL activity records: kernels serialized and timed "
-      "by the GPU front end, as ncu times them; measured in a second pass because CUPTI adds "
-      "launch overhead).\n";
+      "by the GPU front end; measured in a second pass because CUPTI adds launch overhead). GPU "
+      "duration: ncu's metric " +
+      std::string(kGpuDurationMetric) +
+      " of every kernel, summed per call, read by CUPTI's "
+      "range profiler in a third pass (one range per kernel, kernel replay; the records run about 0.5 us "
+      "longer per kernel). Versions and the time bound use the GPU duration when it was read, else the "
+      "kernel time.\n";
   if (!k.available) md += "\nKernel time not available: " + k.note + "\n";
+  if (!g.available) md += "\nGPU duration not available: " + g.note + "\n";
+  if (!g.clock_mismatch.empty()) md += "\nGPU duration set aside: " + g.clock_mismatch + ".\n";
 
   if (k.available && !k.summary.kernels.empty()) {
     std::vector<std::vector<std::string>> krows;
@@ -223,6 +236,19 @@ nlohmann::json timing_json(const TimingResult& r) {
   j["call_time_ms"] = stats_json(r.call);
   j["call_time_ms"]["per_call"] = r.call_ms;
   j["kernel_time"] = {{"available", k.available}, {"note", k.note}, {"source", kKernelTimeSource}};
+  const GpuDurationResult& g = r.gpu_duration;
+  j["gpu_duration"] = {
+      {"available", g.available},
+      {"note", g.note},
+      {"source", kGpuDurationSource},
+      {"clock_mismatch", g.clock_mismatch.empty() ? nlohmann::json(nullptr) : nlohmann::json(g.clock_mismatch)}};
+  if (g.available) {
+    j["gpu_duration"]["sum_ms"] = stats_json(g.sum);
+    j["gpu_duration"]["sum_ms"]["per_call"] = g.sum_ms;
+    j["gpu_duration"]["kernels_per_call"] = g.median_kernels;
+  }
+  auto reported = reported_kernel_time(r);
+  j["kernel_time_reported"] = reported ? nlohmann::json(reported->label) : nlohmann::json(nullptr);
   if (k.available) {
     j["kernel_time"]["sum_ms"] = stats_json(k.summary.sum);
     j["kernel_time"]["sum_ms"]["per_call"] = k.summary.sum_ms;

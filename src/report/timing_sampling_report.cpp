@@ -74,13 +74,17 @@ std::string rotation_text(const TimingResult& r) {
 std::string clocks_text(const TimingResult& r) {
   auto mhz = [](const std::optional<unsigned>& v) { return v ? fmt::format("{} MHz", *v) : std::string("n/a"); };
   const auto& c = r.call_discard;
+  const GpuDurationResult& g = r.gpu_duration;
   return fmt::format(
       "SM clock of the timed calls (NVML, the lowest reading inside each call's window and right after it): median "
       "{}, {} to {}; floor {} ({:.0f}% of the maximum {}, nvbench's throttle threshold; --throttle-threshold); "
-      "kernel-time pass: median {}, {}.",
+      "kernel-time pass: median {}, {}{}.",
       mhz(c.median_sm_mhz), mhz(c.min_sm_mhz), mhz(c.max_sm_mhz), mhz(r.clock_floor_mhz),
       100 * r.options.clock_floor_frac, mhz(r.sm_clock.max_mhz), mhz(r.kernel_discard.median_sm_mhz),
-      discard_phrase(r.kernel_discard, r.kernel_conditions.size(), r.clock_floor_mhz));
+      discard_phrase(r.kernel_discard, r.kernel_conditions.size(), r.clock_floor_mhz),
+      g.calls ? fmt::format("; GPU-duration pass: median {}, {}", mhz(g.discard.median_sm_mhz),
+                            discard_phrase(g.discard, g.conditions.size(), r.clock_floor_mhz))
+              : std::string());
 }
 
 std::vector<std::string> sampling_findings(const TimingResult& r) {
@@ -132,6 +136,7 @@ nlohmann::json sampling_json(const TimingResult& r) {
           {"clock_floor_mhz", opt_json(r.clock_floor_mhz)},
           {"call_pass", discard_json(r.call_discard)},
           {"kernel_pass", discard_json(r.kernel_discard)},
+          {"duration_pass", discard_json(r.gpu_duration.discard)},
           {"discarded_call_ms", r.call_ms_discarded},
           {"input_sets", r.rotation.sets},
           {"input_seeds", r.rotation.seeds},

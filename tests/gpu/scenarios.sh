@@ -99,6 +99,8 @@ if want profile; then
     "$K" profile $E/cuda/vector_add/vector_add.cu --N=1048576 -o "$W/noperm"
   scenario profile-noperm-hint 0 'NVreg_RestrictProfilingToAdminUsers' -- cat "$W/profile-noperm.log"
   scenario profile-noperm-timing 0 'Execution time' -- cat "$W/noperm/ncu_summary.md"
+  # The kernel time the reports lead with is ncu's own gpu__time_duration (CUPTI's range profiler).
+  scenario profile-gpu-duration 0 '"kernel_time_reported": "gpu__time_duration"' -- cat "$OUT/vadd/profile.json"
 fi
 
 if want analyze; then
@@ -112,6 +114,8 @@ if want run; then
   S=$E/softmax_versions
   scenario run-softmax 0 'fastest' -- "$K" run $S/v0.cu $S/v1.cu $S/v2.cu --ref $S/ref.py --N=4096 --D=1024 \
     --size input=N*D --size output=N*D -o "$OUT/run_softmax"
+  # Every version timed by the range profiler (gpu__time_duration), with ncu's standby session beside it.
+  scenario run-gpu-duration 0 'kernel time per call \(gpu__time_duration' -- cat "$OUT/run_softmax/comparison.json"
   # One version does not build, one is wrong: both get their row, the good one is still profiled.
   scenario run-resilient 1 'compile_error.*ERROR' -- "$K" run $E/cuda/vector_add/vector_add.cu \
     $E/broken/compile_error.cu $E/broken/wrong_result.cu --build --ref $VREF --N=1048576 -o "$OUT/run_resilient"
@@ -168,9 +172,9 @@ fi
 
 if want probe; then  # issue 4: does CUPTI's kernel tracing change the kernel it times? (bench/cupti_probe.cu)
   P="$W/cupti_probe"
-  nvcc -O3 -arch=sm_90 -o "$P" bench/cupti_probe.cu -lcupti > "$W/probe_build.log" 2>&1
+  nvcc -O3 -arch=sm_90 -o "$P" bench/cupti_probe.cu -lcupti -lcuda > "$W/probe_build.log" 2>&1
   : > "$OUT/cupti_probe.tsv"
-  for m in none conc serial kprof callbacks none conc kprof primed queued serial; do "$P" $m >> "$OUT/cupti_probe.tsv" 2>&1; done
+  for m in none conc serial kprof callbacks none conc kprof primed queued serial range autorange; do "$P" $m >> "$OUT/cupti_probe.tsv" 2>&1; done
   for m in none conc serial; do "$P" $m 100 noflush >> "$OUT/cupti_probe.tsv" 2>&1; done
   ncu --clock-control none --cache-control all --metrics gpu__time_duration.sum -k regex:vadd --csv \
       --print-units base "$P" none 5 > "$OUT/cupti_probe_ncu.csv" 2>&1
@@ -227,6 +231,7 @@ if want gemmprog; then  # findings from the limiter and the compute bound withou
   [ -z "${GEMMPROG_SKIP_RUN:-}" ] && scenario gemmprog-run 0 'fastest' -- "$K" run $GP/v0_naive.cu $GP/v1_coalesced.cu $GP/v2_smem.cu \
     $GP/v3_blocktile1d.cu $GP/v4_blocktile2d.cu $GP/v5_vectorized.cu --ref $GP/ref.py $G4 --build -o "$W/gp"
   cp "$W/gp/comparison.md" "$OUT/gemmprog_comparison.md" 2>/dev/null
+  cp "$W/gp/comparison.md" "$RESULTS/gemmprog_comparison.md" 2>/dev/null
   cp "$W/gp/comparison.json" "$OUT/gemmprog_comparison.json" 2>/dev/null
   for d in "$W"/gp/*/; do [ -f "$d/ncu_summary.md" ] && cp "$d/ncu_summary.md" "$OUT/gemmprog_$(basename "$d")_ncu_summary.md"; done
   # The bound counts the reference's FLOPs (FlopCounterMode): v0 is not "at most 500x faster".
@@ -244,6 +249,7 @@ if want gemmprog; then  # findings from the limiter and the compute bound withou
   scenario gemmprog-attention-noflops 0 'fastest' -- "$K" run $AT/cuda/v0.cu $AT/cuda/v1.cu $AT/cuda/v2.cu $AT/cuda/v3.cu \
     $AT/cuda/v4.cu $AT/cuda/v5.cu --ref "$W/at_noflops/ref.py" $CD --build -o "$W/at"
   cp "$W/at/comparison.md" "$OUT/attention_noflops_comparison.md" 2>/dev/null
+  cp "$W/at/comparison.md" "$RESULTS/attention_noflops_comparison.md" 2>/dev/null
   cp "$W/at/comparison.json" "$OUT/attention_noflops_comparison.json" 2>/dev/null
   for d in "$W"/at/*/; do [ -f "$d/ncu_summary.md" ] && cp "$d/ncu_summary.md" "$OUT/attention_$(basename "$d")_ncu_summary.md"; done
   scenario gemmprog-attention-flops-counted 0 'FlopCounterMode' -- grep -rh 'FlopCounterMode' "$W/at"
@@ -257,12 +263,14 @@ if want integrity; then  # timing you can defend: noise-driven sample counts, th
       --size out=1 --build --no-ncu -o "$W/spin_$kc"
     cp "$W/spin_$kc/profile.json" "$OUT/integrity_spin_${kc}_profile.json" 2>/dev/null
   done
-  # Kernel time against ncu's gpu__time_duration (profile.json call.timing_vs_ncu): within 1% for
-  # the ~100 us spin. The ~7 us one is held to 1 us, not 1%: CUPTI's serialized kernel record is
-  # 0.45-0.8 us longer than ncu's duration for every kernel of 2-20 us, whether the GPU was idle before
-  # the launch or not (bench/cupti_probe.cu modes serial, primed, queued; docs/gpu-runs.md), so 1%
-  # holds from about 60 us.
-  for kc_limit in 10:abs1us 198:pct1; do
+  # Kernel time against ncu's gpu__time_duration (profile.json call.timing_vs_ncu, ncu's ONE profiled
+  # call): kprof leads with the same metric read by CUPTI's range profiler (timing.gpu_duration);
+  # CUPTI's serialized kernel records (timing.kernel_time) run 0.45-0.8 us longer for kernels of
+  # 2-20 us (bench/cupti_probe.cu modes serial, primed, queued, autorange). ncu's own reading of the
+  # same metric runs 0.19-0.22 us above the range profiler's for every spin of 3-22 us (stage
+  # ncucache: medians over 25 launches; about 0.1 us of it is ncu's cache control), so the short
+  # spins are held to 0.3 us and the ~100 us spin to 1%.
+  for kc_limit in 3:abs03us 10:abs03us 198:pct1; do
     kc=${kc_limit%%:*}; limit=${kc_limit##*:}
     scenario "integrity-spin-ncu-$kc" 0 'Bound|Mixed|Latency' -- "$K" profile $IK/timing/spin.cu --kcycles=$kc \
       --size out=1 --build -o "$W/spin_ncu_$kc"
@@ -272,12 +280,17 @@ if want integrity; then  # timing you can defend: noise-driven sample counts, th
 import json, sys
 j = json.load(open(sys.argv[1]))
 t = j["call"]["timing_vs_ncu"]
-k = j["timing"]["kernel_time"]["sum_ms"]["median"]
+tm = j["timing"]
+rec = tm["kernel_time"]["sum_ms"]["median"]
+dur = tm["gpu_duration"]["sum_ms"]["median"] if tm["gpu_duration"]["available"] else None
+k = dur if dur is not None else rec
 g = t["gap_pct"]
 gap_us = k * 1e3 * g / (100 + g)  # kprof - ncu, us
-ok = abs(g) <= 1.0 if sys.argv[2] == "pct1" else abs(gap_us) <= 1.0
-print("kernel time vs ncu: gap %+.3f%% (%+.2f us): %s" % (g, gap_us, t["text"]))
-print("gap-check: %s (limit %s)" % ("ok" if ok else "FAILED", "1%" if sys.argv[2] == "pct1" else "1 us"))
+ok = abs(g) <= 1.0 if sys.argv[2] == "pct1" else abs(gap_us) <= 0.3
+print("reported: %s; CUPTI records %.3f us; gpu__time_duration %s" % (tm["kernel_time_reported"], rec * 1e3,
+      "%.3f us" % (dur * 1e3) if dur is not None else "not read: " + tm["gpu_duration"]["note"]))
+print("kernel time vs ncu: gap %+.3f%% (%+.3f us): %s" % (g, gap_us, t["text"]))
+print("gap-check: %s (limit %s)" % ("ok" if ok else "FAILED", "1%" if sys.argv[2] == "pct1" else "0.3 us"))
 sys.exit(0 if ok else 1)' "$W/spin_ncu_$kc/profile.json" "$limit"
   done
   # The planted memoizing kernel beside its honest twin: exit 1, the integrity check names it.
@@ -290,6 +303,50 @@ sys.exit(0 if ok else 1)' "$W/spin_ncu_$kc/profile.json" "$limit"
   # kprof's own clock locking, dry run only (never changes the GPU's clocks here).
   scenario integrity-clocks-dry-base 0 'NVML_CLOCK_LIMIT_ID_TDP' -- "$K" clocks --lock --dry-run
   scenario integrity-clocks-dry-max 0 'at its maximum' -- "$K" clocks --lock --max --dry-run
+fi
+
+if want ncucache; then  # kprof's GPU duration against ncu's own, both as medians over many launches
+  # profile.json's timing_vs_ncu compares kprof's median with ncu's one profiled call; here ncu
+  # profiles 25 launches of kprof's own timed calls of each spin (one metric; --cache-control all,
+  # kprof's ncu setting, and none for the 7 us one), and kprof times the same kernel outside ncu.
+  IK=$root/tests/gpu/kernels
+  "$K" build $IK/timing/spin.cu -o "$W/spin_cc.so" > "$W/spin_cc_build.log" 2>&1
+  : > "$OUT/ncucache.txt"
+  for kc_cc in 3:all 10:all 10:none 20:all 40:all; do
+    kc=${kc_cc%%:*}; cc=${kc_cc##*:}
+    ncu --clock-control none --cache-control $cc --metrics gpu__time_duration.sum -k regex:spin --launch-count 25 \
+        --csv --print-units base "$K" profile $IK/timing/spin.cu --so "$W/spin_cc.so" --kcycles=$kc --size out=1 --no-ncu \
+        --iters 20 -o "$W/spin_cc_${kc}_$cc" > "$W/ncucache_${kc}_$cc.csv" 2>&1
+    [ -f "$W/spin_kprof_$kc/profile.json" ] || "$K" profile $IK/timing/spin.cu --so "$W/spin_cc.so" --kcycles=$kc \
+        --size out=1 --no-ncu -o "$W/spin_kprof_$kc" > "$W/spin_kprof_$kc.log" 2>&1
+    python3 - "$W/ncucache_${kc}_$cc.csv" "$cc" "$kc" "$W/spin_kprof_$kc/profile.json" <<'PY' | tee -a "$OUT/ncucache.txt"
+import csv, json, sys, statistics
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+v = []
+if rows:
+    h = rows[0]
+    for r in rows[1:]:
+        rec = dict(zip(h, r))
+        if rec.get("Metric Name") == "gpu__time_duration.sum":
+            v.append(float(rec["Metric Value"].replace(",", "")) / 1000)
+ncu = statistics.median(v) if v else float("nan")
+t = json.load(open(sys.argv[4]))["timing"]
+g = t["gpu_duration"]
+dur = g["sum_ms"]["median"] * 1e3 if g["available"] else float("nan")
+rec = t["kernel_time"]["sum_ms"]["median"] * 1e3
+gap = 100 * (dur - ncu) / ncu
+ok = abs(gap) <= 1.0 or ncu < 5
+print("spin %s kcycles, ncu --cache-control %s: ncu median %.3f us over %d launches (min %.3f, max %.3f); "
+      "kprof gpu__time_duration median %.3f us (%+.2f%%), CUPTI records %.3f us (%+.2f%%): %s" %
+      (sys.argv[3], sys.argv[2], ncu, len(v), min(v) if v else -1, max(v) if v else -1, dur, gap, rec,
+       100 * (rec - ncu) / ncu, "ok" if ok else "GAP"))
+PY
+  done
+  cp "$OUT/ncucache.txt" "$RESULTS/" 2>/dev/null  # back even when a later stage runs out of time
+  scenario ncucache-measured 0 'over [1-9]' -- cat "$OUT/ncucache.txt"
+  # Within 1% of ncu's median at >= 5 us: not met below ~20 us (a constant ~0.2 us, docs/gpu-runs.md
+  # 2026-12-04 "kprof's GPU duration against ncu's median"); the scenario records it and fails so.
+  scenario ncucache-within-1pct 0 '' -- bash -c '! grep -q GAP "$1"' _ "$OUT/ncucache.txt"
 fi
 
 if want throttle; then  # a throttled run reported, and its calls discarded when asked

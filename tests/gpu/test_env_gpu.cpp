@@ -63,12 +63,18 @@ TEST(EnvGpu, EnvShowsTheGpuAndTheCounterProbe) {
 
 TEST(EnvGpu, ClocksDryRunNamesTheLock) {
   KPROF_REQUIRE_GPU();
+  // The default is the base (TDP) clock, nvbench's advice for stable results; --max the maximum.
   ProcessResult r = run_kprof({"clocks", "--lock", "--dry-run"});
   if (contains(r.combined(), "cannot read the clocks")) GTEST_SKIP() << "NVML unavailable: " << r.combined();
   EXPECT_EQ(r.exit_code, 0) << r.combined();
-  EXPECT_TRUE(contains(r.out, "would lock the SM clock at its maximum")) << r.out;
-  EXPECT_FALSE(contains(r.out, "<max SM clock>")) << r.out;
+  EXPECT_TRUE(contains(r.out, "would lock the SM clock at its base (TDP) clock")) << r.out;
+  EXPECT_TRUE(contains(r.out, "NVML_CLOCK_LIMIT_ID_TDP")) << r.out;
   EXPECT_TRUE(contains(r.out, "dry run: nothing changed"));
+  ProcessResult m = run_kprof({"clocks", "--lock", "--max", "--dry-run"});
+  EXPECT_EQ(m.exit_code, 0) << m.combined();
+  EXPECT_TRUE(contains(m.out, "would lock the SM clock at its maximum")) << m.out;
+  EXPECT_FALSE(contains(m.out, "<max SM clock>")) << m.out;
+  EXPECT_TRUE(contains(m.out, "dry run: nothing changed"));
 }
 
 TEST(EnvGpu, BuildDefaultsToTheGpusArchitecture) {

@@ -134,3 +134,35 @@ TEST(Integrity, AFailingVersionIsNamedByItsFailingCheckNotAWarning) {
   EXPECT_EQ(row.integrity, "fail");
   EXPECT_EQ(row.integrity_issues.size(), 2u);
 }
+
+TEST(VersionRowTiming, KernelColumnAndBasisNameTheirSource) {
+  TimingResult t;
+  t.call_ms = {0.020, 0.021};
+  t.call = summarize(t.call_ms);
+  t.kernel.available = true;
+  t.kernel.summary.sum_ms = {0.0105, 0.0106};
+  t.kernel.summary.sum = summarize(t.kernel.summary.sum_ms);
+  VersionRow records;
+  records.profiled = true;
+  fill_timing_columns(records, t);
+  EXPECT_EQ(records.kernel_source, "CUPTI");
+  EXPECT_NEAR(*records.kernel_ms, 0.01055, 1e-9);
+
+  t.gpu_duration.available = true;  // the range profiler read ncu's metric: it leads
+  t.gpu_duration.sum_ms = {0.0100, 0.0101};
+  t.gpu_duration.sum = summarize(t.gpu_duration.sum_ms);
+  VersionRow duration;
+  duration.profiled = true;
+  fill_timing_columns(duration, t);
+  EXPECT_EQ(duration.kernel_source, "gpu__time_duration");
+  EXPECT_NEAR(*duration.kernel_ms, 0.01005, 1e-9);
+  EXPECT_EQ(duration.kernel_samples_ms, t.gpu_duration.sum_ms);
+
+  std::vector<VersionRow> both = {duration, duration};
+  EXPECT_NE(choose_time_basis(both).find("gpu__time_duration"), std::string::npos);
+  EXPECT_NEAR(*both[0].time_ms, 0.01005, 1e-9);
+  std::vector<VersionRow> mixed = {duration, records};
+  EXPECT_NE(choose_time_basis(mixed).find("see each version's kernel_source"), std::string::npos);
+  std::vector<VersionRow> old = {records};
+  EXPECT_NE(choose_time_basis(old).find("CUPTI kernel records"), std::string::npos);
+}

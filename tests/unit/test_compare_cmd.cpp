@@ -56,9 +56,20 @@ ProfileOutcome write_profile(const std::string& dir, double ms, double sd_frac,
   out.classified = true;
   KernelSpec spec;
   spec.kernel = "copy.cu";
+  spec.dims.set("N", "67108864");
+  spec.dims.set("alpha", "0.5");
+  spec.seed = 7;
+  out.buffers = {BufferView{"out", DType::F32, 67108864, nullptr, true, {}, false}};
   ProfileSettings s;
   NcuReportHeader nh;
-  nh.rows = {{"Kernel", "copy.cu"}, {"GPU", gpu}, {"Dimensions", "N=67108864"}, {"Seed", "0"}};
+  nh.rows = {{"Kernel", "copy.cu"},
+             {"GPU", gpu},
+             {"Dimensions", "N=67108864"},
+             {"Seed", "7"},
+             {"Buffer out", "f32 x 67108864"},
+             {"Execution time", "0.140 ms (CUPTI)"},
+             {"ncu", "22 replay passes"}};
+  nh.timing = &out.timing;
   write_file_atomic(join_path(dir, "profile.json"), profile_json(dir, spec, s, out, nh).dump(2));
   return out;
 }
@@ -104,6 +115,26 @@ TEST(CompareCmd, ProfileJsonCarriesTheHeadlineRow) {
   EXPECT_EQ(r.time_samples_ms.size(), 50u);
   write_file_atomic(join_path(d, "correctness.json"), R"({"schema_version": 2, "pass": false})");
   EXPECT_EQ(read_compare_input(d, "A").rows[0].status, VersionStatus::Fail);
+}
+
+TEST(CompareCmd, ProfileJsonHeaderHoldsTextAndInputsHoldNumbers) {
+  std::string d = fresh_dir("profile_inputs");
+  write_profile(d, 0.140, 0.005);
+  nlohmann::json j = nlohmann::json::parse(read_file(join_path(d, "profile.json")));
+  EXPECT_EQ(j["header"]["Kernel"], "copy.cu");
+  EXPECT_EQ(j["header"]["GPU"], "NVIDIA H200");
+  for (const char* typed : {"Execution time", "ncu", "Dimensions", "Seed", "Buffer out"})
+    EXPECT_FALSE(j["header"].contains(typed)) << typed << " is a formatted number: typed in timing/ncu_run/inputs";
+  EXPECT_EQ(j["inputs"]["dims"]["N"], 67108864);
+  EXPECT_TRUE(j["inputs"]["dims"]["N"].is_number_integer());
+  EXPECT_DOUBLE_EQ(j["inputs"]["dims"]["alpha"].get<double>(), 0.5);
+  EXPECT_EQ(j["inputs"]["seed"], 7);
+  ASSERT_EQ(j["inputs"]["buffers"].size(), 1u);
+  EXPECT_EQ(j["inputs"]["buffers"][0]["bytes"], 268435456);
+  EXPECT_EQ(j["inputs"]["buffers"][0]["output"], true);
+  EXPECT_TRUE(j["timing"]["call_time_ms"]["median"].is_number());  // the execution time, typed
+  // kprof compare still reads the GPU from the header.
+  EXPECT_EQ(read_compare_input(d, "A").header.at("GPU"), "NVIDIA H200");
 }
 
 TEST(CompareCmd, SameKernelTwiceIsTheSameAndPassesTheGate) {

@@ -111,7 +111,9 @@ TEST(TimingReport, MarkdownShowsBothColumnsKernelsAndMethod) {
   std::string md = timing_markdown(r);
   EXPECT_TRUE(contains(md, "| Median | 21 us | 2 us |")) << md;
   EXPECT_TRUE(contains(md, "Call time (CUDA events)"));
-  EXPECT_TRUE(contains(md, "Kernel time (CUPTI, sum per call)"));
+  EXPECT_TRUE(contains(md, "Kernel time (CUPTI records, sum per call)"));
+  EXPECT_TRUE(contains(md, "| Median | 21 us | 2 us | n/a |")) << md;  // no GPU duration read
+  EXPECT_TRUE(contains(md, "GPU duration not available"));
   EXPECT_TRUE(contains(md, "kernels serialized"));  // the method is stated next to the numbers
   EXPECT_TRUE(contains(md, "`vecAdd`"));
   EXPECT_TRUE(contains(md, "| default |"));
@@ -141,6 +143,80 @@ TEST(TimingReport, JsonCarriesStatisticsRulesAndSettings) {
   EXPECT_EQ(j["settings"]["l2_flush_bytes"].get<size_t>(), 100u << 20);
   EXPECT_EQ(j["sm_clock_mhz"]["max"].get<unsigned>(), 1980u);
   EXPECT_FALSE(j["findings"].empty());
+}
+
+TEST(TimingReport, GpuDurationLeadsWhenReadAndRecordsOtherwise) {
+  TimingResult r = synthetic({0.020, 0.022, 0.021}, {0.0025, 0.0025, 0.0025});
+  r.gpu_duration.note = "CUPTI range profiler: enable: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES";
+  auto rep = reported_kernel_time(r);  // not read: CUPTI's records
+  ASSERT_TRUE(rep.has_value());
+  EXPECT_STREQ(rep->label, "CUPTI");
+  EXPECT_NEAR(rep->stats->median, 0.0025, 1e-9);
+  EXPECT_TRUE(timing_json(r)["kernel_time_reported"] == "CUPTI");
+  EXPECT_FALSE(timing_json(r)["gpu_duration"]["available"].get<bool>());
+  EXPECT_TRUE(contains(timing_markdown(r), "INSUFFICIENT_PRIVILEGES"));
+
+  r.gpu_duration.available = true;  // read: 0.5 us below the records, as on the H200
+  r.gpu_duration.sum_ms = {0.002, 0.002, 0.0021};
+  r.gpu_duration.sum = summarize(r.gpu_duration.sum_ms);
+  r.gpu_duration.median_kernels = 1;
+  rep = reported_kernel_time(r);
+  ASSERT_TRUE(rep.has_value());
+  EXPECT_STREQ(rep->label, "gpu__time_duration");
+  EXPECT_EQ(rep->per_call_ms, &r.gpu_duration.sum_ms);
+  nlohmann::json j = timing_json(r);
+  EXPECT_EQ(j["kernel_time_reported"], "gpu__time_duration");
+  EXPECT_NEAR(j["gpu_duration"]["sum_ms"]["median"].get<double>(), 0.002, 1e-12);
+  EXPECT_EQ(j["gpu_duration"]["sum_ms"]["per_call"].size(), 3u);
+  EXPECT_NE(j["gpu_duration"]["source"].get<std::string>().find("range profiler"), std::string::npos);
+  EXPECT_TRUE(contains(timing_markdown(r), "| Median | 21 us | 2.5 us | 2 us |")) << timing_markdown(r);
+  // The pass the reports lead with has its own clocks and discards (read in that pass).
+  r.gpu_duration.calls = 4;
+  r.gpu_duration.conditions = {{1980, 0}, {1980, 0}, {1980, 0}, {900, 0}};
+  r.gpu_duration.discard.total = r.gpu_duration.discard.below_floor = 1;
+  r.gpu_duration.discard.median_sm_mhz = 1980;
+  r.clock_floor_mhz = 1485;
+  j = timing_json(r);
+  EXPECT_EQ(j["sampling"]["duration_pass"]["discarded"], 1);
+  EXPECT_EQ(j["sampling"]["duration_pass"]["sm_clock_mhz_median"], 1980);
+  EXPECT_TRUE(contains(timing_markdown(r), "1 of 4 discarded (1 below the 1485 MHz floor)")) << timing_markdown(r);
+  EXPECT_TRUE(contains(timing_markdown(r), "GPU-duration pass: median 1980 MHz")) << timing_markdown(r);
+
+  r.kernel.available = false;  // neither: the call time is all there is
+  r.gpu_duration.available = false;
+  EXPECT_FALSE(reported_kernel_time(r).has_value());
+}
+
+TEST(TimingReport, GpuDurationAtAnotherClockIsSetAsideForTheRecords) {
+  // The H200's power-capped fp16 GEMM: 1605 MHz back to back (kernel-time pass), 1980 MHz in the
+  // GPU-duration pass whose range profiler leaves ~1.7 ms of host time between calls.
+  TimingResult r = synthetic({2.20, 2.21, 2.19}, {2.17, 2.18, 2.17});
+  r.gpu_duration.available = true;
+  r.gpu_duration.sum_ms = {1.99, 1.98, 1.99};
+  r.gpu_duration.sum = summarize(r.gpu_duration.sum_ms);
+  r.gpu_duration.median_kernels = 1;
+  r.kernel_discard.median_sm_mhz = 1605;
+  r.gpu_duration.discard.median_sm_mhz = 1980;
+  r.gpu_duration.clock_mismatch = gpu_duration_clock_mismatch(r);
+  EXPECT_TRUE(contains(r.gpu_duration.clock_mismatch, "1980 MHz against 1605 MHz")) << r.gpu_duration.clock_mismatch;
+  auto rep = reported_kernel_time(r);
+  ASSERT_TRUE(rep.has_value());
+  EXPECT_STREQ(rep->label, "CUPTI");
+  EXPECT_NEAR(rep->stats->median, 2.17, 1e-9);
+  nlohmann::json j = timing_json(r);
+  EXPECT_EQ(j["kernel_time_reported"], "CUPTI");
+  EXPECT_TRUE(j["gpu_duration"]["clock_mismatch"].is_string());
+  EXPECT_TRUE(contains(timing_markdown(r), "GPU duration set aside")) << timing_markdown(r);
+
+  // Within 2% (1980 against 1965 MHz, one NVML step): the GPU duration leads.
+  r.kernel_discard.median_sm_mhz = 1965;
+  r.gpu_duration.clock_mismatch = gpu_duration_clock_mismatch(r);
+  EXPECT_EQ(r.gpu_duration.clock_mismatch, "");
+  EXPECT_STREQ(reported_kernel_time(r)->label, "gpu__time_duration");
+  EXPECT_TRUE(timing_json(r)["gpu_duration"]["clock_mismatch"].is_null());
+  // A clock unknown (no NVML): nothing to compare, the GPU duration leads.
+  r.kernel_discard.median_sm_mhz.reset();
+  EXPECT_EQ(gpu_duration_clock_mismatch(r), "");
 }
 
 TEST(TimingReport, StreamColumnNamesOtherStreamsAndUnknownDefault) {

@@ -105,6 +105,7 @@ void add_clock_check(CallVerdict& call, const MetricTable& table, const Analysis
   ClockCheckInput in;
   in.kprof_ms = *ctx.measured_ms;
   in.kprof_std_ms = ctx.measured_std_ms;
+  in.kprof_label = ctx.measured_label;
   in.ncu_ms = call.total_gpu_time_ns * 1e-6;
   double cycles = 0;
   bool all = true;

@@ -19,13 +19,15 @@ namespace kprof {
 /// What kprof knows beyond the ncu report. Everything is optional: `kprof analyze` of a report
 /// alone has none of it, `kprof profile` and `run` fill what they measured.
 struct AnalysisContext {
-  std::optional<WorkModel> work;        ///< the least work of the call (buffers, ref.py)
-  std::optional<double> measured_ms;    ///< kprof's kernel time per call (CUPTI median; else call time)
-  double measured_std_ms = 0;           ///< its standard deviation
-  std::string measured_how;             ///< "kernel time per call (CUPTI, median of 100)"
-  std::optional<double> sm_hz;          ///< NVML's mean SM clock during the timed calls, Hz
-  std::optional<Rate> dram_achievable;  ///< kprof's measured copy bandwidth (stages/timing/achievable.hpp)
-  std::optional<ClockSummary> during;   ///< NVML during the timed calls
+  std::optional<WorkModel> work;  ///< the least work of the call (buffers, ref.py)
+  std::optional<double>
+      measured_ms;             ///< kprof's kernel time per call (timing.hpp reported_kernel_time; else call time)
+  double measured_std_ms = 0;  ///< its standard deviation
+  std::string measured_how;    ///< "kernel time per call: gpu__time_duration, median of 100"
+  std::string measured_label = "CUPTI";  ///< how, short: "gpu__time_duration", "CUPTI" or "CUDA events"
+  std::optional<double> sm_hz;           ///< NVML's mean SM clock during the timed calls, Hz
+  std::optional<Rate> dram_achievable;   ///< kprof's measured copy bandwidth (stages/timing/achievable.hpp)
+  std::optional<ClockSummary> during;    ///< NVML during the timed calls
   /// ncu's rule results per launch; nullopt when they could not be read (`rules_note` says why).
   std::optional<std::vector<KernelRuleResults>> rules;
   std::string rules_note;

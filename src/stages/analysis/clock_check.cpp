@@ -44,9 +44,9 @@ ClockCheck check_clocks(const ClockCheckInput& in) {
     c.cycle_gap_pct = 100.0 * (*c.kprof_cycles - *in.ncu_cycles) / *in.ncu_cycles;
 
   std::string head = fmt::format(
-      "kprof's kernel time {} (CUPTI, median) against ncu's {} (one call under the "
+      "kprof's kernel time {} ({}, median) against ncu's {} (one call under the "
       "profiler): {:+.1f}%",
-      ms(in.kprof_ms), ms(in.ncu_ms), c.gap_pct);
+      ms(in.kprof_ms), in.kprof_label, ms(in.ncu_ms), c.gap_pct);
   std::string cycles;
   if (c.cycle_gap_pct)
     cycles =

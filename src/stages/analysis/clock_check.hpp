@@ -14,12 +14,13 @@ namespace kprof {
 
 /// The two measurements. Times in ms, clocks in Hz, cycles in SM cycles.
 struct ClockCheckInput {
-  double kprof_ms = 0;               ///< kprof's kernel time per call (median)
-  double kprof_std_ms = 0;           ///< its standard deviation over the timed calls
-  double ncu_ms = 0;                 ///< ncu's gpu__time_duration.sum over the call's launches
-  std::optional<double> ncu_cycles;  ///< gpc__cycles_elapsed.max summed over the launches
-  std::optional<double> ncu_hz;      ///< ncu's SM clock (gpc__cycles_elapsed.avg.per_second of the leading launch)
-  ClockSummary during;               ///< NVML during kprof's timed calls
+  double kprof_ms = 0;                ///< kprof's kernel time per call (median)
+  double kprof_std_ms = 0;            ///< its standard deviation over the timed calls
+  std::string kprof_label = "CUPTI";  ///< how kprof measured it ("gpu__time_duration": ncu's own metric)
+  double ncu_ms = 0;                  ///< ncu's gpu__time_duration.sum over the call's launches
+  std::optional<double> ncu_cycles;   ///< gpc__cycles_elapsed.max summed over the launches
+  std::optional<double> ncu_hz;       ///< ncu's SM clock (gpc__cycles_elapsed.avg.per_second of the leading launch)
+  ClockSummary during;                ///< NVML during kprof's timed calls
 };
 
 /// The comparison and what it concludes.

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "stages/analysis/derived.hpp"
 #include "stages/ncu/metrics.hpp"
+#include "stages/timing/gpu_duration.hpp"
 #include "core/enum_names.hpp"
 
 namespace kprof {
@@ -126,25 +128,38 @@ void fill_timing_columns(VersionRow& row, const TimingResult& t) {
   row.call_ms = t.call.median;
   row.call_std_ms = t.call.stddev;
   row.call_samples_ms = t.call_ms;
-  if (t.kernel.available) {
-    row.kernel_ms = t.kernel.summary.sum.median;
-    row.kernel_std_ms = t.kernel.summary.sum.stddev;
-    row.kernel_samples_ms = t.kernel.summary.sum_ms;
+  if (auto k = reported_kernel_time(t)) {
+    row.kernel_ms = k->stats->median;
+    row.kernel_std_ms = k->stats->stddev;
+    row.kernel_samples_ms = *k->per_call_ms;
+    row.kernel_source = k->label;
   }
 }
 
 std::string choose_time_basis(std::vector<VersionRow>& rows) {
   bool all_kernel = true;
-  for (const auto& r : rows)
+  std::set<std::string> sources;
+  for (const auto& r : rows) {
     if (r.profiled && !r.kernel_ms) all_kernel = false;
+    if (r.profiled && r.kernel_ms) sources.insert(r.kernel_source.empty() ? "CUPTI" : r.kernel_source);
+  }
   for (auto& r : rows) {
     if (!r.profiled) continue;
     r.time_ms = all_kernel ? r.kernel_ms : r.call_ms;
     r.spread_ms = all_kernel ? r.kernel_std_ms : r.call_std_ms;
     r.time_samples_ms = all_kernel ? r.kernel_samples_ms : r.call_samples_ms;
   }
-  return all_kernel ? "kernel time per call (CUPTI), median over the timed calls"
-                    : "call time (CUDA events), median over the timed calls";
+  if (!all_kernel) return "call time (CUDA events), median over the timed calls";
+  if (sources.size() == 1 && *sources.begin() == kGpuDurationLabel)
+    return fmt::format(
+        "kernel time per call ({}, as ncu measures it: CUPTI range profiler), median over the "
+        "timed calls",
+        kGpuDurationLabel);
+  if (sources.size() == 1) return "kernel time per call (CUPTI kernel records), median over the timed calls";
+  return fmt::format(
+      "kernel time per call ({} where CUPTI's range profiler read it, else CUPTI kernel "
+      "records: see each version's kernel_source), median over the timed calls",
+      kGpuDurationLabel);
 }
 
 /// The names of Change (core/enum_names.hpp).

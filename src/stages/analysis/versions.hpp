@@ -55,7 +55,8 @@ struct VersionRow {
   std::optional<double> spread_ms;                   ///< its standard deviation over the timed calls
   std::vector<double> time_samples_ms;               ///< the per-call samples of time_ms (for the cross-run noise rule)
   std::optional<double> call_ms;                     ///< median call time (CUDA events)
-  std::optional<double> kernel_ms;                   ///< median kernel time per call (CUPTI)
+  std::optional<double> kernel_ms;                   ///< median kernel time per call (timing.hpp reported_kernel_time)
+  std::string kernel_source;                         ///< how: "gpu__time_duration" or "CUPTI" ("" when not measured)
   std::optional<double> call_std_ms, kernel_std_ms;  ///< their standard deviations over the timed calls
   std::vector<double> call_samples_ms, kernel_samples_ms;  ///< per-call samples of both
   /// The timing's integrity verdict ("pass", "warn", "fail", "not_run"; "" before timing) and the

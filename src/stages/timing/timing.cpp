@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstdlib>
 #include <limits>
@@ -18,6 +19,7 @@
 #include "stages/timing/call_conditions.hpp"
 #include "stages/timing/clock_reader.hpp"
 #include "stages/timing/cupti_session.hpp"
+#include "stages/timing/gpu_duration.hpp"
 #include "stages/timing/input_sets.hpp"
 #include "stages/timing/device_ops.hpp"
 #include "device/l2_flush.hpp"
@@ -300,7 +302,80 @@ void phase_kernel_time(Driver& d, KernelInstance& k, const InputSets& sets, cons
     r.notes.push_back(fmt::format("CUPTI saw no kernel in {} of {} calls", empty, kept.per_call.size()));
 }
 
+/// Phase 3: up to kMaxGpuDurationCalls calls under CUPTI's range profiler, rotating like phase 2
+/// so the buffers end on the same input set, with NVML's clocks read in the same pass and the
+/// discard rule applied to its calls; never throws for CUPTI's own failures (the result then says
+/// why), only for the kernel's (launch errors, faults, hangs).
+void phase_gpu_duration(Driver& d, const TimingOptions& o, TimingResult& r, ClockReader& clocks, int gpu) {
+  GpuDurationResult& g = r.gpu_duration;
+  std::unique_ptr<GpuDurationTimer> timer;
+  try {
+    timer = std::make_unique<GpuDurationTimer>(gpu);
+  } catch (const CuptiRangeError& e) {
+    g.note = std::string(e.what()) + (e.hint().empty() ? "" : " (" + e.hint() + ")");
+    return;
+  }
+  reset_persisting_l2();
+  PassConditions pc;
+  pc.sampler = clocks.start_sampler();
+  const int sets_n = d.sets(), target = sets_n > 1 ? 1 : 0;
+  const int n = std::min(static_cast<int>(r.iters), kMaxGpuDurationCalls);
+  std::vector<double> all, kernels;
+  for (int i = 0; i < n; ++i) {
+    const std::string what = fmt::format("timed call {} (GPU-duration phase)", i + 1);
+    d.between_calls(((i - (n - 1) + target) % sets_n + sets_n) % sets_n);
+    std::vector<KernelDuration> k;
+    SampleWindow sw;
+    try {
+      timer->begin();
+      sw.begin_ms = pc.now();
+      d.call(what);
+      d.wait(what);
+      sw.end_ms = pc.now();
+      k = timer->end();
+    } catch (const CuptiRangeError& e) {
+      g.note = e.what();
+      return;
+    }
+    ++g.calls;
+    pc.windows.push_back(sw);
+    pc.after.push_back(clocks.quick());
+    double ns = 0;
+    for (const auto& x : k) ns += x.ns;
+    all.push_back(ns * 1e-6);
+    kernels.push_back(static_cast<double>(k.size()));
+  }
+  g.conditions = pc.finish(nullptr, std::nullopt);
+  auto keep = keep_calls(g.conditions, r.clock_floor_mhz, o.discard_throttled,
+                         static_cast<size_t>(std::min(n, min_timed_calls(o))), g.discard);
+  g.sum_ms = kept_values(all, keep);
+  g.sum = summarize(g.sum_ms);
+  g.median_kernels = static_cast<size_t>(summarize(kernels).median);
+  g.available = g.sum.n > 0 && g.median_kernels > 0;
+  if (!g.available) g.note = "the range profiler saw no kernel in the calls";
+}
+
 }  // namespace
+
+std::string gpu_duration_clock_mismatch(const TimingResult& r) {
+  const auto& dur = r.gpu_duration.discard.median_sm_mhz;
+  const auto& rec = r.kernel_discard.median_sm_mhz;
+  if (!r.gpu_duration.available || !dur || !rec || *rec == 0) return "";
+  const double gap = (static_cast<double>(*dur) - *rec) / *rec;
+  if (std::abs(gap) <= kDurationClockTolerance) return "";
+  return fmt::format(
+      "the GPU-duration pass ran at {} MHz against {} MHz in the kernel-time pass ({:+.1f}%; the range "
+      "profiler's host time between calls changes the GPU's power and clock): the kernel records lead",
+      *dur, *rec, 100 * gap);
+}
+
+std::optional<ReportedKernelTime> reported_kernel_time(const TimingResult& r) {
+  if (r.gpu_duration.available && r.gpu_duration.clock_mismatch.empty())
+    return ReportedKernelTime{&r.gpu_duration.sum, &r.gpu_duration.sum_ms, kGpuDurationLabel, kGpuDurationSource};
+  if (r.kernel.available && r.kernel.summary.sum.n > 0)
+    return ReportedKernelTime{&r.kernel.summary.sum, &r.kernel.summary.sum_ms, "CUPTI", kKernelTimeSource};
+  return std::nullopt;
+}
 
 void validate(const TimingOptions& o) {
   if (o.warmup_calls && *o.warmup_calls < 0)
@@ -364,10 +439,18 @@ TimingResult measure_timing(KernelInstance& kernel, const TimingOptions& options
   memo_check(d, options, r, clocks);
   if (options.kernel_time) {
     phase_kernel_time(d, kernel, sets, options, r, clocks);
+    if (options.gpu_duration)
+      phase_gpu_duration(d, options, r, clocks, gpu);
+    else
+      r.gpu_duration.note = "GPU duration not measured (disabled)";
   } else {
     r.kernel.note = "kernel time not measured (disabled)";
+    r.gpu_duration.note = "GPU duration not measured (kernel time disabled)";
     if (options.keep_last_outputs) keep_last_outputs(kernel, sets, (r.iters - 1) % std::max(1, sets.sets()), r);
   }
+  r.gpu_duration.clock_mismatch = gpu_duration_clock_mismatch(r);
+  if (!r.gpu_duration.clock_mismatch.empty())
+    r.notes.push_back("GPU duration set aside: " + r.gpu_duration.clock_mismatch);
   if (!r.kernel.available) r.kernel_rel_stderr = std::numeric_limits<double>::quiet_NaN();
   if (!flush.note().empty()) r.notes.push_back(flush.note());
   if (!r.sm_clock.note.empty()) r.notes.push_back(r.sm_clock.note);

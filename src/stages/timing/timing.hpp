@@ -42,6 +42,9 @@ inline constexpr double kDefaultClockFloorFrac = 0.75;
 inline constexpr int kDefaultInputSets = 3;
 /// The noise-driven pass stops at this many calls whatever the noise (bounds memory and time).
 inline constexpr int kMaxNoiseDrivenCalls = 20000;
+/// Phase 3 (GPU duration) makes as many calls as phase 1 kept, at most this many: the range
+/// profiler adds about 2 ms of host time per call (bench/cupti_probe.cu, H200).
+inline constexpr int kMaxGpuDurationCalls = 100;
 
 /// How to time. Defaults are the CLI's defaults.
 struct TimingOptions {
@@ -85,6 +88,9 @@ struct TimingOptions {
   double call_timeout_ms = 10000;
   /// Run phase 2 (CUPTI kernel records).
   bool kernel_time = true;
+  /// Run phase 3 (with kernel_time): up to kMaxGpuDurationCalls calls more under CUPTI's range
+  /// profiler, each kernel's gpu__time_duration as ncu measures it.
+  bool gpu_duration = true;
   /// Call KernelInstance::prepare(seed) first (fresh buffers). When false, the current buffers are
   /// used as they are and their current outputs are what gets restored. With input_sets > 1 the
   /// stage prepares the other sets itself (prepare(seed + k)) and prepare(seed) last.
@@ -139,6 +145,7 @@ struct TimingResult {
   SampleStats call;                   ///< statistics of call_ms
   bool call_unstable = false;         ///< call.cv > kUnstableCv
   KernelTimeResult kernel;
+  GpuDurationResult gpu_duration;    ///< phase 3
   bool kernel_unstable = false;      ///< kernel.summary.sum.cv > kUnstableCv
   bool overhead_dominates = false;   ///< median kernel time < kOverheadKernelShare * median call time
   bool kernels_exceed_call = false;  ///< median kernel busy time > call time (1 + kEscapeMargin)
@@ -149,6 +156,30 @@ struct TimingResult {
   ClockSummary during;
   std::vector<std::string> notes;  ///< anything the reader should know (restore, CUPTI, clocks)
 };
+
+/// The GPU-duration pass is set aside when its median SM clock differs from the kernel-time
+/// pass's by more than this fraction (kprof's rule: NVML's clock steps are 15 MHz, 0.8% of
+/// 1980 MHz). Seen on the H200: a power-capped fp16 GEMM ran at 1605 MHz back to back and at
+/// 1980 MHz with the range profiler's ~1.7 ms of host time between calls.
+inline constexpr double kDurationClockTolerance = 0.02;
+
+/// Why the GPU-duration pass does not describe the kernel-time pass's conditions: "" when their
+/// median SM clocks (DiscardSummary::median_sm_mhz) agree within kDurationClockTolerance or one is
+/// unknown (pure).
+std::string gpu_duration_clock_mismatch(const TimingResult& r);
+
+/// The kernel time per call the reports lead with.
+struct ReportedKernelTime {
+  const SampleStats* stats = nullptr;  ///< median, std dev, ... (ms)
+  const std::vector<double>* per_call_ms = nullptr;
+  const char* label = "";   ///< short, for tables: "gpu__time_duration" or "CUPTI"
+  const char* source = "";  ///< the method in full (kGpuDurationSource or kKernelTimeSource)
+};
+
+/// Phase 3's GPU duration (what ncu reports) when it was measured at the kernel-time pass's clock
+/// (GpuDurationResult::clock_mismatch empty), else phase 2's sum of CUPTI kernel records; nullopt
+/// when neither was (then the call time is all there is).
+std::optional<ReportedKernelTime> reported_kernel_time(const TimingResult& r);
 
 /// Derives call_unstable, kernel_unstable, overhead_dominates and kernels_exceed_call from the
 /// statistics already in `r` (pure; measure_timing calls it, tests call it on synthetic data).

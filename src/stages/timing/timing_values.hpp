@@ -60,6 +60,27 @@ struct DiscardSummary {
   std::optional<unsigned> max_sm_mhz;
 };
 
+/// Phase 3's outcome: each call's GPU time as Nsight Compute measures it, the sum of
+/// gpu__time_duration.sum over the call's kernels (stages/timing/gpu_duration.hpp). When
+/// `available` is false, `note` says why and the rest is empty.
+struct GpuDurationResult {
+  bool available = false;
+  std::string note;
+  size_t calls = 0;            ///< calls the pass made (kept or discarded)
+  std::vector<double> sum_ms;  ///< per kept call, ms
+  SampleStats sum;             ///< statistics of sum_ms
+  size_t median_kernels = 0;   ///< kernels per call (median)
+  /// NVML's clocks and throttle reasons in each call of this pass (the pass the reports lead
+  /// with), and the calls the discard rule dropped (timing.hpp's clock floor, --discard-throttled).
+  std::vector<CallConditions> conditions;
+  DiscardSummary discard;
+  /// Set when this pass ran at another SM clock than the kernel-time pass (timing.hpp
+  /// gpu_duration_clock_mismatch): the range profiler's host time between calls lets a
+  /// power-capped GPU recover its clock, so its times do not describe back-to-back use and the
+  /// kernel records lead. Says both clocks.
+  std::string clock_mismatch;
+};
+
 /// The input rotation of the timed calls.
 struct InputRotation {
   int sets = 1;                 ///< input sets in use

@@ -237,7 +237,7 @@ ReferenceModule ReferenceModule::load(const std::string& path) {
                       "define `def reference(**kwargs):`");
   r.atol_ = read_tolerance(m, "atol", path);
   r.rtol_ = read_tolerance(m, "rtol", path);
-  r.state_ = std::shared_ptr<State>(new State{m, fn, m.attr("__file__").cast<std::string>()}, [](State* s) {
+  r.state_ = std::shared_ptr<State>(new State{m, fn, m.attr("__file__").cast<std::string>(), false, {}}, [](State* s) {
     py::gil_scoped_acquire release_gil;
     delete s;
   });

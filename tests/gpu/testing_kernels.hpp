@@ -1,5 +1,5 @@
-// Device code for kprof's own GPU tests of the timing stage (tests/gpu/test_timing.cpp). It lives
-// in kprof_lib because tests/gpu/*.cu files are not compiled; nothing else calls it.
+// Device code for kprof's own GPU tests of the timing stage (tests/gpu/test_timing.cpp), compiled
+// into the test binary only (tests/CMakeLists.txt).
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -1,4 +1,4 @@
-#include "stages/timing/testing_kernels.hpp"
+#include "gpu/testing_kernels.hpp"
 
 namespace kprof::test_kernels {
 
