@@ -66,7 +66,9 @@ std::string env_markdown(const EnvReport& r) {
                     or_dash(it.why), or_dash(it.fix)});
   md += markdown_table({"Item", "Required", "Status", "Found", "Why", "What to do"}, rows);
 
-  md += "\n## Implementations\n\nAt least one must be ready (the seed's readiness table).\n\n";
+  md +=
+      "\n## Implementations\n\nAt least one toolchain must be ready (the seed's readiness table); the GPU, driver and "
+      "CUDA runtime items above decide whether it runs.\n\n";
   rows.clear();
   for (const auto& i : r.implementations)
     rows.push_back({implementation_name(i.impl), i.ready ? "ready" : "not ready", i.requirement, or_dash(i.detail)});
@@ -270,7 +272,7 @@ std::string env_summary(const EnvReport& r, bool color) {
     if ((it.status == ItemStatus::Fail || it.status == ItemStatus::Warn) && !it.fix.empty())
       out += "        fix: " + it.fix + "\n";
   }
-  out += "  (* required)\nImplementations:";
+  out += "  (* required)\nImplementation toolchains (the GPU items above decide whether they run):";
   for (const auto& i : r.implementations)
     out += " " + implementation_name(i.impl) + " " + (i.ready ? st("ready", Style::Ok) : st("not ready", Style::Dim)) +
            ";";

@@ -268,9 +268,10 @@ if want integrity; then  # timing you can defend: noise-driven sample counts, th
   # CUPTI's serialized kernel records (timing.kernel_time) run 0.45-0.8 us longer for kernels of
   # 2-20 us (bench/cupti_probe.cu modes serial, primed, queued, autorange). ncu's own reading of the
   # same metric runs 0.19-0.22 us above the range profiler's for every spin of 3-22 us (stage
-  # ncucache: medians over 25 launches; about 0.1 us of it is ncu's cache control), so the short
-  # spins are held to 0.3 us and the ~100 us spin to 1%.
-  for kc_limit in 3:abs03us 10:abs03us 198:pct1; do
+  # ncucache: medians over 25 launches; about 0.1 us of it is ncu's cache control), and ncu's ONE
+  # call of the ~3 us spin read 3.20, 3.23 and 3.42 us in three runs (its 25 launches: 3.07-3.46 us),
+  # so the 3 us spin is held to 0.5 us, the 7 us one to 0.3 us and the ~100 us one to 1%.
+  for kc_limit in 3:abs05us 10:abs03us 198:pct1; do
     kc=${kc_limit%%:*}; limit=${kc_limit##*:}
     scenario "integrity-spin-ncu-$kc" 0 'Bound|Mixed|Latency' -- "$K" profile $IK/timing/spin.cu --kcycles=$kc \
       --size out=1 --build -o "$W/spin_ncu_$kc"
@@ -286,11 +287,12 @@ dur = tm["gpu_duration"]["sum_ms"]["median"] if tm["gpu_duration"]["available"] 
 k = dur if dur is not None else rec
 g = t["gap_pct"]
 gap_us = k * 1e3 * g / (100 + g)  # kprof - ncu, us
-ok = abs(g) <= 1.0 if sys.argv[2] == "pct1" else abs(gap_us) <= 0.3
+limit_us = {"abs05us": 0.5, "abs03us": 0.3}.get(sys.argv[2])
+ok = abs(g) <= 1.0 if limit_us is None else abs(gap_us) <= limit_us
 print("reported: %s; CUPTI records %.3f us; gpu__time_duration %s" % (tm["kernel_time_reported"], rec * 1e3,
       "%.3f us" % (dur * 1e3) if dur is not None else "not read: " + tm["gpu_duration"]["note"]))
 print("kernel time vs ncu: gap %+.3f%% (%+.3f us): %s" % (g, gap_us, t["text"]))
-print("gap-check: %s (limit %s)" % ("ok" if ok else "FAILED", "1%" if sys.argv[2] == "pct1" else "0.3 us"))
+print("gap-check: %s (limit %s)" % ("ok" if ok else "FAILED", "1%" if limit_us is None else "%.1f us" % limit_us))
 sys.exit(0 if ok else 1)' "$W/spin_ncu_$kc/profile.json" "$limit"
   done
   # The planted memoizing kernel beside its honest twin: exit 1, the integrity check names it.

@@ -166,7 +166,7 @@ TEST(Readiness, NoImplementationReadyBlocks) {
   f.python.triton.error = "ModuleNotFoundError: No module named 'triton'";
   EnvReport r = assess_env(f);
   EXPECT_FALSE(r.ready);
-  EXPECT_EQ(find(r, "Implementation ready").status, ItemStatus::Fail);
+  EXPECT_EQ(find(r, "Implementation toolchain").status, ItemStatus::Fail);
   EXPECT_EQ(find(r, "nvcc").status, ItemStatus::Info);
 }
 

@@ -203,9 +203,9 @@ EnvReport assess_env(const EnvFacts& f) {
   for (const auto& i : r.implementations)
     if (i.ready) ready_list += (ready_list.empty() ? "" : ", ") + implementation_name(i.impl);
   if (!ready_list.empty())
-    r.items.push_back(item("Implementation ready", true, ItemStatus::Ok, ready_list));
+    r.items.push_back(item("Implementation toolchain", true, ItemStatus::Ok, ready_list));
   else
-    r.items.push_back(item("Implementation ready", true, ItemStatus::Fail, "none",
+    r.items.push_back(item("Implementation toolchain", true, ItemStatus::Fail, "none",
                            "none of cuda-cpp, cutlass, triton, cute-dsl is ready",
                            "install nvcc (cuda-cpp) or `pip install triton` (triton); see the table below"));
 

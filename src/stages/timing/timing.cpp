@@ -19,6 +19,8 @@
 #include "stages/timing/call_conditions.hpp"
 #include "stages/timing/clock_reader.hpp"
 #include "stages/timing/cupti_session.hpp"
+#include "stages/timing/driver.hpp"
+#include "stages/timing/duration_pass.hpp"
 #include "stages/timing/gpu_duration.hpp"
 #include "stages/timing/input_sets.hpp"
 #include "stages/timing/device_ops.hpp"
@@ -35,49 +37,6 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 // The marker memset that reveals the legacy default stream's CUPTI id (marker_stream_id).
 constexpr uint64_t kMarkerBytes = 4;
 constexpr uint32_t kMarkerValue = 0x6b;
-
-/// Calls the kernel between kprof's restore/flush steps.
-class Driver {
- public:
-  Driver(KernelInstance& k, const TimingOptions& o, int gpu, const InputSets& sets, L2Flusher& flush)
-      : k_(k), o_(o), gpu_(gpu), sets_(sets), flush_(flush) {}
-
-  /// Restores input set `set`, flushes L2 and waits for both (outside every timed window).
-  void between_calls(int set = 0) {
-    sets_.restore(set, cudaStreamLegacy);
-    flush_.flush(cudaStreamLegacy);
-    cuda_check(cudaDeviceSynchronize(), "waiting for kprof's restore/flush between timed calls");
-  }
-
-  /// The host call plus its launch check (inside the timed window).
-  void call(const std::string& what) {
-    k_.call();
-    check_launch(what, k_.take_launch_error());
-  }
-
-  /// Waits (bounded) until the call's GPU work, on any stream, is done.
-  void wait(const std::string& what) { wait_device_idle(gpu_, o_.call_timeout_ms, what); }
-
-  void full_call(const std::string& what) {
-    between_calls();
-    call(what);
-    wait(what);
-  }
-
-  /// Input sets to rotate over: at least 1 (without restore there are no copies, every call is "set 0").
-  int sets() const { return std::max(1, sets_.sets()); }
-
- private:
-  KernelInstance& k_;
-  const TimingOptions& o_;
-  int gpu_;
-  const InputSets& sets_;
-  L2Flusher& flush_;
-};
-
-void reset_persisting_l2() {
-  if (cudaCtxResetPersistingL2Cache() != cudaSuccess) cudaGetLastError();
-}
 
 /// Warm-up by count or by time (TimingOptions); fills r.warmup_calls / r.warmup_ms.
 void warm_up(Driver& d, const TimingOptions& o, TimingResult& r) {
@@ -302,59 +261,6 @@ void phase_kernel_time(Driver& d, KernelInstance& k, const InputSets& sets, cons
     r.notes.push_back(fmt::format("CUPTI saw no kernel in {} of {} calls", empty, kept.per_call.size()));
 }
 
-/// Phase 3: up to kMaxGpuDurationCalls calls under CUPTI's range profiler, rotating like phase 2
-/// so the buffers end on the same input set, with NVML's clocks read in the same pass and the
-/// discard rule applied to its calls; never throws for CUPTI's own failures (the result then says
-/// why), only for the kernel's (launch errors, faults, hangs).
-void phase_gpu_duration(Driver& d, const TimingOptions& o, TimingResult& r, ClockReader& clocks, int gpu) {
-  GpuDurationResult& g = r.gpu_duration;
-  std::unique_ptr<GpuDurationTimer> timer;
-  try {
-    timer = std::make_unique<GpuDurationTimer>(gpu);
-  } catch (const CuptiRangeError& e) {
-    g.note = std::string(e.what()) + (e.hint().empty() ? "" : " (" + e.hint() + ")");
-    return;
-  }
-  reset_persisting_l2();
-  PassConditions pc;
-  pc.sampler = clocks.start_sampler();
-  const int sets_n = d.sets(), target = sets_n > 1 ? 1 : 0;
-  const int n = std::min(static_cast<int>(r.iters), kMaxGpuDurationCalls);
-  std::vector<double> all, kernels;
-  for (int i = 0; i < n; ++i) {
-    const std::string what = fmt::format("timed call {} (GPU-duration phase)", i + 1);
-    d.between_calls(((i - (n - 1) + target) % sets_n + sets_n) % sets_n);
-    std::vector<KernelDuration> k;
-    SampleWindow sw;
-    try {
-      timer->begin();
-      sw.begin_ms = pc.now();
-      d.call(what);
-      d.wait(what);
-      sw.end_ms = pc.now();
-      k = timer->end();
-    } catch (const CuptiRangeError& e) {
-      g.note = e.what();
-      return;
-    }
-    ++g.calls;
-    pc.windows.push_back(sw);
-    pc.after.push_back(clocks.quick());
-    double ns = 0;
-    for (const auto& x : k) ns += x.ns;
-    all.push_back(ns * 1e-6);
-    kernels.push_back(static_cast<double>(k.size()));
-  }
-  g.conditions = pc.finish(nullptr, std::nullopt);
-  auto keep = keep_calls(g.conditions, r.clock_floor_mhz, o.discard_throttled,
-                         static_cast<size_t>(std::min(n, min_timed_calls(o))), g.discard);
-  g.sum_ms = kept_values(all, keep);
-  g.sum = summarize(g.sum_ms);
-  g.median_kernels = static_cast<size_t>(summarize(kernels).median);
-  g.available = g.sum.n > 0 && g.median_kernels > 0;
-  if (!g.available) g.note = "the range profiler saw no kernel in the calls";
-}
-
 }  // namespace
 
 std::string gpu_duration_clock_mismatch(const TimingResult& r) {
@@ -428,7 +334,7 @@ TimingResult measure_timing(KernelInstance& kernel, const TimingOptions& options
   r.l2_flush_bytes = flush.bytes();
   if (options.l2_flush && r.l2_flush_bytes == 0) r.notes.push_back("the GPU reports no L2 size: L2 not flushed");
 
-  Driver d(kernel, options, gpu, sets, flush);
+  Driver d(kernel, options.call_timeout_ms, gpu, sets, flush);
   warm_up(d, options, r);
   if (r.warmup_calls == 0)
     r.notes.push_back(
@@ -440,7 +346,9 @@ TimingResult measure_timing(KernelInstance& kernel, const TimingOptions& options
   if (options.kernel_time) {
     phase_kernel_time(d, kernel, sets, options, r, clocks);
     if (options.gpu_duration)
-      phase_gpu_duration(d, options, r, clocks, gpu);
+      r.gpu_duration = phase_gpu_duration(
+          d, std::min(r.iters, kMaxGpuDurationCalls), clocks, gpu,
+          {r.clock_floor_mhz, options.discard_throttled, static_cast<size_t>(min_timed_calls(options))});
     else
       r.gpu_duration.note = "GPU duration not measured (disabled)";
   } else {

@@ -1,0 +1,63 @@
+// The driver that calls the kernel between kprof's restore and flush steps, shared by the timing
+// stage's passes (timing.cpp, duration_pass.cpp). Internal to stages/timing: the public interface
+// is timing.hpp.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <string>
+
+#include "device/cuda.hpp"
+#include "stages/timing/device_ops.hpp"
+#include "stages/timing/input_sets.hpp"
+#include "kernel/kernel_instance.hpp"
+
+namespace kprof {
+
+/// Calls the kernel between kprof's restore/flush steps.
+class Driver {
+ public:
+  /// `call_timeout_ms`: how long one call may run before it counts as hung (TimingOptions).
+  Driver(KernelInstance& k, double call_timeout_ms, int gpu, const InputSets& sets, L2Flusher& flush)
+      : k_(k), call_timeout_ms_(call_timeout_ms), gpu_(gpu), sets_(sets), flush_(flush) {}
+
+  /// Restores input set `set`, flushes L2 and waits for both (outside every timed window).
+  void between_calls(int set = 0) {
+    sets_.restore(set, cudaStreamLegacy);
+    flush_.flush(cudaStreamLegacy);
+    cuda_check(cudaDeviceSynchronize(), "waiting for kprof's restore/flush between timed calls");
+  }
+
+  /// The host call plus its launch check (inside the timed window).
+  void call(const std::string& what) {
+    k_.call();
+    check_launch(what, k_.take_launch_error());
+  }
+
+  /// Waits (bounded) until the call's GPU work, on any stream, is done.
+  void wait(const std::string& what) { wait_device_idle(gpu_, call_timeout_ms_, what); }
+
+  void full_call(const std::string& what) {
+    between_calls();
+    call(what);
+    wait(what);
+  }
+
+  /// Input sets to rotate over: at least 1 (without restore there are no copies, every call is "set 0").
+  int sets() const { return std::max(1, sets_.sets()); }
+
+ private:
+  KernelInstance& k_;
+  double call_timeout_ms_;
+  int gpu_;
+  const InputSets& sets_;
+  L2Flusher& flush_;
+};
+
+/// Resets persisting-L2 lines (outside every timed window); an error is cleared and ignored.
+inline void reset_persisting_l2() {
+  if (cudaCtxResetPersistingL2Cache() != cudaSuccess) cudaGetLastError();
+}
+
+}  // namespace kprof
