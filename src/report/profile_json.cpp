@@ -9,8 +9,7 @@
 namespace kprof {
 
 bool header_row_is_typed_elsewhere(const std::string& key) {
-  return key == "Execution time" || key == "ncu" || key == "Dimensions" || key == "Seed" ||
-         key.rfind("Buffer ", 0) == 0;
+  return key == "Execution time" || key == "ncu" || key.rfind("Buffer ", 0) == 0;
 }
 
 nlohmann::json inputs_json(const ProfileJson& p) {

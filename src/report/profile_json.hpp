@@ -37,7 +37,9 @@ struct ProfileJson {
 };
 
 /// Header rows left out of profile.json's "header": formatted numbers whose typed values are
-/// "timing" ("Execution time"), "ncu_run" ("ncu") and "inputs" ("Buffer NAME", "Dimensions", "Seed").
+/// "timing" ("Execution time"), "ncu_run" ("ncu") and "inputs" ("Buffer NAME"). "Dimensions" (as
+/// the user typed them) and "Seed" stay: `kprof compare` matches them across results, as in
+/// comparison.json's header; their numbers are also in "inputs".
 bool header_row_is_typed_elsewhere(const std::string& key);
 
 /// profile.json's "inputs": {"dims": {NAME: number}, "seed": number or null, "buffers": [{"name",

@@ -46,8 +46,8 @@ TimingResult timing_around(double ms, double sd_frac, int n = 50) {
 
 /// Writes DIR/profile.json the way `kprof profile` does (profile_json), from the real H200 `copy`
 /// export analysed with kprof's measured time; returns the outcome.
-ProfileOutcome write_profile(const std::string& dir, double ms, double sd_frac,
-                             const std::string& gpu = "NVIDIA H200") {
+ProfileOutcome write_profile(const std::string& dir, double ms, double sd_frac, const std::string& gpu = "NVIDIA H200",
+                             const std::string& n = "67108864") {
   ProfileOutcome out;
   out.timing = timing_around(ms, sd_frac);
   AnalysisContext ctx;
@@ -56,7 +56,7 @@ ProfileOutcome write_profile(const std::string& dir, double ms, double sd_frac,
   out.classified = true;
   KernelSpec spec;
   spec.kernel = "copy.cu";
-  spec.dims.set("N", "67108864");
+  spec.dims.set("N", n);
   spec.dims.set("alpha", "0.5");
   spec.seed = 7;
   out.buffers = {BufferView{"out", DType::F32, 67108864, nullptr, true, {}, false}};
@@ -64,7 +64,7 @@ ProfileOutcome write_profile(const std::string& dir, double ms, double sd_frac,
   NcuReportHeader nh;
   nh.rows = {{"Kernel", "copy.cu"},
              {"GPU", gpu},
-             {"Dimensions", "N=67108864"},
+             {"Dimensions", "N=" + n},
              {"Seed", "7"},
              {"Buffer out", "f32 x 67108864"},
              {"Execution time", "0.140 ms (CUPTI)"},
@@ -123,8 +123,11 @@ TEST(CompareCmd, ProfileJsonHeaderHoldsTextAndInputsHoldNumbers) {
   nlohmann::json j = nlohmann::json::parse(read_file(join_path(d, "profile.json")));
   EXPECT_EQ(j["header"]["Kernel"], "copy.cu");
   EXPECT_EQ(j["header"]["GPU"], "NVIDIA H200");
-  for (const char* typed : {"Execution time", "ncu", "Dimensions", "Seed", "Buffer out"})
+  for (const char* typed : {"Execution time", "ncu", "Buffer out"})
     EXPECT_FALSE(j["header"].contains(typed)) << typed << " is a formatted number: typed in timing/ncu_run/inputs";
+  // The problem's identity stays as text too: kprof compare matches it across results.
+  EXPECT_EQ(j["header"]["Dimensions"], "N=67108864");
+  EXPECT_EQ(j["header"]["Seed"], "7");
   EXPECT_EQ(j["inputs"]["dims"]["N"], 67108864);
   EXPECT_TRUE(j["inputs"]["dims"]["N"].is_number_integer());
   EXPECT_DOUBLE_EQ(j["inputs"]["dims"]["alpha"].get<double>(), 0.5);
@@ -206,6 +209,18 @@ TEST(CompareCmd, AnotherGpuSeedOrSchemaIsComparedWithAWarning) {
   EXPECT_NE(r.warnings[2].find("schema_version 1"), std::string::npos) << r.warnings[2];
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.versions[0].cmp[2].change, Change::Same);
+}
+
+TEST(CompareCmd, ProfilesOfAnotherSizeAreComparedWithAWarning) {
+  // Two `kprof profile` results of different problem sizes: compare says so (profile.json keeps
+  // the Dimensions row in its header beside the typed "inputs").
+  std::string a = fresh_dir("size_a"), b = fresh_dir("size_b");
+  write_profile(a, 0.140, 0.005);
+  write_profile(b, 0.070, 0.005, "NVIDIA H200", "33554432");
+  CompareResult r = compare_inputs({read_compare_input(a, "A"), read_compare_input(b, "B")}, 5.0);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("another Dimensions"), std::string::npos) << r.warnings[0];
+  EXPECT_NE(r.warnings[0].find("N=33554432 against N=67108864"), std::string::npos) << r.warnings[0];
 }
 
 TEST(CompareCmd, UnreadableInputsAreUsageErrors) {

@@ -47,6 +47,13 @@ class Driver {
   /// Input sets to rotate over: at least 1 (without restore there are no copies, every call is "set 0").
   int sets() const { return std::max(1, sets_.sets()); }
 
+  /// The input set of call `i` (0-based) of a pass of `n` calls that rotates over the sets and
+  /// ends on set 1 (a set the check computed the reference for; set 0 when there is one set).
+  int set_ending_on_one(int i, int n) const {
+    const int sets_n = sets(), last = sets_n > 1 ? 1 : 0;
+    return ((i - (n - 1) + last) % sets_n + sets_n) % sets_n;
+  }
+
  private:
   KernelInstance& k_;
   double call_timeout_ms_;

@@ -26,12 +26,10 @@ GpuDurationResult phase_gpu_duration(Driver& d, int calls, ClockReader& clocks, 
   reset_persisting_l2();
   PassConditions pc;
   pc.sampler = clocks.start_sampler();
-  const int sets_n = d.sets(), target = sets_n > 1 ? 1 : 0;
-  const int n = calls;
   std::vector<double> all, kernels;
-  for (int i = 0; i < n; ++i) {
+  for (int i = 0; i < calls; ++i) {
     const std::string what = fmt::format("timed call {} (GPU-duration phase)", i + 1);
-    d.between_calls(((i - (n - 1) + target) % sets_n + sets_n) % sets_n);
+    d.between_calls(d.set_ending_on_one(i, calls));
     std::vector<KernelDuration> k;
     SampleWindow sw;
     try {
@@ -55,7 +53,7 @@ GpuDurationResult phase_gpu_duration(Driver& d, int calls, ClockReader& clocks, 
   }
   g.conditions = pc.finish(nullptr, std::nullopt);
   auto keep = keep_calls(g.conditions, rules.clock_floor_mhz, rules.discard_throttled,
-                         std::min(static_cast<size_t>(n), rules.min_keep), g.discard);
+                         std::min(static_cast<size_t>(calls), rules.min_keep), g.discard);
   g.sum_ms = kept_values(all, keep);
   g.sum = summarize(g.sum_ms);
   g.median_kernels = static_cast<size_t>(summarize(kernels).median);

@@ -55,11 +55,26 @@ CUcontext current_context() {
 
 }  // namespace
 
+/// Owns what the constructor set up, so a constructor that throws half way (no permission at
+/// enable, a second pass needed) still disables and deinitializes what it had.
 struct GpuDurationTimer::State {
   CUpti_Profiler_Host_Object* host = nullptr;
   CUpti_RangeProfiler_Object* obj = nullptr;
   std::vector<uint8_t> config, data;
   const char* metric = kMetric;
+
+  ~State() {
+    if (obj) {
+      auto d = params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+      d.pRangeProfilerObject = obj;
+      cuptiRangeProfilerDisable(&d);
+    }
+    if (host) {
+      auto d = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
+      d.pHostObject = host;
+      cuptiProfilerHostDeinitialize(&d);
+    }
+  }
 };
 
 GpuDurationTimer::GpuDurationTimer(int device) : s_(std::make_unique<State>()) {
@@ -111,18 +126,7 @@ GpuDurationTimer::GpuDurationTimer(int device) : s_(std::make_unique<State>()) {
   s_->obj = en.pRangeProfilerObject;
 }
 
-GpuDurationTimer::~GpuDurationTimer() {
-  if (s_->obj) {
-    auto d = params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
-    d.pRangeProfilerObject = s_->obj;
-    cuptiRangeProfilerDisable(&d);
-  }
-  if (s_->host) {
-    auto d = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
-    d.pHostObject = s_->host;
-    cuptiProfilerHostDeinitialize(&d);
-  }
-}
+GpuDurationTimer::~GpuDurationTimer() = default;
 
 void GpuDurationTimer::begin() {
   auto ds =

@@ -196,11 +196,11 @@ void phase_kernel_time(Driver& d, KernelInstance& k, const InputSets& sets, cons
   PassConditions pc;
   pc.sampler = clocks.start_sampler();
   std::vector<CallWindow> windows;
-  const int sets_n = d.sets(), target = sets_n > 1 ? 1 : 0, n = static_cast<int>(r.iters);
+  const int n = static_cast<int>(r.iters);
   int last_set = 0;
   for (int i = 0; i < n; ++i) {
     const std::string what = fmt::format("timed call {} (kernel-time phase)", i + 1);
-    last_set = ((i - (n - 1) + target) % sets_n + sets_n) % sets_n;
+    last_set = d.set_ending_on_one(i, n);
     d.between_calls(last_set);
     CallWindow w;
     SampleWindow sw;
