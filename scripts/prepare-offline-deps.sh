@@ -7,6 +7,9 @@
 #                      also packed as .deps/cutlass.tar.xz (about 3 MB instead of 28) to carry to the GPU machine
 #   .whl-ncu/          PyPI's ncu-report wheel (Nsight Compute's Python report interface, ~17 MB), a fallback
 #                      for reading .ncu-rep files where ncu's own extras/python is missing (tests/gpu hotlines)
+#   .whl-cupti/        PyPI's nvidia-cuda-cupti wheel (CUPTI 13.5, ~13 MB): tests/gpu/run.sh puts its libcupti
+#                      first on the library path, so the GPU-duration pass resets the L2 before each kernel
+#                      as ncu does (CUPTI 13.4+; the GPU machine's toolkit has 13.0)
 #   .dsl1/ .dsl2/      (with --cute-dsl) the nvidia-cutlass-dsl 4.8.1 wheels for Python 3.12, xz-compressed
 #                      and split in two halves of < 34 MB, for two device calls of at most 64 MiB each
 # Nothing here is committed (.gitignore). Needs: apt-get install libcli11-dev nlohmann-json3-dev
@@ -17,6 +20,7 @@ deps="$root/.deps"
 cutlass_version=4.2.0.0
 dsl_version=4.8.1
 ncu_report_version=2026.3.1  # src/stages/ncu/ncu_rep.hpp kNcuReportTestedVersion
+cupti_version=13.5.25        # README "Install": nvidia-cuda-cupti>=13.4
 
 need() { [ -e "$1" ] || { echo "missing $1: apt-get install $2" >&2; exit 2; }; }
 need /usr/include/CLI/CLI.hpp libcli11-dev
@@ -49,6 +53,8 @@ tar -C "$deps" -cf - cutlass | xz -6 -T2 > "$deps/cutlass.tar.xz"
 
 rm -rf "$root/.whl-ncu"
 python3 -m pip download -q --no-deps --only-binary=:all: -d "$root/.whl-ncu" "ncu-report==$ncu_report_version"
+rm -rf "$root/.whl-cupti"
+python3 -m pip download -q --no-deps --only-binary=:all: -d "$root/.whl-cupti" "nvidia-cuda-cupti==$cupti_version"
 
 if [ "${1:-}" = "--cute-dsl" ]; then
   tmp=$(mktemp -d)
@@ -67,4 +73,4 @@ if [ "${1:-}" = "--cute-dsl" ]; then
   rm -rf "$tmp"
   echo "CuTe DSL: .dsl1 and .dsl2 (carry each in its own device call; see tests/gpu/run.sh)"
 fi
-du -sh "$deps" "$root"/.whl-ncu "$root"/.dsl* 2>/dev/null || true
+du -sh "$deps" "$root"/.whl-ncu "$root"/.whl-cupti "$root"/.dsl* 2>/dev/null || true

@@ -5,7 +5,7 @@ set -euo pipefail
 
 usage() {
   cat <<'EOF'
-Usage: bash scripts/setup.sh [--no-ncu-report] [--no-ccache] [--no-build] [--help]
+Usage: bash scripts/setup.sh [--no-ncu-report] [--cupti] [--no-ccache] [--no-build] [--help]
 
 Sets up and builds kprof on a Debian 12 (or Ubuntu) machine:
   1. installs the Debian packages kprof needs when they are missing (apt-get; through sudo
@@ -16,7 +16,9 @@ Sets up and builds kprof on a Debian 12 (or Ubuntu) machine:
      tests read the committed H200 reports with) into the Python kprof embeds (python3 on
      PATH): python3 -m pip install ncu-report==2026.3.1, and matplotlib there when that Python
      lacks it (the charts). Both are optional: without them the tests that need them skip and
-     say why, and kprof uses ncu's own extras/python when ncu is installed;
+     say why, and kprof uses ncu's own extras/python when ncu is installed; with --cupti,
+     PyPI's nvidia-cuda-cupti>=13.4 there too (CUPTI 13.4+, linked instead of an older
+     toolkit's: the GPU-duration pass then also asks CUPTI to reset the L2 before each kernel);
   3. configures and builds kprof in build/:
        cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo   (+ ccache launchers when present)
        cmake --build build -j"$(nproc)"
@@ -28,6 +30,7 @@ toolkit (kprof is built with CUDA 13.0 at /usr/local/cuda). Then run the tests:
 
 Options:
   --no-ncu-report  do not install ncu-report nor matplotlib (step 2)
+  --cupti          also install nvidia-cuda-cupti>=13.4 (step 2), which CMake then links
   --no-ccache      configure without the ccache compiler launchers (also drops them from an
                    existing build/ configured with them)
   --no-build       steps 1 and 2 only (.ci/run checks the code style between them and the build)
@@ -36,11 +39,13 @@ EOF
 }
 
 ncu_report=1
+cupti=0
 ccache=1
 build=1
 for arg in "$@"; do
   case "$arg" in
     --no-ncu-report) ncu_report=0 ;;
+    --cupti) cupti=1 ;;
     --no-ccache) ccache=0 ;;
     --no-build) build=0 ;;
     -h | --help)
@@ -114,6 +119,20 @@ if [ "$ncu_report" -eq 1 ] && ! python3 -c 'import matplotlib' >/dev/null 2>&1; 
     say "matplotlib installed into $(command -v python3)"
   else
     say "warning: pip could not install matplotlib into $(command -v python3): charts and their tests are skipped"
+  fi
+fi
+
+# With --cupti, PyPI's CUPTI 13.4+ (nvidia-cuda-cupti) in the same Python: CMake links it instead of
+# the toolkit's (cmake/Deps.cmake), and the GPU-duration pass then also asks CUPTI to reset the L2
+# before each kernel (its cache control, as ncu's --cache-control all does for the L2).
+if [ "$cupti" -eq 1 ]; then
+  have=$(python3 -c 'import importlib.metadata as m; print(m.version("nvidia-cuda-cupti"))' 2>/dev/null || true)
+  if [ -n "$have" ] && python3 -c 'import sys; v = tuple(int(x) for x in sys.argv[1].split(".")[:2]); sys.exit(v < (13, 4))' "$have"; then
+    say "nvidia-cuda-cupti $have: already installed"
+  elif python3 -m pip install -q "nvidia-cuda-cupti>=13.4,<14"; then
+    say "nvidia-cuda-cupti installed into $(command -v python3) (CUPTI with ncu's L2 reset)"
+  else
+    say "warning: pip could not install nvidia-cuda-cupti into $(command -v python3): kprof uses the toolkit's CUPTI"
   fi
 fi
 

@@ -7,6 +7,7 @@
 #include "core/fs.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
+#include "device/cupti_version.hpp"
 
 namespace kprof {
 namespace {
@@ -252,6 +253,11 @@ nlohmann::json env_json(const EnvReport& r) {
           {"tools", {{"nvcc", tool(f.nvcc)}, {"ncu", ncu}, {"compute_sanitizer", tool(f.sanitizer)}}},
           {"python", python},
           {"cutlass", cutlass},
+          {"cupti",
+           {{"api_version", f.cupti_version ? json(f.cupti_version) : json(nullptr)},
+            {"version", f.cupti_version ? json(cupti_version_text(f.cupti_version)) : json(nullptr)},
+            {"dir", f.cupti_dir},
+            {"cache_control", cupti_has_cache_control(f.cupti_version)}}},
           {"env", env}};
 }
 

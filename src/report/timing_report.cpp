@@ -135,6 +135,20 @@ std::vector<std::string> timing_findings(const TimingResult& r) {
   return out;
 }
 
+std::string cache_control_text(const GpuDurationResult& g) {
+  const std::string v = cupti_version_text(g.cupti_version);
+  if (g.cache_control)
+    return fmt::format(
+        "GPU duration cache control: CUPTI {} reset the L2 before each kernel (its range "
+        "profiler's cache control, as ncu's --cache-control all does for the L2), after kprof's flush.",
+        v);
+  if (!g.cache_control_asked) return "GPU duration cache control: none (--no-l2-flush).";
+  return fmt::format(
+      "GPU duration cache control: kprof's L2 flush between calls (CUPTI {} has no cache control; with "
+      "CUPTI 13.4+, pip install 'nvidia-cuda-cupti>=13.4', CUPTI also resets the L2 before each kernel).",
+      v);
+}
+
 std::string timing_markdown(const TimingResult& r) {
   const auto& k = r.kernel;
   const auto& s = k.summary.sum;
@@ -169,6 +183,7 @@ std::string timing_markdown(const TimingResult& r) {
   if (!k.available) md += "\nKernel time not available: " + k.note + "\n";
   if (!g.available) md += "\nGPU duration not available: " + g.note + "\n";
   if (!g.clock_mismatch.empty()) md += "\nGPU duration set aside: " + g.clock_mismatch + ".\n";
+  if (g.available) md += "\n" + cache_control_text(g) + "\n";
 
   if (k.available && !k.summary.kernels.empty()) {
     std::vector<std::vector<std::string>> krows;
@@ -241,7 +256,10 @@ nlohmann::json timing_json(const TimingResult& r) {
       {"available", g.available},
       {"note", g.note},
       {"source", kGpuDurationSource},
-      {"clock_mismatch", g.clock_mismatch.empty() ? nlohmann::json(nullptr) : nlohmann::json(g.clock_mismatch)}};
+      {"clock_mismatch", g.clock_mismatch.empty() ? nlohmann::json(nullptr) : nlohmann::json(g.clock_mismatch)},
+      {"cache_control", g.cache_control ? "all" : "none"},
+      {"cache_control_asked", g.cache_control_asked},
+      {"cupti_version", g.cupti_version ? nlohmann::json(cupti_version_text(g.cupti_version)) : nlohmann::json()}};
   if (g.available) {
     j["gpu_duration"]["sum_ms"] = stats_json(g.sum);
     j["gpu_duration"]["sum_ms"]["per_call"] = g.sum_ms;

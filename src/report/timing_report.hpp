@@ -22,6 +22,11 @@ std::vector<std::string> timing_findings(const TimingResult& r);
 /// restore, per-call limit, SM clock) and notes. Durations with readable units (fmt_duration_ms).
 std::string timing_markdown(const TimingResult& r);
 
+/// One sentence on the GPU-duration pass's cache control: CUPTI's L2 reset before each kernel (as
+/// ncu's --cache-control all; CUPTI 13.4+, stages/timing/gpu_duration.hpp) with the CUPTI version;
+/// none with --no-l2-flush; else kprof's flush alone and how to get the reset (nvidia-cuda-cupti).
+std::string cache_control_text(const GpuDurationResult& g);
+
 /// One sentence on what NVML showed during the timed calls (clock ranges, power against the
 /// limit, temperature, clock event reasons with their sample counts), or why nothing was sampled.
 std::string during_text(const ClockSummary& d);

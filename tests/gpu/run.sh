@@ -44,6 +44,15 @@ scenario() {
 }
 
 if [ -f .deps/cutlass.tar.xz ] && [ ! -d .deps/cutlass ]; then tar -C .deps -xJf .deps/cutlass.tar.xz; fi
+# PyPI's CUPTI 13.5 (scripts/prepare-offline-deps.sh .whl-cupti/), first on the library path: the
+# GPU-duration pass then resets the L2 before each kernel as ncu does (this machine's toolkit
+# has CUPTI 13.0). A build here links it too (KPROF_CUPTI_DIR).
+cupti_dir=
+if ls .whl-cupti/*.whl > /dev/null 2>&1; then
+  mkdir -p /tmp/kprof-cupti && python3 -c "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])" \
+    "$(ls .whl-cupti/*.whl | head -n 1)" /tmp/kprof-cupti && cupti_dir=/tmp/kprof-cupti/nvidia/cu13/lib
+  [ -f "$cupti_dir/libcupti.so.13" ] && export LD_LIBRARY_PATH=$cupti_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} || cupti_dir=
+fi
 # A kprof built elsewhere for this machine's Python (scripts/prebuild-gpu.sh: the same Python
 # minor version, carried in .prebuilt/) saves the build (about 3 minutes of device time). It is
 # used when it starts here; its built-in Python path does not exist here, so KPROF_PYTHON names
@@ -65,7 +74,8 @@ elif want build; then
   t0=$(date +%s)
   # No precompiled header here: on 16 cores the per-target header builds serialize more than they save.
   { cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKPROF_DEPS_DIR="$root/.deps" \
-        -DPython3_EXECUTABLE="$(command -v python3)" -DCMAKE_CUDA_ARCHITECTURES="90" -DKPROF_PCH=OFF &&
+        -DPython3_EXECUTABLE="$(command -v python3)" -DCMAKE_CUDA_ARCHITECTURES="90" -DKPROF_PCH=OFF \
+        ${cupti_dir:+-DKPROF_CUPTI_DIR=$cupti_dir} &&
     cmake --build build-gpu -j"$(nproc)" $(want unit || echo --target kprof); } > "$OUT/build.log" 2>&1
   rc=$?
   printf '%s\tbuild\t%s\t0\t%s\n' "$([ $rc = 0 ] && echo PASS || echo FAIL)" "$rc" "$(( $(date +%s) - t0 ))" >> "$SUMMARY"

@@ -8,12 +8,16 @@
 #include <vector>
 
 #include "device/cuda.hpp"
+#include "device/device_array.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "stages/env/nvml.hpp"
 #include "gpu_guard.hpp"
 #include "stages/timing/device_ops.hpp"
 #include "gpu/testing_kernels.hpp"
+#include "device/cupti_version.hpp"
+#include "stages/timing/gpu_duration.hpp"
+#include "stages/timing/stats.hpp"
 #include "stages/timing/timing.hpp"
 #include "report/timing_report.hpp"
 
@@ -251,6 +255,39 @@ TEST(GpuTiming, L2FlushMakesAnL2SizedKernelSlower) {
       << "flushed " << flushed.kernel.summary.sum.median << " ms vs warm L2 " << warm.kernel.summary.sum.median
       << " ms";
   EXPECT_GT(flushed.call.median, warm.call.median);  // the call time (no CUPTI) sees it too
+}
+
+TEST(GpuTiming, GpuDurationResetsTheL2WithCupti134AndNotWithoutL2Flush) {
+  KPROF_REQUIRE_GPU();
+  select_gpu(0);
+  // A read of a third of the L2, timed by the range profiler alone, call after call with nothing
+  // in between: the data stays in L2 unless CUPTI resets it before each kernel (CUPTI 13.4+ and
+  // asked). The timer asked for no reset reads the warm time, as --no-l2-flush wants.
+  const size_t n = gpu_l2_bytes(0) / 3 / sizeof(float);
+  DeviceArray x(n * sizeof(float), "the read kernel's buffer");
+  cuda_check(cudaMemset(x.get(), 0, n * sizeof(float)), "zeroing");
+  auto median_ns = [&](bool reset) {
+    GpuDurationTimer t(0, reset);
+    std::vector<double> v;
+    for (int i = 0; i < 25; ++i) {
+      t.begin();
+      cuda_check(test_kernels::launch_read(static_cast<const float*>(x.get()), n, cudaStreamLegacy), "read");
+      cuda_check(cudaDeviceSynchronize(), "read");
+      auto k = t.end();
+      if (k.size() == 1 && i >= 5) v.push_back(k[0].ns);
+    }
+    EXPECT_EQ(t.cache_control(), reset && cupti_has_cache_control(cupti_api_version()));
+    EXPECT_EQ(t.cupti_version(), cupti_api_version());
+    return summarize(v).median;
+  };
+  const double warm = median_ns(false), maybe_cold = median_ns(true);
+  const uint32_t v = cupti_api_version();
+  if (cupti_has_cache_control(v))
+    EXPECT_GT(maybe_cold, 1.1 * warm) << "CUPTI " << cupti_version_text(v) << ": reset " << maybe_cold << " ns vs none "
+                                      << warm << " ns";
+  else
+    EXPECT_LT(maybe_cold, 1.1 * warm) << "CUPTI " << cupti_version_text(v) << ": asked " << maybe_cold << " ns vs none "
+                                      << warm << " ns";
 }
 
 TEST(GpuTiming, TimeBudgetStopsALongKernelEarly) {

@@ -53,6 +53,8 @@ EnvFacts good_facts() {
   f.cutlass.error = "no CUTLASS C++ headers: ...";
   f.cutlass.fix = "set CUTLASS_PATH ...";
   f.env_vars = {{"CUDA_VISIBLE_DEVICES", "0"}};
+  f.cupti_version = 130001;
+  f.cupti_dir = "/usr/local/cuda-13.0/lib";
   return f;
 }
 
@@ -69,6 +71,36 @@ bool impl_ready(const EnvReport& r, Implementation i) {
 }
 
 }  // namespace
+
+TEST(Readiness, CuptiItemSaysWhetherCuptiResetsTheL2) {
+  EnvFacts f = good_facts();  // CUDA 13.0's libcupti: ready, the item informs and says how
+  EnvReport r = assess_env(f);
+  const CheckItem& old = find(r, "CUPTI");
+  EXPECT_EQ(old.status, ItemStatus::Info);
+  EXPECT_FALSE(old.required);
+  EXPECT_EQ(old.value, "13.0 (/usr/local/cuda-13.0/lib)");
+  EXPECT_NE(old.why.find("kprof's L2 flush alone"), std::string::npos) << old.why;
+  EXPECT_NE(old.fix.find("nvidia-cuda-cupti>=13.4"), std::string::npos) << old.fix;
+  EXPECT_TRUE(r.ready);
+  nlohmann::json j = env_json(r);
+  EXPECT_EQ(j["cupti"]["version"], "13.0");
+  EXPECT_FALSE(j["cupti"]["cache_control"].get<bool>());
+
+  f.cupti_version = 130500;  // PyPI's nvidia-cuda-cupti 13.5
+  f.cupti_dir = "/venv/lib/python3.12/site-packages/nvidia/cu13/lib";
+  r = assess_env(f);
+  EXPECT_EQ(find(r, "CUPTI").status, ItemStatus::Ok);
+  EXPECT_NE(find(r, "CUPTI").value.find("13.5 ("), std::string::npos);
+  EXPECT_TRUE(env_json(r)["cupti"]["cache_control"].get<bool>());
+  EXPECT_EQ(env_json(r)["cupti"]["api_version"], 130500);
+
+  f.cupti_version = 0;  // PyPI's libcupti without a driver cannot answer
+  f.gpu.available = false;
+  EXPECT_EQ(find(assess_env(f), "CUPTI").status, ItemStatus::Skip);
+  f.gpu.available = true;
+  EXPECT_EQ(find(assess_env(f), "CUPTI").status, ItemStatus::Warn);
+  EXPECT_TRUE(env_json(assess_env(f))["cupti"]["version"].is_null());
+}
 
 TEST(Readiness, WorkingMachineIsReady) {
   EnvReport r = assess_env(good_facts());

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
+#include "stages/timing/gpu_duration.hpp"
 #include "stages/timing/timing.hpp"
 #include "report/timing_report.hpp"
 
@@ -47,6 +48,14 @@ TimingResult synthetic(const std::vector<double>& calls, const std::vector<doubl
   r.sm_clock.max_mhz = 1980;
   apply_rules(r);
   return r;
+}
+
+/// Marks `r`'s GPU duration read: one kernel per call, these per-call sums (ms).
+void set_gpu_duration(TimingResult& r, const std::vector<double>& sum_ms) {
+  r.gpu_duration.available = true;
+  r.gpu_duration.sum_ms = sum_ms;
+  r.gpu_duration.sum = summarize(sum_ms);
+  r.gpu_duration.median_kernels = 1;
 }
 
 }  // namespace
@@ -156,10 +165,7 @@ TEST(TimingReport, GpuDurationLeadsWhenReadAndRecordsOtherwise) {
   EXPECT_FALSE(timing_json(r)["gpu_duration"]["available"].get<bool>());
   EXPECT_TRUE(contains(timing_markdown(r), "INSUFFICIENT_PRIVILEGES"));
 
-  r.gpu_duration.available = true;  // read: 0.5 us below the records, as on the H200
-  r.gpu_duration.sum_ms = {0.002, 0.002, 0.0021};
-  r.gpu_duration.sum = summarize(r.gpu_duration.sum_ms);
-  r.gpu_duration.median_kernels = 1;
+  set_gpu_duration(r, {0.002, 0.002, 0.0021});  // read: 0.5 us below the records, as on the H200
   rep = reported_kernel_time(r);
   ASSERT_TRUE(rep.has_value());
   EXPECT_STREQ(rep->label, "gpu__time_duration");
@@ -191,10 +197,7 @@ TEST(TimingReport, GpuDurationAtAnotherClockIsSetAsideForTheRecords) {
   // The H200's power-capped fp16 GEMM: 1605 MHz back to back (kernel-time pass), 1980 MHz in the
   // GPU-duration pass whose range profiler leaves ~1.7 ms of host time between calls.
   TimingResult r = synthetic({2.20, 2.21, 2.19}, {2.17, 2.18, 2.17});
-  r.gpu_duration.available = true;
-  r.gpu_duration.sum_ms = {1.99, 1.98, 1.99};
-  r.gpu_duration.sum = summarize(r.gpu_duration.sum_ms);
-  r.gpu_duration.median_kernels = 1;
+  set_gpu_duration(r, {1.99, 1.98, 1.99});
   r.kernel_discard.median_sm_mhz = 1605;
   r.gpu_duration.discard.median_sm_mhz = 1980;
   r.gpu_duration.clock_mismatch = gpu_duration_clock_mismatch(r);
@@ -217,6 +220,55 @@ TEST(TimingReport, GpuDurationAtAnotherClockIsSetAsideForTheRecords) {
   // A clock unknown (no NVML): nothing to compare, the GPU duration leads.
   r.kernel_discard.median_sm_mhz.reset();
   EXPECT_EQ(gpu_duration_clock_mismatch(r), "");
+}
+
+TEST(TimingReport, CacheControlIsReportedWithTheCuptiVersion) {
+  TimingResult r = synthetic({0.0072, 0.0071, 0.0072}, {0.0071, 0.0071, 0.0072});
+  set_gpu_duration(r, {0.00669, 0.00669, 0.00672});
+  // CUDA 13.0's libcupti: no L2 reset; the report says kprof's flush alone and how to get it.
+  r.gpu_duration.cupti_version = 130001;
+  nlohmann::json j = timing_json(r);
+  EXPECT_EQ(j["gpu_duration"]["cache_control"], "none");
+  EXPECT_TRUE(j["gpu_duration"]["cache_control_asked"].get<bool>());
+  EXPECT_EQ(j["gpu_duration"]["cupti_version"], "13.0");
+  std::string md = timing_markdown(r);
+  EXPECT_TRUE(contains(md, "kprof's L2 flush between calls (CUPTI 13.0 has no cache control")) << md;
+  EXPECT_TRUE(contains(md, "nvidia-cuda-cupti>=13.4")) << md;
+  // PyPI's CUPTI 13.5: the L2 reset before each kernel, as ncu's --cache-control all.
+  r.gpu_duration.cupti_version = 130500;
+  r.gpu_duration.cache_control = true;
+  j = timing_json(r);
+  EXPECT_EQ(j["gpu_duration"]["cache_control"], "all");
+  EXPECT_EQ(j["gpu_duration"]["cupti_version"], "13.5");
+  md = timing_markdown(r);
+  EXPECT_TRUE(contains(md, "CUPTI 13.5 reset the L2 before each kernel")) << md;
+  EXPECT_FALSE(contains(md, "nvidia-cuda-cupti")) << md;
+  // --no-l2-flush: not asked (the reset would undo the warm L2 asked for), whatever the version.
+  r.gpu_duration.cache_control_asked = false;
+  r.gpu_duration.cache_control = false;
+  EXPECT_TRUE(contains(timing_markdown(r), "GPU duration cache control: none (--no-l2-flush)."));
+  EXPECT_FALSE(timing_json(r)["gpu_duration"]["cache_control_asked"].get<bool>());
+  // Not read: no cache-control sentence, the version unknown is null.
+  r.gpu_duration.available = false;
+  r.gpu_duration.cupti_version = 0;
+  EXPECT_FALSE(contains(timing_markdown(r), "cache control"));
+  EXPECT_TRUE(timing_json(r)["gpu_duration"]["cupti_version"].is_null());
+}
+
+TEST(CuptiCacheControl, VersionRuleAndTheExtendedEnableStruct) {
+  // cupti_range_profiler.h: CUpti_CacheControl_Mode "since CUDA 13.4"; cuptiGetVersion's numbers.
+  EXPECT_FALSE(cupti_has_cache_control(130001));  // CUDA 13.0
+  EXPECT_FALSE(cupti_has_cache_control(130399));
+  EXPECT_TRUE(cupti_has_cache_control(130400));
+  EXPECT_TRUE(cupti_has_cache_control(130500));  // PyPI nvidia-cuda-cupti 13.5.25
+  EXPECT_FALSE(cupti_has_cache_control(0));      // unknown
+  EXPECT_EQ(cupti_version_text(130500), "13.5");
+  EXPECT_EQ(cupti_version_text(130001), "13.0");
+  EXPECT_EQ(cupti_version_text(0), "unknown");
+  // CUPTI 13.4's struct: the 13.0 fields (4 x 8 bytes), then the 4-byte mode
+  // (CUPTI_PROFILER_STRUCT_SIZE(CUpti_RangeProfiler_Enable_Params, cacheControlMode) = 36).
+  EXPECT_EQ(range_profiler_enable_size(false), 32u);
+  EXPECT_EQ(range_profiler_enable_size(true), 36u);
 }
 
 TEST(TimingReport, StreamColumnNamesOtherStreamsAndUnknownDefault) {

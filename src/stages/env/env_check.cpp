@@ -1,5 +1,7 @@
 #include "stages/env/env_check.hpp"
 
+#include "device/cupti_version.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -44,6 +46,8 @@ EnvFacts collect_env(const EnvOptions& opts) {
 
   progress("env: CUDA runtime, GPU " + std::to_string(opts.gpu) + " and NVML");
   f.gpu = gpu_info(opts.gpu);
+  f.cupti_version = cupti_api_version();
+  f.cupti_dir = cupti_library_dir();
 
   // The Python probe (a subprocess importing torch, triton, cutlass.cute: the slowest item, ~5 s)
   // runs on its own thread while the tools and the ncu counter probe (~2 s) run on this one.

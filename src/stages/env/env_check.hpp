@@ -2,6 +2,7 @@
 // CUTLASS). Judging them is readiness.hpp; writing them is env_report.hpp.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <utility>
@@ -48,6 +49,10 @@ struct EnvFacts {
   std::string counters_skipped;  ///< why the counter probe did not run, "" when it ran
   PythonInfo python;             ///< the one Python probe
   CutlassLookup cutlass;         ///< CUTLASS C++ headers
+  /// The libcupti kprof runs with: its API version (device/cupti_version.hpp, 0 = unknown) and
+  /// directory; 13.4+ lets the GPU-duration pass reset the L2 before each kernel as ncu does.
+  uint32_t cupti_version = 0;
+  std::string cupti_dir;
   /// The CUDA_* variables of the environment, plus the ones kprof reads (CUTLASS_PATH,
   /// CUTLASS_ROOT, CUTLASS_HOME, KPROF_PYTHON, KPROF_NVML_LIBRARY) when set; sorted by name.
   std::vector<std::pair<std::string, std::string>> env_vars;

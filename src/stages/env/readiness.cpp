@@ -3,6 +3,7 @@
 #include "core/text.hpp"
 #include "core/enum_names.hpp"
 #include "core/tools.hpp"
+#include "device/cupti_version.hpp"
 
 namespace kprof {
 namespace {
@@ -127,6 +128,25 @@ CheckItem package_item(const EnvFacts& f, const std::string& name, const PyPacka
               install + " (reinstall: the import fails)");
 }
 
+/// CUPTI: ok with 13.4+ (the GPU-duration pass also resets the L2 before each kernel, CUPTI's
+/// cache control as ncu's --cache-control all), info otherwise (kprof's L2 flush alone: on the H200
+/// within one 32 ns tick of the reset for a 6.5 us kernel, docs/gpu-runs.md), skip or warn when
+/// CUPTI cannot answer (PyPI's libcupti needs the CUDA driver).
+CheckItem cupti_item(const EnvFacts& f) {
+  const std::string where = f.cupti_dir.empty() ? "" : " (" + f.cupti_dir + ")";
+  if (f.cupti_version == 0)
+    return item("CUPTI", false, f.gpu.available ? ItemStatus::Warn : ItemStatus::Skip, "version unknown" + where,
+                "cuptiGetVersion failed (a libcupti from PyPI answers only when the CUDA driver is installed)",
+                f.gpu.available ? "check that the libcupti kprof loads matches the CUDA driver" : "");
+  const std::string v = cupti_version_text(f.cupti_version) + where;
+  if (cupti_has_cache_control(f.cupti_version))
+    return item("CUPTI", false, ItemStatus::Ok, v + ", resets the L2 before each timed kernel");
+  return item("CUPTI", false, ItemStatus::Info, v,
+              "no range-profiler cache control (CUPTI 13.4+): kernel times rely on kprof's L2 flush alone",
+              "optional: pip install 'nvidia-cuda-cupti>=13.4' into the Python kprof embeds, then rebuild "
+              "(bash scripts/setup.sh --cupti)");
+}
+
 CheckItem cutlass_item(const EnvFacts& f) {
   const CutlassLookup& c = f.cutlass;
   if (c.found)
@@ -176,6 +196,7 @@ EnvReport assess_env(const EnvFacts& f) {
   r.items.push_back(tool_item(
       f.ncu, true, "install Nsight Compute (the CUDA toolkit's cuda-nsight-compute package) and put ncu on PATH", ""));
   r.items.push_back(counters_item(f));
+  r.items.push_back(cupti_item(f));
   r.items.push_back(
       tool_item(f.nvcc, false, "install the CUDA toolkit or add its bin/ to PATH", "cuda-cpp and cutlass kernels"));
   r.items.push_back(tool_item(f.sanitizer, false, "install the CUDA toolkit's compute-sanitizer",

@@ -16,13 +16,16 @@ namespace kprof {
 GpuDurationResult phase_gpu_duration(Driver& d, int calls, ClockReader& clocks, int gpu,
                                      const DurationPassRules& rules) {
   GpuDurationResult g;
+  g.cache_control_asked = rules.reset_l2;
   std::unique_ptr<GpuDurationTimer> timer;
   try {
-    timer = std::make_unique<GpuDurationTimer>(gpu);
+    timer = std::make_unique<GpuDurationTimer>(gpu, rules.reset_l2);
   } catch (const CuptiRangeError& e) {
     g.note = std::string(e.what()) + (e.hint().empty() ? "" : " (" + e.hint() + ")");
     return g;
   }
+  g.cache_control = timer->cache_control();
+  g.cupti_version = timer->cupti_version();
   reset_persisting_l2();
   PassConditions pc;
   pc.sampler = clocks.start_sampler();

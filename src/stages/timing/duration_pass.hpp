@@ -18,6 +18,10 @@ struct DurationPassRules {
   std::optional<unsigned> clock_floor_mhz;
   bool discard_throttled = false;
   size_t min_keep = 0;
+  /// Ask CUPTI 13.4+ to reset the L2 before each kernel (ncu's --cache-control all): on when
+  /// kprof flushes L2 between calls (TimingOptions::l2_flush), off with --no-l2-flush, whose
+  /// warm-L2 times the reset would undo.
+  bool reset_l2 = true;
 };
 
 /// Makes `calls` calls under CUPTI's range profiler, rotating over the driver's input sets so the

@@ -53,6 +53,12 @@ CUcontext current_context() {
   return ctx;
 }
 
+// kprof's copy of the extended struct must start as CUPTI's own does.
+static_assert(offsetof(RangeProfilerEnableParams, ctx) == offsetof(CUpti_RangeProfiler_Enable_Params, ctx));
+static_assert(offsetof(RangeProfilerEnableParams, pRangeProfilerObject) ==
+              offsetof(CUpti_RangeProfiler_Enable_Params, pRangeProfilerObject));
+static_assert(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE <= sizeof(RangeProfilerEnableParams));
+
 }  // namespace
 
 /// Owns what the constructor set up, so a constructor that throws half way (no permission at
@@ -62,6 +68,8 @@ struct GpuDurationTimer::State {
   CUpti_RangeProfiler_Object* obj = nullptr;
   std::vector<uint8_t> config, data;
   const char* metric = kMetric;
+  uint32_t cupti_version = 0;
+  bool cache_control = false;
 
   ~State() {
     if (obj) {
@@ -77,7 +85,7 @@ struct GpuDurationTimer::State {
   }
 };
 
-GpuDurationTimer::GpuDurationTimer(int device) : s_(std::make_unique<State>()) {
+GpuDurationTimer::GpuDurationTimer(int device, bool reset_l2) : s_(std::make_unique<State>()) {
   auto ip = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
   cupti_ok(cuptiProfilerInitialize(&ip), "initialize");
   CUcontext ctx = current_context();
@@ -120,11 +128,19 @@ GpuDurationTimer::GpuDurationTimer(int device) : s_(std::make_unique<State>()) {
   if (np.numOfPasses != 1)
     throw CuptiRangeError("CUPTI range profiler: " + std::string(kMetric) + " needs " + std::to_string(np.numOfPasses) +
                           " passes on this GPU (kprof times in one)");
-  auto en = params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+  s_->cupti_version = cupti_api_version();
+  s_->cache_control = reset_l2 && cupti_has_cache_control(s_->cupti_version);
+  RangeProfilerEnableParams en;
+  en.structSize = range_profiler_enable_size(s_->cache_control);
   en.ctx = ctx;
-  cupti_ok(cuptiRangeProfilerEnable(&en), "enable");
-  s_->obj = en.pRangeProfilerObject;
+  if (s_->cache_control) en.cacheControlMode = kCuptiCacheControlAll;
+  cupti_ok(cuptiRangeProfilerEnable(reinterpret_cast<CUpti_RangeProfiler_Enable_Params*>(&en)), "enable");
+  s_->obj = static_cast<CUpti_RangeProfiler_Object*>(en.pRangeProfilerObject);
 }
+
+bool GpuDurationTimer::cache_control() const { return s_->cache_control; }
+
+uint32_t GpuDurationTimer::cupti_version() const { return s_->cupti_version; }
 
 GpuDurationTimer::~GpuDurationTimer() = default;
 

@@ -346,9 +346,9 @@ TimingResult measure_timing(KernelInstance& kernel, const TimingOptions& options
   if (options.kernel_time) {
     phase_kernel_time(d, kernel, sets, options, r, clocks);
     if (options.gpu_duration)
-      r.gpu_duration = phase_gpu_duration(
-          d, std::min(r.iters, kMaxGpuDurationCalls), clocks, gpu,
-          {r.clock_floor_mhz, options.discard_throttled, static_cast<size_t>(min_timed_calls(options))});
+      r.gpu_duration = phase_gpu_duration(d, std::min(r.iters, kMaxGpuDurationCalls), clocks, gpu,
+                                          {r.clock_floor_mhz, options.discard_throttled,
+                                           static_cast<size_t>(min_timed_calls(options)), options.l2_flush});
     else
       r.gpu_duration.note = "GPU duration not measured (disabled)";
   } else {

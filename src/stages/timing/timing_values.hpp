@@ -79,6 +79,11 @@ struct GpuDurationResult {
   /// power-capped GPU recover its clock, so its times do not describe back-to-back use and the
   /// kernel records lead. Says both clocks.
   std::string clock_mismatch;
+  /// Whether kprof asked CUPTI to reset the L2 before each kernel (off with --no-l2-flush), whether
+  /// CUPTI did (asked and CUPTI 13.4+: gpu_duration.hpp), and the libcupti's API version (0: unknown).
+  bool cache_control_asked = true;
+  bool cache_control = false;
+  uint32_t cupti_version = 0;
 };
 
 /// The input rotation of the timed calls.
