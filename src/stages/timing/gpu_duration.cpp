@@ -67,6 +67,7 @@ struct GpuDurationTimer::State {
   CUpti_Profiler_Host_Object* host = nullptr;
   CUpti_RangeProfiler_Object* obj = nullptr;
   std::vector<uint8_t> config, data;
+  size_t data_size = 0;  ///< the counter data image's size (cuptiRangeProfilerGetCounterDataSize)
   const char* metric = kMetric;
   uint32_t cupti_version = 0;
   bool cache_control = false;
@@ -145,15 +146,18 @@ uint32_t GpuDurationTimer::cupti_version() const { return s_->cupti_version; }
 GpuDurationTimer::~GpuDurationTimer() = default;
 
 void GpuDurationTimer::begin() {
-  auto ds =
-      params<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
-  ds.pRangeProfilerObject = s_->obj;
-  ds.pMetricNames = &s_->metric;
-  ds.numMetrics = 1;
-  ds.maxNumOfRanges = kMaxKernelsPerCall;
-  ds.maxNumRangeTreeNodes = static_cast<uint32_t>(kMaxKernelsPerCall);
-  cupti_ok(cuptiRangeProfilerGetCounterDataSize(&ds), "counter data size");
-  s_->data.assign(ds.counterDataSize, 0);
+  if (s_->data_size == 0) {  // the same for every call: asked once
+    auto ds = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
+        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+    ds.pRangeProfilerObject = s_->obj;
+    ds.pMetricNames = &s_->metric;
+    ds.numMetrics = 1;
+    ds.maxNumOfRanges = kMaxKernelsPerCall;
+    ds.maxNumRangeTreeNodes = static_cast<uint32_t>(kMaxKernelsPerCall);
+    cupti_ok(cuptiRangeProfilerGetCounterDataSize(&ds), "counter data size");
+    s_->data_size = ds.counterDataSize;
+  }
+  s_->data.assign(s_->data_size, 0);
   auto di = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
       CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
   di.pRangeProfilerObject = s_->obj;
