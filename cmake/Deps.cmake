@@ -76,30 +76,47 @@ endif()
 
 # ---- CUDA runtime (static: it loads libcuda itself, at run time) and CUPTI --------------------
 find_package(CUDAToolkit REQUIRED)
-# CUPTI: the toolkit's, unless a newer libcupti.so.13 is installed from PyPI (nvidia-cuda-cupti)
-# in the Python kprof embeds or named by KPROF_CUPTI_DIR. With CUPTI 13.4+ the GPU-duration pass
-# resets the L2 before each kernel as ncu does (src/stages/timing/gpu_duration.hpp); kprof still
-# compiles against the toolkit's headers. The directory goes first in the run path.
+# CUPTI: the toolkit's, unless a libcupti.so.13 of CUPTI 13.4+ from PyPI (nvidia-cuda-cupti) is in
+# .cupti/ (scripts/setup.sh --cupti installs it there, apart from PyTorch's pinned copy) or in the
+# Python kprof embeds, or KPROF_CUPTI_DIR names one. With 13.4+ the GPU-duration pass also has CUPTI
+# reset the L2 before each kernel (src/stages/timing/gpu_duration.hpp); kprof still compiles against
+# the toolkit's headers. That directory goes first in the run path, the toolkit's after it.
 set(KPROF_CUPTI_DIR "" CACHE PATH "directory of a libcupti.so.13 to use instead of the toolkit's (PyPI nvidia-cuda-cupti)")
-if(NOT KPROF_CUPTI_DIR)
-  execute_process(COMMAND ${Python3_EXECUTABLE} -c
-                          "import nvidia, os; print(next((os.path.join(p, 'cu13', 'lib') for p in nvidia.__path__ if os.path.exists(os.path.join(p, 'cu13', 'lib', 'libcupti.so.13'))), ''))"
-                  OUTPUT_VARIABLE _kprof_wheel_cupti OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-  set(_kprof_cupti_dir "${_kprof_wheel_cupti}")
-else()
-  set(_kprof_cupti_dir "${KPROF_CUPTI_DIR}")
+set(_kprof_cupti_dir "${KPROF_CUPTI_DIR}")
+set(_kprof_cupti_version "")
+if(NOT _kprof_cupti_dir)
+  # The wheel's version from its metadata (.cupti/ first, then kprof's Python); only 13.4+ is used.
+  execute_process(
+    COMMAND ${Python3_EXECUTABLE} -c "
+import importlib.metadata as m, os, sys
+for path in ([sys.argv[1]], None):
+    try:
+        d = next(iter(m.distributions(name='nvidia-cuda-cupti', **({'path': path} if path else {}))))
+    except StopIteration:
+        continue
+    v = d.version
+    lib = os.path.join(str(d.locate_file('nvidia')), 'cu13', 'lib')
+    if tuple(int(x) for x in v.split('.')[:2]) >= (13, 4) and os.path.exists(os.path.join(lib, 'libcupti.so.13')):
+        print(lib + ';' + v)
+        break
+" "${CMAKE_SOURCE_DIR}/.cupti"
+    OUTPUT_VARIABLE _kprof_wheel_cupti OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  if(_kprof_wheel_cupti)
+    list(GET _kprof_wheel_cupti 0 _kprof_cupti_dir)
+    list(GET _kprof_wheel_cupti 1 _kprof_cupti_version)
+  endif()
 endif()
 if(_kprof_cupti_dir AND EXISTS "${_kprof_cupti_dir}/libcupti.so.13")
   target_link_libraries(kprof_deps INTERFACE CUDA::cudart_static "${_kprof_cupti_dir}/libcupti.so.13" ${CMAKE_DL_LIBS} pthread)
   # The toolkit's CUPTI after it: kprof still starts when the wheel is removed later.
   target_link_options(kprof_deps INTERFACE "LINKER:-rpath,${_kprof_cupti_dir}:${CUDAToolkit_LIBRARY_DIR}")
-  set(_kprof_cupti_status "CUPTI ${_kprof_cupti_dir}")
+  set(_kprof_cupti_status "CUPTI ${_kprof_cupti_version} (${_kprof_cupti_dir})")
 else()
   if(KPROF_CUPTI_DIR)
     message(FATAL_ERROR "kprof: KPROF_CUPTI_DIR=${KPROF_CUPTI_DIR} has no libcupti.so.13")
   endif()
   target_link_libraries(kprof_deps INTERFACE CUDA::cudart_static CUDA::cupti ${CMAKE_DL_LIBS} pthread)
-  set(_kprof_cupti_status "CUPTI of the toolkit (pip install 'nvidia-cuda-cupti>=13.4' for ncu's L2 reset)")
+  set(_kprof_cupti_status "CUPTI of the toolkit (scripts/setup.sh --cupti: CUPTI 13.4+ with its L2 reset)")
 endif()
 target_compile_definitions(kprof_deps INTERFACE KPROF_CUDA_BIN_DIR="${CUDAToolkit_BIN_DIR}")
 

@@ -17,8 +17,11 @@ Sets up and builds kprof on a Debian 12 (or Ubuntu) machine:
      PATH): python3 -m pip install ncu-report==2026.3.1, and matplotlib there when that Python
      lacks it (the charts). Both are optional: without them the tests that need them skip and
      say why, and kprof uses ncu's own extras/python when ncu is installed; with --cupti,
-     PyPI's nvidia-cuda-cupti>=13.4 there too (CUPTI 13.4+, linked instead of an older
-     toolkit's: the GPU-duration pass then also asks CUPTI to reset the L2 before each kernel);
+     PyPI's nvidia-cuda-cupti>=13.4,<14 into .cupti/ (pip --target, not into that Python,
+     where PyTorch pins its own copy), which CMake then links instead of the toolkit's
+     CUPTI: the GPU-duration pass then also asks CUPTI to reset the L2 before each kernel.
+     A failed download only warns (the toolkit's CUPTI is linked); the CMake line
+     "kprof: ... CUPTI ..." says which one the build uses;
   3. configures and builds kprof in build/:
        cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo   (+ ccache launchers when present)
        cmake --build build -j"$(nproc)"
@@ -30,7 +33,8 @@ toolkit (kprof is built with CUDA 13.0 at /usr/local/cuda). Then run the tests:
 
 Options:
   --no-ncu-report  do not install ncu-report nor matplotlib (step 2)
-  --cupti          also install nvidia-cuda-cupti>=13.4 (step 2), which CMake then links
+  --cupti          also install nvidia-cuda-cupti>=13.4 into .cupti/ (step 2), which CMake then
+                   links (delete .cupti/ and run again to go back to the toolkit's CUPTI)
   --no-ccache      configure without the ccache compiler launchers (also drops them from an
                    existing build/ configured with them)
   --no-build       steps 1 and 2 only (.ci/run checks the code style between them and the build)
@@ -122,17 +126,19 @@ if [ "$ncu_report" -eq 1 ] && ! python3 -c 'import matplotlib' >/dev/null 2>&1; 
   fi
 fi
 
-# With --cupti, PyPI's CUPTI 13.4+ (nvidia-cuda-cupti) in the same Python: CMake links it instead of
-# the toolkit's (cmake/Deps.cmake), and the GPU-duration pass then also asks CUPTI to reset the L2
-# before each kernel (its cache control, as ncu's --cache-control all does for the L2).
+# With --cupti, PyPI's CUPTI 13.4+ (nvidia-cuda-cupti) into .cupti/ (git-ignored), apart from the
+# Python's own site-packages, where a CUDA build of PyTorch pins its own copy: CMake links it instead
+# of the toolkit's (cmake/Deps.cmake), and the GPU-duration pass then also has CUPTI reset the L2
+# before each kernel (its cache control, as ncu's --cache-control all does for the L2). A failed
+# download only warns: kprof then links the toolkit's CUPTI.
 if [ "$cupti" -eq 1 ]; then
-  have=$(python3 -c 'import importlib.metadata as m; print(m.version("nvidia-cuda-cupti"))' 2>/dev/null || true)
+  have=$(ls -d .cupti/nvidia_cuda_cupti-*.dist-info 2>/dev/null | sed -n 's/.*nvidia_cuda_cupti-\(.*\)\.dist-info/\1/p' | head -n 1 || true)
   if [ -n "$have" ] && python3 -c 'import sys; v = tuple(int(x) for x in sys.argv[1].split(".")[:2]); sys.exit(v < (13, 4))' "$have"; then
-    say "nvidia-cuda-cupti $have: already installed"
-  elif python3 -m pip install -q "nvidia-cuda-cupti>=13.4,<14"; then
-    say "nvidia-cuda-cupti installed into $(command -v python3) (CUPTI with ncu's L2 reset)"
+    say "nvidia-cuda-cupti $have: already in .cupti/"
+  elif python3 -m pip install -q --no-deps --upgrade --target .cupti "nvidia-cuda-cupti>=13.4,<14"; then
+    say "nvidia-cuda-cupti installed into .cupti/ (CUPTI 13.4+: kprof links it; build/kprof env shows it with a GPU)"
   else
-    say "warning: pip could not install nvidia-cuda-cupti into $(command -v python3): kprof uses the toolkit's CUPTI"
+    say "warning: pip could not download nvidia-cuda-cupti>=13.4: kprof links the toolkit's CUPTI"
   fi
 fi
 

@@ -145,7 +145,7 @@ std::string cache_control_text(const GpuDurationResult& g) {
   if (!g.cache_control_asked) return "GPU duration cache control: none (--no-l2-flush).";
   return fmt::format(
       "GPU duration cache control: kprof's L2 flush between calls (CUPTI {} has no cache control; with "
-      "CUPTI 13.4+, pip install 'nvidia-cuda-cupti>=13.4', CUPTI also resets the L2 before each kernel).",
+      "CUPTI 13.4+, bash scripts/setup.sh --cupti, CUPTI also resets the L2 before each kernel).",
       v);
 }
 

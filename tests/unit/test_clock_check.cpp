@@ -113,6 +113,30 @@ TEST(ClockCheck, TheGemmCaseIsBeyondNoiseAndNotExplainedByTheClock) {
   EXPECT_NE(c.text.find("throttled during kprof's calls"), std::string::npos) << c.text;
 }
 
+TEST(ClockCheck, NcusCacheFlushIsAllowedWhenKprofReadsBelow) {
+  // The H200's 7 k-cycle spin: kprof's GPU duration 5.056 us, ncu's one call 5.248 us (-3.7%).
+  ClockCheckInput in;
+  in.kprof_ms = 0.005056;
+  in.kprof_std_ms = 0.00003;
+  in.kprof_label = "gpu__time_duration";
+  in.ncu_ms = 0.005248;
+  ClockCheck c = check_clocks(in);
+  EXPECT_TRUE(c.cache_flush_allowed);
+  EXPECT_FALSE(c.beyond_noise) << c.text;  // 0.192 us < 0.03 + 0.105 + 0.25 us
+  EXPECT_NEAR(c.tolerance_ms, 0.00003 + 0.02 * 0.005248 + kNcuCacheFlushMs, 1e-12);
+  EXPECT_NE(c.text.find("per kernel for ncu's flush of all GPU caches"), std::string::npos) << c.text;
+  // Two kernels per call: two flushes allowed.
+  in.ncu_launches = 2;
+  EXPECT_NEAR(check_clocks(in).tolerance_ms, 0.00003 + 0.02 * 0.005248 + 2 * kNcuCacheFlushMs, 1e-12);
+  // kprof above ncu by as much: the flush cannot explain that, beyond noise.
+  in.ncu_launches = 1;
+  std::swap(in.kprof_ms, in.ncu_ms);
+  ClockCheck above = check_clocks(in);
+  EXPECT_FALSE(above.cache_flush_allowed);
+  EXPECT_TRUE(above.beyond_noise) << above.text;
+  EXPECT_EQ(above.text.find("flush of all GPU caches"), std::string::npos) << above.text;
+}
+
 TEST(ClockCheck, WithinNoiseAndExplainedByTheClock) {
   ClockCheckInput in;
   in.kprof_ms = 0.2360;

@@ -117,6 +117,7 @@ void add_clock_check(CallVerdict& call, const MetricTable& table, const Analysis
       all = false;
   }
   if (all && cycles > 0) in.ncu_cycles = cycles;
+  in.ncu_launches = table.kernels.size();
   if (call.leading >= 0) in.ncu_hz = catalog_value(table.kernels[static_cast<size_t>(call.leading)], m::kSmFreq);
   in.during = *ctx.during;
   call.clocks = check_clocks(in);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "stages/analysis/format.hpp"
@@ -38,6 +39,9 @@ ClockCheck check_clocks(const ClockCheckInput& in) {
   }
   c.gap_pct = 100.0 * (in.kprof_ms - in.ncu_ms) / in.ncu_ms;
   c.tolerance_ms = in.kprof_std_ms + kTimeAgreeFraction * in.ncu_ms;
+  c.cache_flush_allowed = in.kprof_ms < in.ncu_ms;
+  if (c.cache_flush_allowed)
+    c.tolerance_ms += kNcuCacheFlushMs * static_cast<double>(std::max<size_t>(1, in.ncu_launches));
   c.beyond_noise = std::fabs(in.kprof_ms - in.ncu_ms) > c.tolerance_ms;
   if (in.during.sm_mhz.mean) c.kprof_cycles = in.kprof_ms * 1e-3 * *in.during.sm_mhz.mean * 1e6;
   if (c.kprof_cycles && in.ncu_cycles && *in.ncu_cycles > 0)
@@ -53,9 +57,13 @@ ClockCheck check_clocks(const ClockCheckInput& in) {
         fmt::format("; in SM cycles {} x {:.0f} MHz = {} against ncu's {}{}: {:+.1f}%", ms(in.kprof_ms),
                     *in.during.sm_mhz.mean, fmt_sig(*c.kprof_cycles, 4), fmt_sig(*in.ncu_cycles, 4),
                     in.ncu_hz ? fmt::format(" at {}", format_si(*in.ncu_hz, "Hz")) : std::string(), *c.cycle_gap_pct);
+  const std::string allowed = fmt::format(
+      "{}: kprof's std dev + {}% of ncu's time{}", ms(c.tolerance_ms), fmt_sig(100 * kTimeAgreeFraction, 2),
+      c.cache_flush_allowed
+          ? fmt::format(" + {} per kernel for ncu's flush of all GPU caches before it", ms(kNcuCacheFlushMs))
+          : std::string());
   if (!c.beyond_noise) {
-    c.text = head + fmt::format(", within noise (allowed {}: kprof's std dev + {}% of ncu's time){}.",
-                                ms(c.tolerance_ms), fmt_sig(100 * kTimeAgreeFraction, 2), cycles);
+    c.text = head + fmt::format(", within noise (allowed {}){}.", allowed, cycles);
     return c;
   }
   c.clocks_explain = c.cycle_gap_pct && std::fabs(*c.cycle_gap_pct) <= 100 * kCyclesAgreeFraction;
@@ -66,8 +74,7 @@ ClockCheck check_clocks(const ClockCheckInput& in) {
     why = " The cycle counts differ too: the SM clock does not explain the gap.";
   else
     why = " The cycles cannot be compared (no sampled SM clock or no ncu cycle count).";
-  c.text = head + fmt::format(", beyond noise (allowed {}){}.{} {}.", ms(c.tolerance_ms), cycles, why,
-                              samples_text(in.during));
+  c.text = head + fmt::format(", beyond noise (allowed {}){}.{} {}.", allowed, cycles, why, samples_text(in.during));
   if (!c.clocks_explain && in.during.throttled)
     c.text += fmt::format(
         " The GPU throttled during kprof's calls ({} of {} samples): kprof's time includes it, "

@@ -30,8 +30,8 @@ struct EvidenceRow {
   bool collected = true;  ///< false when the metric was missing
   /// The value as a number in `unit` when the row checks one number ("%", "points", "waves per
   /// SM", "warps per scheduler"); nullopt when the value is a list or a name (`value` says it).
-  std::optional<double> number;
-  std::string unit;
+  std::optional<double> number{};
+  std::string unit{};
 };
 
 /// State of one secondary signal.

@@ -143,8 +143,8 @@ CheckItem cupti_item(const EnvFacts& f) {
     return item("CUPTI", false, ItemStatus::Ok, v + ", resets the L2 before each timed kernel");
   return item("CUPTI", false, ItemStatus::Info, v,
               "no range-profiler cache control (CUPTI 13.4+): kernel times rely on kprof's L2 flush alone",
-              "optional: pip install 'nvidia-cuda-cupti>=13.4' into the Python kprof embeds, then rebuild "
-              "(bash scripts/setup.sh --cupti)");
+              "optional: bash scripts/setup.sh --cupti (PyPI's nvidia-cuda-cupti>=13.4 into .cupti/, which the build "
+              "then links)");
 }
 
 CheckItem cutlass_item(const EnvFacts& f) {

@@ -6,7 +6,7 @@
 // with ncu's own (bench/cupti_probe.cu modes serial and autorange, docs/gpu-runs.md). Needs the
 // GPU performance counters (as ncu does): without the permission the timer cannot start.
 //
-// Cache control: with CUPTI 13.4+ (PyPI nvidia-cuda-cupti, README "Install") and kprof's L2 flush
+// Cache control: with CUPTI 13.4+ (PyPI nvidia-cuda-cupti: setup.sh --cupti) and kprof's L2 flush
 // on, the timer asks the range profiler to reset the L2 before each kernel
 // (CUpti_RangeProfiler_Enable_Params.cacheControlMode ALL, which CUPTI 13.5 documents as the L2),
 // through kprof's copy of the extended struct, so a build against CUDA 13.0's headers can use a
