@@ -34,7 +34,7 @@ toolkit (kprof is built with CUDA 13.0 at /usr/local/cuda). Then run the tests:
 Options:
   --no-ncu-report  do not install ncu-report nor matplotlib (step 2)
   --cupti          also install nvidia-cuda-cupti>=13.4 into .cupti/ (step 2), which CMake then
-                   links (delete .cupti/ and run again to go back to the toolkit's CUPTI)
+                   links (to go back to the toolkit's CUPTI: delete .cupti/ and run again without --cupti)
   --no-ccache      configure without the ccache compiler launchers (also drops them from an
                    existing build/ configured with them)
   --no-build       steps 1 and 2 only (.ci/run checks the code style between them and the build)
