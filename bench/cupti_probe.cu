@@ -13,7 +13,10 @@
 //        range (no activity records: CUPTI's range profiler reads gpu__time_duration.sum, ncu's metric, for a
 //        user range around each timed launch; one pass, so no replay): whether kprof could time kernels as ncu does |
 //        autorange (the same metric, CUPTI_AutoRange + CUPTI_KernelReplay: one range per kernel, started and
-//        stopped around each timed launch, as ncu's kernel replay does)
+//        stopped around each timed launch, as ncu's kernel replay does) |
+//        autorange-l2 (autorange with the range profiler's cache control, CUPTI_CACHE_CONTROL_MODE_ALL: the L2
+//        reset before each kernel that CUPTI 13.4+ offers and kprof asks for; run it with a 13.4+ libcupti
+//        first on LD_LIBRARY_PATH, e.g. PyPI's nvidia-cuda-cupti unpacked, else it exits 2)
 // Usage: cupti_probe MODE [ITERS [noflush]]   (run it under ncu with mode none and a few iterations to get
 // gpu__time_duration of the same kernels)
 // Build: nvcc -O3 -arch=sm_90 -o cupti_probe bench/cupti_probe.cu -lcupti -lcuda
@@ -24,6 +27,7 @@
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
+#include <cupti_version.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -109,7 +113,18 @@ struct RangeTimer {
   size_t max_ranges = 0;
   bool auto_range = false;
 
-  RangeTimer(size_t ranges, bool per_kernel) : max_ranges(ranges), auto_range(per_kernel) {
+  // CUpti_RangeProfiler_Enable_Params as CUPTI 13.4 extended it (kprof's copy:
+  // src/stages/timing/gpu_duration.hpp RangeProfilerEnableParams), so this file still builds against
+  // CUDA 13.0's headers.
+  struct EnableWithCacheControl {
+    size_t structSize;
+    void* pPriv;
+    CUcontext ctx;
+    CUpti_RangeProfiler_Object* pRangeProfilerObject;
+    int32_t cacheControlMode;  // 1: CUPTI_CACHE_CONTROL_MODE_ALL
+  };
+
+  RangeTimer(size_t ranges, bool per_kernel, bool reset_l2 = false) : max_ranges(ranges), auto_range(per_kernel) {
     CUpti_Profiler_Initialize_Params ip{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
     CP(cuptiProfilerInitialize(&ip));
     CUcontext ctx = nullptr;
@@ -143,9 +158,16 @@ struct RangeTimer {
     gi.configImageSize = config.size();
     gi.pConfigImage = config.data();
     CP(cuptiProfilerHostGetConfigImage(&gi));
-    CUpti_RangeProfiler_Enable_Params en{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
-    en.ctx = ctx;
-    CP(cuptiRangeProfilerEnable(&en));
+    uint32_t version = 0;
+    cuptiGetVersion(&version);
+    if (reset_l2 && version < 130400) {
+      std::fprintf(stderr, "cache control needs CUPTI 13.4+ (this libcupti: %u)\n", version);
+      std::exit(2);
+    }
+    EnableWithCacheControl en{reset_l2 ? offsetof(EnableWithCacheControl, cacheControlMode) + sizeof(int32_t)
+                                       : CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE,
+                              nullptr, ctx, nullptr, reset_l2 ? 1 : 0};
+    CP(cuptiRangeProfilerEnable(reinterpret_cast<CUpti_RangeProfiler_Enable_Params*>(&en)));
     obj = en.pRangeProfilerObject;
   }
   // Before a batch of at most max_ranges ranges.
@@ -258,7 +280,8 @@ int main(int argc, char** argv) {
     }
 
   RangeTimer* range = mode == "range" ? new RangeTimer(static_cast<size_t>(iters), false) : nullptr;
-  RangeTimer* autorange = mode == "autorange" ? new RangeTimer(1, true) : nullptr;
+  RangeTimer* autorange =
+      mode == "autorange" || mode == "autorange-l2" ? new RangeTimer(1, true, mode == "autorange-l2") : nullptr;
   int l2 = 0, sms = 0;
   CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));

@@ -45,7 +45,7 @@ scenario() {
 
 if [ -f .deps/cutlass.tar.xz ] && [ ! -d .deps/cutlass ]; then tar -C .deps -xJf .deps/cutlass.tar.xz; fi
 # PyPI's CUPTI 13.5 (scripts/prepare-offline-deps.sh .whl-cupti/), first on the library path: the
-# GPU-duration pass then resets the L2 before each kernel as ncu does (this machine's toolkit
+# GPU-duration pass then also asks CUPTI to reset the L2 before each kernel (this machine's toolkit
 # has CUPTI 13.0). A build here links it too (KPROF_CUPTI_DIR).
 cupti_dir=
 if ls .whl-cupti/*.whl > /dev/null 2>&1; then

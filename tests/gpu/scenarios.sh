@@ -175,6 +175,10 @@ if want probe; then  # issue 4: does CUPTI's kernel tracing change the kernel it
   nvcc -O3 -arch=sm_90 -o "$P" bench/cupti_probe.cu -lcupti -lcuda > "$W/probe_build.log" 2>&1
   : > "$OUT/cupti_probe.tsv"
   for m in none conc serial kprof callbacks none conc kprof primed queued serial range autorange; do "$P" $m >> "$OUT/cupti_probe.tsv" 2>&1; done
+  # With CUPTI 13.4+ first on the library path (.whl-cupti, run.sh): the range profiler's L2 reset.
+  if [ -n "${cupti_dir:-}" ]; then
+    for f in flush noflush; do for m in autorange autorange-l2; do "$P" $m 100 $f >> "$OUT/cupti_probe.tsv" 2>&1; done; done
+  fi
   for m in none conc serial; do "$P" $m 100 noflush >> "$OUT/cupti_probe.tsv" 2>&1; done
   ncu --clock-control none --cache-control all --metrics gpu__time_duration.sum -k regex:vadd --csv \
       --print-units base "$P" none 5 > "$OUT/cupti_probe_ncu.csv" 2>&1
