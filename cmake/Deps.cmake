@@ -53,8 +53,17 @@ else()
   set(_kprof_elf_status "no libelf")
 endif()
 
-# ---- Python (embedded) and pybind11 ----------------------------------------------------------
-find_package(Python3 REQUIRED COMPONENTS Interpreter Development.Embed)
+# ---- Python and pybind11 -----------------------------------------------------------------------
+# The executable embeds Python (Development.Embed, links libpython). The Python package's extension
+# module (KPROF_PYTHON_MODULE, set by scikit-build-core) runs inside the user's Python and links no
+# libpython (Development.Module): kprof's static libraries only see Python's headers.
+if(KPROF_PYTHON_MODULE)
+  find_package(Python3 REQUIRED COMPONENTS Interpreter Development.Module)
+  set(Python_EXECUTABLE ${Python3_EXECUTABLE})  # pybind11's own FindPython looks at these names
+  set(PYBIND11_FINDPYTHON ON)
+else()
+  find_package(Python3 REQUIRED COMPONENTS Interpreter Development.Embed)
+endif()
 find_package(pybind11 CONFIG QUIET)
 if(NOT pybind11_FOUND)
   execute_process(COMMAND ${Python3_EXECUTABLE} -m pybind11 --cmakedir
@@ -65,7 +74,11 @@ if(NOT pybind11_FOUND)
     message(FATAL_ERROR "kprof: pybind11 not found (Debian: pybind11-dev, or pip install pybind11)")
   endif()
 endif()
-target_link_libraries(kprof_deps INTERFACE pybind11::embed)
+if(KPROF_PYTHON_MODULE)
+  target_link_libraries(kprof_deps INTERFACE pybind11::headers Python3::Module)
+else()
+  target_link_libraries(kprof_deps INTERFACE pybind11::embed)
+endif()
 # The interpreter kprof embeds: its real path (not a pyenv shim), so the embedded Python finds the
 # same prefix and virtual environment (pyvenv.cfg) as that interpreter.
 execute_process(COMMAND ${Python3_EXECUTABLE} -c "import sys; print(sys.executable)"
@@ -76,15 +89,17 @@ endif()
 
 # ---- CUDA runtime (static: it loads libcuda itself, at run time) and CUPTI --------------------
 find_package(CUDAToolkit REQUIRED)
-# CUPTI: the toolkit's, unless a libcupti.so.13 of CUPTI 13.4+ from PyPI (nvidia-cuda-cupti) is in
-# .cupti/ (scripts/setup.sh --cupti installs it there, apart from PyTorch's pinned copy) or in the
-# Python kprof embeds, or KPROF_CUPTI_DIR names one. With 13.4+ the GPU-duration pass also has CUPTI
-# reset the L2 before each kernel (src/stages/timing/gpu_duration.hpp); kprof still compiles against
-# the toolkit's headers. That directory goes first in the run path, the toolkit's after it.
-set(KPROF_CUPTI_DIR "" CACHE PATH "directory of a libcupti.so.13 to use instead of the toolkit's (PyPI nvidia-cuda-cupti)")
+# CUPTI is never linked: src/device/cupti_loader.cpp dlopen()s a libcupti.so.13 at run time (one
+# already in the process, KPROF_CUPTI_DIR, kprof's cache, the folder below, PyTorch's wheel, the
+# toolkit's), so kprof starts without CUPTI and uses a newer one for the L2 reset when present.
+# kprof compiles against the toolkit's CUPTI headers. The source build prefers a libcupti.so.13 of
+# CUPTI 13.4+ from PyPI (nvidia-cuda-cupti) in .cupti/ (scripts/setup.sh --cupti) or in the Python
+# kprof embeds, or the one KPROF_CUPTI_DIR names here: its folder is compiled in as
+# KPROF_BUILD_CUPTI_DIR (not in the Python package, whose build folder is gone after the build).
+set(KPROF_CUPTI_DIR "" CACHE PATH "directory of a libcupti.so.13 to load before the toolkit's (PyPI nvidia-cuda-cupti)")
 set(_kprof_cupti_dir "${KPROF_CUPTI_DIR}")
 set(_kprof_cupti_version "")
-if(NOT _kprof_cupti_dir)
+if(NOT _kprof_cupti_dir AND NOT KPROF_PYTHON_MODULE)
   # The wheel's version from its metadata (.cupti/ first, then kprof's Python); only 13.4+ is used.
   execute_process(
     COMMAND ${Python3_EXECUTABLE} -c "
@@ -106,17 +121,19 @@ for path in ([sys.argv[1]], None):
     list(GET _kprof_wheel_cupti 1 _kprof_cupti_version)
   endif()
 endif()
+target_link_libraries(kprof_deps INTERFACE CUDA::cudart_static ${CMAKE_DL_LIBS} pthread)
+target_include_directories(kprof_deps SYSTEM INTERFACE ${CUDAToolkit_INCLUDE_DIRS})
+if(EXISTS "${CUDAToolkit_LIBRARY_ROOT}/extras/CUPTI/include")
+  target_include_directories(kprof_deps SYSTEM INTERFACE "${CUDAToolkit_LIBRARY_ROOT}/extras/CUPTI/include")
+endif()
 if(_kprof_cupti_dir AND EXISTS "${_kprof_cupti_dir}/libcupti.so.13")
-  target_link_libraries(kprof_deps INTERFACE CUDA::cudart_static "${_kprof_cupti_dir}/libcupti.so.13" ${CMAKE_DL_LIBS} pthread)
-  # The toolkit's CUPTI after it: kprof still starts when the wheel is removed later.
-  target_link_options(kprof_deps INTERFACE "LINKER:-rpath,${_kprof_cupti_dir}:${CUDAToolkit_LIBRARY_DIR}")
-  set(_kprof_cupti_status "CUPTI ${_kprof_cupti_version} (${_kprof_cupti_dir})")
+  target_compile_definitions(kprof_deps INTERFACE KPROF_BUILD_CUPTI_DIR="${_kprof_cupti_dir}")
+  set(_kprof_cupti_status "CUPTI loaded at run time, ${_kprof_cupti_version} (${_kprof_cupti_dir}) first")
 else()
   if(KPROF_CUPTI_DIR)
     message(FATAL_ERROR "kprof: KPROF_CUPTI_DIR=${KPROF_CUPTI_DIR} has no libcupti.so.13")
   endif()
-  target_link_libraries(kprof_deps INTERFACE CUDA::cudart_static CUDA::cupti ${CMAKE_DL_LIBS} pthread)
-  set(_kprof_cupti_status "CUPTI of the toolkit (scripts/setup.sh --cupti: CUPTI 13.4+ with its L2 reset)")
+  set(_kprof_cupti_status "CUPTI loaded at run time (the toolkit's or PyTorch's; scripts/setup.sh --cupti: 13.4+ with its L2 reset)")
 endif()
 target_compile_definitions(kprof_deps INTERFACE KPROF_CUDA_BIN_DIR="${CUDAToolkit_BIN_DIR}")
 

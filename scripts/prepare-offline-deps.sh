@@ -56,6 +56,12 @@ python3 -m pip download -q --no-deps --only-binary=:all: -d "$root/.whl-ncu" "nc
 rm -rf "$root/.whl-cupti"
 python3 -m pip download -q --no-deps --only-binary=:all: -d "$root/.whl-cupti" "nvidia-cuda-cupti==$cupti_version"
 
+# The Python package's GPU stage (tests/gpu/scenarios.sh wheel): pytest for the gate, for the GPU
+# machine's Python 3.12, beside the kprof wheels in dist/ (scripts/build-wheels.sh).
+rm -rf "$root/dist/deps"
+python3 -m pip download -q --only-binary=:all: --python-version 3.12 --implementation cp \
+  --platform manylinux_2_28_x86_64 -d "$root/dist/deps" "pytest>=8,<9"
+
 if [ "${1:-}" = "--cute-dsl" ]; then
   tmp=$(mktemp -d)
   python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
@@ -73,4 +79,4 @@ if [ "${1:-}" = "--cute-dsl" ]; then
   rm -rf "$tmp"
   echo "CuTe DSL: .dsl1 and .dsl2 (carry each in its own device call; see tests/gpu/run.sh)"
 fi
-du -sh "$deps" "$root"/.whl-ncu "$root"/.whl-cupti "$root"/.dsl* 2>/dev/null || true
+du -sh "$deps" "$root"/dist/deps "$root"/.whl-ncu "$root"/.whl-cupti "$root"/.dsl* 2>/dev/null || true

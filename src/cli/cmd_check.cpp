@@ -29,7 +29,7 @@ SanitizeRequest sanitize_request(const KernelCliOptions& o, const KernelSpec& sp
   SanitizeRequest req;
   req.tools = tools;
   req.sanitizer = require_compute_sanitizer();
-  req.kprof = self_exe_path();
+  req.kprof = self_command();
   if (req.kprof.empty())
     throw usage_error("--sanitize: cannot tell where this kprof executable is (/proc/self/exe is unreadable)",
                       "run kprof on Linux with /proc mounted, or drop --sanitize");

@@ -35,7 +35,7 @@ int run_scaled_command(RunCmd& c) {
   sr.slurm = c.slurm;
   sr.slurm.wait = !c.no_wait;
   if (settings().slurm_poll_s) sr.slurm.poll_s = *settings().slurm_poll_s;
-  sr.self_exe = self_exe_path();
+  sr.self_exe = self_command();
   return run_scaled(sr);
 }
 

@@ -69,7 +69,7 @@ int run_worker_command(const WorkerCli& c) {
   req.shards = n;
   req.only = c.unit;
   req.in_process = c.in_process;
-  req.self_exe = self_exe_path();
+  req.self_exe = self_command();
   req.before_unit = fault_injection(settings().fault_inject);
   return run_worker(req);
 }

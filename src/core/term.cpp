@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <nlohmann/json.hpp>
+
 namespace kprof {
 
 bool color_enabled(std::FILE* stream) {
@@ -44,6 +46,14 @@ std::string styled(const std::string& text, Style style, std::FILE* stream) {
 
 void print_error(const std::string& message, const std::string& hint) {
   trace_event("error: " + message);
+  if (const std::string& path = settings().error_file; !path.empty()) {
+    // One JSON line per error for the Python API (python/kprof/_child.py), which reads the last one.
+    std::string line = nlohmann::json{{"message", message}, {"hint", hint}}.dump() + "\n";
+    if (std::FILE* f = std::fopen(path.c_str(), "a")) {
+      std::fputs(line.c_str(), f);
+      std::fclose(f);
+    }
+  }
   std::fprintf(stderr, "%s %s\n", styled("error:", Style::Fail, stderr).c_str(), message.c_str());
   if (!hint.empty()) std::fprintf(stderr, "  %s %s\n", styled("hint:", Style::Bold, stderr).c_str(), hint.c_str());
   std::fflush(stderr);

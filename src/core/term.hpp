@@ -17,6 +17,8 @@ bool color_enabled(std::FILE* stream);
 std::string styled(const std::string& text, Style style, std::FILE* stream = stdout);
 
 /// Prints "error: <message>" and, when given, "  hint: <hint>" to stderr (red on a terminal).
+/// Under $KPROF_ERROR_FILE it also appends {"message", "hint"} as one JSON line to that file
+/// (the Python API raises kprof.UsageError with the last one).
 void print_error(const std::string& message, const std::string& hint = {});
 
 /// Prints "warning: <message>" to stderr (yellow on a terminal).

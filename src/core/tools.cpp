@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <mutex>
 #include <regex>
 
 #include "core/fs.hpp"
@@ -181,6 +182,29 @@ NcuCounters probe_ncu_counters(const std::string& ncu, const std::vector<std::st
   NcuCounters c = parse_ncu_probe(run_process(argv, opts));
   c.command = shell_join(argv);
   return c;
+}
+
+namespace {
+std::mutex g_self_mu;
+std::vector<std::string>* g_self_command = nullptr;  // leaked: read by threads until _Exit
+}  // namespace
+
+std::vector<std::string> self_command() {
+  {
+    std::lock_guard<std::mutex> lock(g_self_mu);
+    if (g_self_command) return *g_self_command;
+  }
+  std::string exe = self_exe_path();
+  if (exe.empty()) return {};
+  return {exe};
+}
+
+void set_self_command(std::vector<std::string> words) {
+  std::lock_guard<std::mutex> lock(g_self_mu);
+  if (g_self_command)
+    *g_self_command = std::move(words);
+  else
+    g_self_command = new std::vector<std::string>(std::move(words));
 }
 
 std::string self_exe_path() {

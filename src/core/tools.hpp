@@ -89,10 +89,20 @@ NcuCounters parse_ncu_probe(const ProcessResult& result);
 
 /// The probe: `ncu --clock-control none --metrics sm__cycles_elapsed.avg --target-processes all
 /// <target...>` with a limit of `timeout_s` seconds. `target` is the program ncu launches,
-/// normally {self_exe_path(), "__probe", "--gpu", N}. Never throws.
+/// normally self_command() + {"__probe", "--gpu", N}. Never throws.
 NcuCounters probe_ncu_counters(const std::string& ncu, const std::vector<std::string>& target, double timeout_s);
 
-/// The running executable's path (readlink /proc/self/exe), "" when unknown.
+/// The running executable's path (readlink /proc/self/exe), "" when unknown. Inside the Python
+/// package this is the python interpreter, not kprof: start kprof's own children with self_command().
 std::string self_exe_path();
+
+/// The words that start kprof again in a child process (`__runner`, `__session`, `__probe`,
+/// `__worker`, the sanitizer's `check`): {self_exe_path()} for the kprof executable; inside the
+/// Python package {sys.executable, "-m", "kprof"} (set by the extension module at import through
+/// set_self_command), so a child runs on the same Python and PyTorch. Empty when unknown. Thread-safe.
+std::vector<std::string> self_command();
+
+/// Replaces what self_command() returns (the extension module calls it once; tests may too).
+void set_self_command(std::vector<std::string> words);
 
 }  // namespace kprof

@@ -1,8 +1,9 @@
 #include "device/cupti_version.hpp"
 
 #include <cupti_version.h>
-#include <dlfcn.h>
 #include <fmt/format.h>
+
+#include "device/cupti_loader.hpp"
 
 namespace kprof {
 
@@ -18,9 +19,7 @@ std::string cupti_version_text(uint32_t v) {
 }
 
 std::string cupti_library_dir() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&cuptiGetVersion), &info) == 0 || !info.dli_fname) return "";
-  std::string path = info.dli_fname;
+  const std::string& path = cupti_load().path;
   auto slash = path.rfind('/');
   return slash == std::string::npos ? "" : path.substr(0, slash);
 }

@@ -24,7 +24,7 @@ inline bool cupti_has_cache_control(uint32_t api_version) { return api_version >
 /// "13.5" for 130500, "13.0" for 130001, "unknown" for 0.
 std::string cupti_version_text(uint32_t api_version);
 
-/// The directory of the loaded libcupti (dladdr on one of its functions), or "" when unknown.
+/// The directory of the loaded libcupti (device/cupti_loader.hpp cupti_load), or "" when none is loaded.
 std::string cupti_library_dir();
 
 }  // namespace kprof

@@ -25,7 +25,7 @@ constexpr double kCancelGraceS = 15;  ///< a cancelled standby that has not ende
 NcuRunOptions one_session_options(const KernelSpec& first, const ProfileSettings& s, const std::string& run_dir,
                                   const std::vector<std::string>& words) {
   NcuRunOptions no = session_ncu_options(first, s);
-  no.target = {self_exe_path()};
+  no.target = self_command();
   no.target.insert(no.target.end(), words.begin(), words.end());
   no.report_base = join_path(run_dir, "run");
   no.nvtx = true;
@@ -40,7 +40,7 @@ StandbySession::StandbySession(const std::vector<SessionPlanEntry>& prelim, cons
 std::unique_ptr<StandbySession> StandbySession::for_profile(const KernelSpec& spec, const std::string& name,
                                                             const ProfileSettings& s, const std::string& out_dir) {
   NcuRunOptions no = own_session_ncu_options(spec, s, out_dir);
-  no.target = {self_exe_path()};
+  no.target = self_command();
   return std::unique_ptr<StandbySession>(new StandbySession({{name, spec_to_args(spec)}}, no, out_dir));
 }
 

@@ -91,7 +91,8 @@ void read_hot_lines(const ProfileSettings& s, const ProfileReportRead& read, Pro
 NcuRunOptions ncu_options(const KernelSpec& spec, const ProfileSettings& s, const std::string& out_dir,
                           const TimingResult& timing) {
   NcuRunOptions no = own_session_ncu_options(spec, s, out_dir);
-  no.target = {self_exe_path(), "__runner"};
+  no.target = self_command();
+  no.target.push_back("__runner");
   auto args = runner_args(spec, timing);
   no.target.insert(no.target.end(), args.begin(), args.end());
   if (s.show_progress)

@@ -81,7 +81,8 @@ std::vector<std::string> sanitizer_command(const SanitizeRequest& req, Sanitizer
   const std::string name = sanitizer_tool_name(tool);
   std::vector<std::string> argv = {req.sanitizer, "--tool", name, "--print-limit", "20"};
   if (tool == SanitizerTool::Racecheck) argv.insert(argv.end(), {"--racecheck-report", "all"});
-  argv.insert(argv.end(), {"--target-processes", "all", req.kprof});
+  argv.insert(argv.end(), {"--target-processes", "all"});
+  argv.insert(argv.end(), req.kprof.begin(), req.kprof.end());
   for (auto& w : sanitizer_child_args(req, join_path(scratch_dir(req), name))) argv.push_back(w);
   return argv;
 }

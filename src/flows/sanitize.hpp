@@ -17,7 +17,7 @@ namespace kprof {
 struct SanitizeRequest {
   std::vector<SanitizerTool> tools;  ///< in the order given
   std::string sanitizer;             ///< compute-sanitizer's path (require_compute_sanitizer)
-  std::string kprof;                 ///< this executable (self_exe_path)
+  std::vector<std::string> kprof;    ///< the words that start kprof (core/tools.hpp self_command)
   KernelSpec spec;                   ///< the kernel as it was checked
   std::string ref;                   ///< ref.py
   std::optional<double> atol, rtol;  ///< --atol / --rtol when given

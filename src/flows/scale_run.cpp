@@ -46,8 +46,8 @@ void run_local(const UnitPlan& plan, const std::string& units_path, const ScaleR
   std::vector<std::thread> threads;
   for (size_t k = 0; k < n; ++k)
     threads.emplace_back([&, k] {
-      std::vector<std::string> argv = {req.self_exe, "__worker", "--units",
-                                       units_path,   "--shard",  fmt::format("{}/{}", k, n)};
+      std::vector<std::string> argv = req.self_exe;
+      argv.insert(argv.end(), {"__worker", "--units", units_path, "--shard", fmt::format("{}/{}", k, n)});
       ProcessOptions po;
       po.timeout_s = 0;
       std::string tag = req.gpus.empty() ? "" : "[gpu " + req.gpus[k] + "] ";

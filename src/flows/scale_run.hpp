@@ -22,7 +22,7 @@ struct ScaleRequest {
   std::vector<SweepAxis> axes;        ///< --sweep, in order
   std::vector<std::string> gpus;      ///< --gpus: CUDA_VISIBLE_DEVICES value per worker ("" = one worker as is)
   SlurmOptions slurm;
-  std::string self_exe;  ///< the kprof executable workers run
+  std::vector<std::string> self_exe;  ///< the words that start kprof for the workers (self_command)
 };
 
 /// Runs it: units, workers (or Slurm), placeholders for missing results, merged reports

@@ -102,7 +102,7 @@ int slurm_task_count(size_t run_units, size_t versions, const SlurmOptions& opts
 }
 
 std::string sbatch_script(const UnitPlan& plan, const std::string& units_path, const SlurmOptions& opts, int tasks,
-                          const std::string& kprof_exe) {
+                          const std::vector<std::string>& kprof_exe) {
   const std::string dir = join_path(plan.out, "slurm");
   const bool gpu = opts.gres != "none" && !opts.gres.empty();
   std::string s =
@@ -117,8 +117,10 @@ std::string sbatch_script(const UnitPlan& plan, const std::string& units_path, c
   if (!opts.time.empty()) s += "#SBATCH --time=" + opts.time + "\n";
   s += "\nstate=" + shell_quote(dir) + "/task-$SLURM_ARRAY_TASK_ID\n";
   s += "rm -f \"$state.exit\" \"$state.term\"\n";
-  s += shell_join({kprof_exe, "__worker", "--units", units_path}) + " --shard \"$SLURM_ARRAY_TASK_ID/" +
-       std::to_string(tasks) + "\"" + (gpu ? " --one-gpu" : "") + " &\n";
+  std::vector<std::string> worker = kprof_exe;
+  worker.insert(worker.end(), {"__worker", "--units", units_path});
+  s += shell_join(worker) + " --shard \"$SLURM_ARRAY_TASK_ID/" + std::to_string(tasks) + "\"" +
+       (gpu ? " --one-gpu" : "") + " &\n";
   s += "worker=$!\n";
   s += "trap 'echo \"SIGTERM (time limit or scancel)\" > \"$state.term\"; kill -TERM $worker 2>/dev/null; wait "
        "$worker; exit 143' TERM\n";
@@ -167,7 +169,7 @@ bool slurm_job_queued(const std::string& out) {
 }
 
 bool run_slurm(const UnitPlan& plan, const std::string& units_path, const SlurmOptions& opts,
-               const std::string& kprof_exe) {
+               const std::vector<std::string>& kprof_exe) {
   const std::string dir = slurm_dir(plan), job_file = join_path(dir, "job.json");
   make_dirs(dir);
   std::string job;

@@ -32,7 +32,7 @@ int slurm_task_count(size_t run_units, size_t versions, const SlurmOptions& opts
 /// records its exit status in OUT/slurm/task-<id>.exit, and on SIGTERM (time limit, scancel)
 /// writes OUT/slurm/task-<id>.term and stops the worker.
 std::string sbatch_script(const UnitPlan& plan, const std::string& units_path, const SlurmOptions& opts, int tasks,
-                          const std::string& kprof_exe);
+                          const std::vector<std::string>& kprof_exe);
 
 /// Parses `sbatch --parsable` output ("123" or "123;cluster"): the job id. Throws Error (exit 1)
 /// with sbatch's message when there is none.
@@ -58,6 +58,6 @@ bool slurm_job_queued(const std::string& out);
 /// Returns false after --no-wait (nothing to merge yet). Throws Error (exit 1) when sbatch fails,
 /// (exit 2) when sbatch is not on PATH.
 bool run_slurm(const UnitPlan& plan, const std::string& units_path, const SlurmOptions& opts,
-               const std::string& kprof_exe);
+               const std::vector<std::string>& kprof_exe);
 
 }  // namespace kprof

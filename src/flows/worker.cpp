@@ -172,9 +172,9 @@ std::string how_it_ended(const ProcessResult& p) {
 }
 
 ProcessResult run_child(const WorkerRequest& req, const std::string& only) {
-  std::vector<std::string> argv = {req.self_exe,   "__worker", "--units",
-                                   req.units_path, "--shard",  fmt::format("{}/{}", req.shard, req.shards),
-                                   "--in-process"};
+  std::vector<std::string> argv = req.self_exe;
+  argv.insert(argv.end(), {"__worker", "--units", req.units_path, "--shard",
+                           fmt::format("{}/{}", req.shard, req.shards), "--in-process"});
   if (!only.empty()) argv.insert(argv.end(), {"--unit", only});
   ProcessOptions po;
   po.timeout_s = 0;

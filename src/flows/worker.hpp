@@ -20,9 +20,9 @@ struct WorkerRequest {
   UnitPlan plan;           ///< units.json
   std::string units_path;  ///< its path (the child worker reads it again)
   int shard = 0, shards = 1;
-  std::string only;         ///< run only this unit id ("" = the whole shard); used for isolation
-  bool in_process = false;  ///< run the units in this process (the child); false = supervise a child
-  std::string self_exe;     ///< this kprof executable (to start the child)
+  std::string only;                   ///< run only this unit id ("" = the whole shard); used for isolation
+  bool in_process = false;            ///< run the units in this process (the child); false = supervise a child
+  std::vector<std::string> self_exe;  ///< the words that start kprof (self_command), for the child
   /// Called as each unit is reached, before it runs (a test seam: the orchestration tests make a
   /// unit abort or stall its worker through it, see cli/cmd_worker.cpp). Empty: nothing.
   std::function<void(const Unit&)> before_unit;

@@ -25,6 +25,9 @@ namespace {
 std::mutex g_start_mutex;
 std::atomic<bool> g_started{false};
 std::optional<Error> g_start_failure;  // guarded by g_start_mutex
+// Hosted mode (set_python_host): written once at import, before any thread of kprof's starts.
+std::string* g_host_executable = nullptr;
+bool g_host_owns_stdout = true;
 // Leaked on purpose: Python is never finalized, so no Python object may be released during
 // static destruction (no GIL, possibly no interpreter).
 py::module_* g_helpers = nullptr;
@@ -37,8 +40,8 @@ std::string python_hint() {
          " executable or a virtual environment's bin/python of that version";
 }
 
-// Runs with the GIL held by this thread (right after Py_InitializeFromConfig).
-void install_helpers() {
+// Runs with the GIL held by this thread (right after Py_InitializeFromConfig, or in hosted mode).
+void install_helpers(bool redirect_stdout) {
   py::module_ sys = py::module_::import("sys");
   py::module_ types = py::module_::import("types");
   py::object helpers = types.attr("ModuleType")("_kprof");
@@ -46,7 +49,7 @@ void install_helpers() {
   py::module_::import("builtins").attr("exec")(code, helpers.attr("__dict__"));
   sys.attr("modules")["_kprof"] = helpers;
   // print() in user code must not mix with kprof's machine-readable stdout.
-  sys.attr("stdout") = sys.attr("stderr");
+  if (redirect_stdout) sys.attr("stdout") = sys.attr("stderr");
   g_helpers = new py::module_(py::reinterpret_borrow<py::module_>(helpers));
 }
 
@@ -75,7 +78,7 @@ void start_python() {
   // This thread holds the GIL now.
   std::optional<Error> failure;
   try {
-    install_helpers();
+    install_helpers(true);
   } catch (const py::error_already_set& e) {
     failure =
         check_failed(std::string("the embedded Python started but kprof's helpers failed: ") + e.what(), python_hint());
@@ -84,9 +87,33 @@ void start_python() {
   if (failure) throw *failure;
 }
 
+// Hosted mode: the interpreter runs already; the helpers are installed with the GIL taken from
+// whichever thread asks first.
+void adopt_host_python() {
+  PyGILState_STATE gil = PyGILState_Ensure();
+  std::optional<Error> failure;
+  try {
+    install_helpers(g_host_owns_stdout);
+  } catch (const py::error_already_set& e) {
+    failure = check_failed(std::string("kprof's Python helpers failed to load: ") + e.what(),
+                           "reinstall kprof (pip install --force-reinstall kprof)");
+  }
+  PyGILState_Release(gil);
+  if (failure) throw *failure;
+}
+
 }  // namespace
 
+void set_python_host(const std::string& executable, bool owns_stdout) {
+  if (!g_host_executable) g_host_executable = new std::string();
+  *g_host_executable = executable;
+  g_host_owns_stdout = owns_stdout;
+}
+
+bool python_hosted() { return g_host_executable != nullptr; }
+
 std::string python_executable() {
+  if (g_host_executable) return *g_host_executable;
   std::string p = settings().python;
   if (p.empty()) return KPROF_PYTHON_EXECUTABLE;
   if (p.find('/') == std::string::npos) {
@@ -137,11 +164,14 @@ void ensure_python() {
   std::lock_guard<std::mutex> lock(g_start_mutex);
   if (g_started.load(std::memory_order_relaxed)) return;
   if (g_start_failure) throw *g_start_failure;
-  if (Py_IsInitialized())
+  if (!g_host_executable && Py_IsInitialized())
     throw check_failed("Python was started outside kprof's interpreter module",
                        "start Python only through ensure_python() (src/python/interpreter.hpp)");
   try {
-    start_python();
+    if (g_host_executable)
+      adopt_host_python();  // hosted: the interpreter that imported kprof._core runs already
+    else
+      start_python();
   } catch (const Error& e) {
     g_start_failure = e;
     throw;

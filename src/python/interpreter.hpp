@@ -18,7 +18,20 @@
 
 namespace kprof {
 
-/// The Python executable whose installation the embedded interpreter uses: $KPROF_PYTHON when
+/// Hosted mode: kprof runs inside a Python process that was started by Python itself (the `kprof`
+/// package's extension module, python/kprof), not by kprof. `executable` is that process's
+/// sys.executable: python_executable() returns it (KPROF_PYTHON is not read), ensure_python() uses
+/// the running interpreter instead of starting one, and the probes and chart workers run that same
+/// Python. `owns_stdout`: the process is kprof's own (the console script, `python -m kprof`), so
+/// print() in user code is sent to stderr as in the executable; false leaves sys.stdout alone (a
+/// caller's notebook). Call once, with the GIL held, before any other function of src/python.
+void set_python_host(const std::string& executable, bool owns_stdout);
+
+/// True after set_python_host().
+bool python_hosted();
+
+/// The Python executable whose installation the embedded interpreter uses: in hosted mode the
+/// host's sys.executable; else $KPROF_PYTHON when
 /// set (a path, or a name looked up on PATH), else the interpreter kprof was built against
 /// (compile definition KPROF_PYTHON_EXECUTABLE). A virtual environment's bin/python works: its
 /// pyvenv.cfg is found next to it and its site-packages are used, exactly as that interpreter

@@ -257,6 +257,7 @@ nlohmann::json env_json(const EnvReport& r) {
            {{"api_version", f.cupti_version ? json(f.cupti_version) : json(nullptr)},
             {"version", f.cupti_version ? json(cupti_version_text(f.cupti_version)) : json(nullptr)},
             {"dir", f.cupti_dir},
+            {"source", f.cupti_source},
             {"cache_control", cupti_has_cache_control(f.cupti_version)}}},
           {"env", env}};
 }

@@ -774,3 +774,36 @@ if want scale; then  # issue 18: sweeps, resume, two workers on one GPU, every G
   cp "$W/bench_scale/scale.md" "$OUT/bench_scale.md" 2>/dev/null
   cp "$OUT/scale_sweep/comparison.md" "$OUT/scale_sweep_comparison.md" 2>/dev/null
 fi
+
+if want wheel; then  # issue 41: the cp312 wheel built on the CPU machine (carry dist/), in the GPU machine's Python
+  PY=${WHEEL_PYTHON:-/opt/torch/.venv/bin/python}
+  WHL=$(ls "$root"/dist/kprof-*-cp312-*manylinux*.whl 2>/dev/null | head -1)
+  KW=$(dirname "$PY")/kprof
+  S=$E/softmax_versions
+  D="--N=4096 --D=1024 --size input=N*D --size output=N*D"
+  scenario wheel-install 0 'Successfully installed' -- "$PY" -m pip install --no-index --no-deps --force-reinstall "$WHL"
+  scenario wheel-version 0 '^kprof [0-9]' -- "$KW" --version
+  scenario wheel-env 0 'CUPTI' -- "$KW" env -o "$W/wheel_env/env_check.md"
+  cp "$W/wheel_env/env_check.md" "$OUT/wheel_env_check.md" 2>/dev/null
+  # The same softmax versions through the wheel and through the source build: same classes, times within noise.
+  scenario wheel-run-softmax 0 'fastest' -- "$KW" run $S/v0.cu $S/v1.cu $S/v2.cu --ref $S/ref.py $D --build -o "$OUT/wheel_run"
+  scenario src-run-softmax 0 'fastest' -- "$K" run $S/v0.cu $S/v1.cu $S/v2.cu --ref $S/ref.py $D -o "$W/src_run"
+  scenario wheel-vs-source 0 'Gate .*passed' -- "$KW" compare "$W/src_run" "$OUT/wheel_run" --fail-if-slower 3 -o "$OUT/wheel_vs_source"
+  scenario wheel-run-triton 0 'fastest|PASS' -- "$KW" run $E/triton/softmax/softmax.py --ref $E/triton/softmax/ref.py \
+    --N=4096 --D=1000 -o "$W/wheel_triton"
+  # From Python, in a process that already imported torch and used the GPU.
+  scenario wheel-api-after-torch 0 'API OK' -- "$PY" -c "
+import torch; x = torch.ones(1 << 20, device='cuda'); torch.cuda.synchronize()
+import kprof
+r = kprof.run(['$S/v1.cu', '$S/v2.cu'], '$S/ref.py', {'N': 4096, 'D': 1024}, sizes={'input': 'N*D', 'output': 'N*D'},
+              no_ncu=True, output_dir='$W/wheel_api', progress=False)
+assert r.exit_code == 0, (r.exit_code, r.error)
+print('API OK', [(v['name'], v['time_ms'], v['status']) for v in r['versions']], float(x.sum()))"
+  # The pytest gate: a baseline saved, the unchanged kernel passes, the planted 10%-slower one fails.
+  "$PY" -m pip install -q --no-index --find-links "$root/dist/deps" "pytest>=8,<9" > "$W/wheel_pytest.log" 2>&1
+  G="$W/gate_baselines"
+  scenario gate-save 0 '1 passed' -- "$PY" -m pytest -p no:cacheprovider tests/gpu/gate --kprof-save-baseline --kprof-baseline-dir "$G"
+  scenario gate-unchanged 0 '1 passed' -- "$PY" -m pytest -p no:cacheprovider tests/gpu/gate --kprof-baseline-dir "$G"
+  scenario gate-slower-10pct 1 'slower than its baseline' -- env KPROF_GATE_SLOWDOWN_PCT=10 \
+    "$PY" -m pytest -p no:cacheprovider tests/gpu/gate --kprof-baseline-dir "$G"
+fi

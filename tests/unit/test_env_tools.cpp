@@ -152,3 +152,11 @@ TEST(EnvTools, SelfExePathIsThisTestBinary) {
   EXPECT_FALSE(p.empty());
   EXPECT_NE(p.find("kprof_tests"), std::string::npos) << p;
 }
+
+TEST(EnvTools, SelfCommandIsTheExecutableUnlessThePackageSetsIt) {
+  EXPECT_EQ(self_command(), std::vector<std::string>{self_exe_path()});
+  set_self_command({"/usr/bin/python3", "-m", "kprof"});
+  EXPECT_EQ(self_command(), (std::vector<std::string>{"/usr/bin/python3", "-m", "kprof"}));
+  set_self_command({self_exe_path()});
+  EXPECT_EQ(self_command(), std::vector<std::string>{self_exe_path()});
+}

@@ -24,7 +24,7 @@ SanitizeRequest request(const std::string& out_dir) {
   SanitizeRequest req;
   req.tools = {SanitizerTool::Memcheck, SanitizerTool::Racecheck};
   req.sanitizer = "/opt/cs/compute-sanitizer";
-  req.kprof = "/opt/kprof/kprof";
+  req.kprof = {"/opt/kprof/kprof"};
   req.spec.kernel = "race_shared.cu";
   req.spec.timeout_s = 30;
   req.spec.build = true;

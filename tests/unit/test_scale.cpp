@@ -259,7 +259,7 @@ TEST(Slurm, ScriptTextAndTaskCount) {
   EXPECT_EQ(slurm_task_count(8, 2, o), 4);
   o.units_per_task = 3;
   EXPECT_EQ(slurm_task_count(8, 2, o), 3);
-  std::string s = sbatch_script(p, "/shared/out/units.json", o, 4, "/opt/kprof/bin/kprof");
+  std::string s = sbatch_script(p, "/shared/out/units.json", o, 4, {"/opt/kprof/bin/kprof"});
   EXPECT_EQ(s.rfind("#!/bin/bash\n", 0), 0u);
   for (const char* line :
        {"#SBATCH --array=0-3%2\n", "#SBATCH --partition=gpu\n", "#SBATCH --gres=gpu:1\n", "#SBATCH --time=30\n",
@@ -268,9 +268,12 @@ TEST(Slurm, ScriptTextAndTaskCount) {
         "echo $rc > \"$state.exit\"\n"})
     EXPECT_NE(s.find(line), std::string::npos) << line << "\n" << s;
   o.gres = "none";
-  s = sbatch_script(p, "/shared/out/units.json", o, 1, "kprof");
+  s = sbatch_script(p, "/shared/out/units.json", o, 1, {"/usr/bin/python3", "-m", "kprof"});
   EXPECT_EQ(s.find("--gres"), std::string::npos);
   EXPECT_EQ(s.find("--one-gpu"), std::string::npos);
+  // The Python package's kprof (sys.executable -m kprof): every word kept, in order.
+  EXPECT_NE(s.find("/usr/bin/python3 -m kprof __worker --units /shared/out/units.json --shard"), std::string::npos)
+      << s;
 }
 
 TEST(Slurm, ParsesSbatchAndSacct) {

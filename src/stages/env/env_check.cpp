@@ -1,5 +1,6 @@
 #include "stages/env/env_check.hpp"
 
+#include "device/cupti_loader.hpp"
 #include "device/cupti_version.hpp"
 
 #include <unistd.h>
@@ -48,6 +49,8 @@ EnvFacts collect_env(const EnvOptions& opts) {
   f.gpu = gpu_info(opts.gpu);
   f.cupti_version = cupti_api_version();
   f.cupti_dir = cupti_library_dir();
+  f.cupti_source = cupti_load().source;
+  if (!cupti_load().ok()) f.cupti_tried = cupti_load().tried;
 
   // The Python probe (a subprocess importing torch, triton, cutlass.cute: the slowest item, ~5 s)
   // runs on its own thread while the tools and the ncu counter probe (~2 s) run on this one.
@@ -68,7 +71,7 @@ EnvFacts collect_env(const EnvOptions& opts) {
   f.nvcc = probe_tool("nvcc", opts.timeout_s);
   f.sanitizer = probe_tool("compute-sanitizer", opts.timeout_s);
 
-  std::string exe = opts.self_exe.empty() ? self_exe_path() : opts.self_exe;
+  std::vector<std::string> exe = opts.self_exe.empty() ? self_command() : opts.self_exe;
   if (!f.ncu.ok()) {
     f.counters_skipped = "not checked: ncu is not usable";
   } else if (!f.gpu.available) {
@@ -79,7 +82,8 @@ EnvFacts collect_env(const EnvOptions& opts) {
     f.counters_skipped = "not checked: cannot tell kprof's own path (/proc/self/exe)";
   } else {
     progress("env: can ncu read performance counters? (one-kernel probe under ncu)");
-    f.counters = probe_ncu_counters(f.ncu.path, {exe, "__probe", "--gpu", std::to_string(opts.gpu)}, opts.timeout_s);
+    exe.insert(exe.end(), {"__probe", "--gpu", std::to_string(opts.gpu)});
+    f.counters = probe_ncu_counters(f.ncu.path, exe, opts.timeout_s);
   }
   trace_event(f.counters.checked ? "env: counters probed" : "env: counters not probed: " + f.counters_skipped);
   if (opts.on_counters_probed) opts.on_counters_probed(f);

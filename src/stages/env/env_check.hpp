@@ -21,9 +21,9 @@ struct EnvFacts;
 struct EnvOptions {
   int gpu = 0;            ///< CUDA device index to check (--gpu)
   double timeout_s = 60;  ///< time limit of EACH probe subprocess, seconds (--timeout)
-  /// The kprof executable whose hidden `__probe` command ncu profiles; "" = this process
-  /// (self_exe_path()). Tests point it at the built kprof binary.
-  std::string self_exe;
+  /// The words that start the kprof whose hidden `__probe` command ncu profiles; empty = this
+  /// process's (core/tools.hpp self_command()). Tests point it at the built kprof binary.
+  std::vector<std::string> self_exe;
   bool progress = true;  ///< print one progress line per probe on stderr
   /// Called (on the collecting thread) once the tools and the ncu counter probe are done, while the
   /// Python probe may still run: `kprof run` starts its Nsight Compute session then, so no two ncu
@@ -53,6 +53,8 @@ struct EnvFacts {
   /// directory; 13.4+ lets the GPU-duration pass reset the L2 before each kernel as ncu does.
   uint32_t cupti_version = 0;
   std::string cupti_dir;
+  std::string cupti_source;              ///< how it was found (device/cupti_loader.hpp CuptiLoad::source), "" = none
+  std::vector<std::string> cupti_tried;  ///< the places passed over when none was found
   /// The CUDA_* variables of the environment, plus the ones kprof reads (CUTLASS_PATH,
   /// CUTLASS_ROOT, CUTLASS_HOME, KPROF_PYTHON, KPROF_NVML_LIBRARY) when set; sorted by name.
   std::vector<std::pair<std::string, std::string>> env_vars;

@@ -1,9 +1,13 @@
 #include "stages/env/readiness.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "core/text.hpp"
 #include "core/enum_names.hpp"
 #include "core/tools.hpp"
 #include "device/cupti_version.hpp"
+#include "python/interpreter.hpp"
 
 namespace kprof {
 namespace {
@@ -22,6 +26,9 @@ bool module_absent(const std::string& error, const std::string& top) {
 }
 
 std::string python_fix() {
+  if (python_hosted())
+    return "kprof runs on the Python it is installed in (" + python_executable() +
+           "): install kprof into the environment that holds PyTorch (pip install kprof) and run its kprof";
   return "point KPROF_PYTHON at a working python3 (kprof was built with " + std::string(KPROF_PYTHON_EXECUTABLE) + ")";
 }
 
@@ -133,7 +140,16 @@ CheckItem package_item(const EnvFacts& f, const std::string& name, const PyPacka
 /// within one 32 ns tick of the reset for a 6.5 us kernel, docs/gpu-runs.md), skip or warn when
 /// CUPTI cannot answer (PyPI's libcupti needs the CUDA driver).
 CheckItem cupti_item(const EnvFacts& f) {
-  const std::string where = f.cupti_dir.empty() ? "" : " (" + f.cupti_dir + ")";
+  const std::string newer =
+      "optional, for the L2 reset: pip install --target ~/.cache/kprof/cupti 'nvidia-cuda-cupti>=13.4,<14' (kprof "
+      "loads it from there first; a source build: bash scripts/setup.sh --cupti)";
+  if (f.cupti_dir.empty() && f.cupti_version == 0)
+    return item("CUPTI", false, f.gpu.available ? ItemStatus::Warn : ItemStatus::Skip, "libcupti.so.13 not found",
+                f.cupti_tried.empty() ? std::string() : fmt::format("tried {}", fmt::join(f.cupti_tried, "; ")),
+                "install PyTorch's CUDA 13 wheels (nvidia-cuda-cupti) or the CUDA toolkit, or set KPROF_CUPTI_DIR "
+                "to a folder holding libcupti.so.13");
+  const std::string where =
+      f.cupti_dir.empty() ? "" : " (" + f.cupti_dir + (f.cupti_source.empty() ? "" : ", " + f.cupti_source) + ")";
   if (f.cupti_version == 0)
     return item("CUPTI", false, f.gpu.available ? ItemStatus::Warn : ItemStatus::Skip, "version unknown" + where,
                 "cuptiGetVersion failed (a libcupti from PyPI answers only when the CUDA driver is installed)",
@@ -142,9 +158,7 @@ CheckItem cupti_item(const EnvFacts& f) {
   if (cupti_has_cache_control(f.cupti_version))
     return item("CUPTI", false, ItemStatus::Ok, v + ", resets the L2 before each timed kernel");
   return item("CUPTI", false, ItemStatus::Info, v,
-              "no range-profiler cache control (CUPTI 13.4+): kernel times rely on kprof's L2 flush alone",
-              "optional: bash scripts/setup.sh --cupti (PyPI's nvidia-cuda-cupti>=13.4 into .cupti/, which the build "
-              "then links)");
+              "no range-profiler cache control (CUPTI 13.4+): kernel times rely on kprof's L2 flush alone", newer);
 }
 
 CheckItem cutlass_item(const EnvFacts& f) {

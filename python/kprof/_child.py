@@ -1,0 +1,151 @@
+"""Running one kprof command in a child process of this interpreter (``sys.executable -m kprof``).
+
+GPU work never runs in the caller's process: a kernel fault, a sticky CUDA error or a hang ends the
+child, not the caller's PyTorch. The child is the leader of its own process group, so Ctrl-C in the
+caller stops the child and everything it started (ncu, nvcc, compute-sanitizer) and then raises
+KeyboardInterrupt as usual.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from typing import IO, Callable, List, Optional, Set, Union
+
+from kprof._errors import UsageError
+
+#: Seconds a child gets after SIGINT (then SIGTERM, then SIGKILL) when the caller is interrupted.
+INTERRUPT_GRACE_S = 10.0
+
+#: The children running now (the MCP server stops them all when its client goes away).
+_ACTIVE: Set[subprocess.Popen] = set()
+_ACTIVE_LOCK = threading.Lock()
+
+Progress = Union[bool, Callable[[str], None]]
+
+
+@dataclass
+class ChildResult:
+    """The end of one child: exit code (0, 1, 2; negative: killed by that signal), its stdout,
+    the last lines of its stderr, and the last error it reported (message, hint) if any."""
+
+    exit_code: int
+    stdout: str
+    stderr_tail: List[str] = field(default_factory=list)
+    error_message: str = ""
+    error_hint: str = ""
+
+
+def _pump(stream: IO[bytes], tail: List[str], progress: Progress) -> None:
+    for raw in iter(stream.readline, b""):
+        line = raw.decode("utf-8", "replace").rstrip("\n")
+        tail.append(line)
+        del tail[:-40]
+        try:
+            if callable(progress):
+                progress(line)
+            elif progress:
+                sys.stderr.write(line + "\n")
+                sys.stderr.flush()
+        except Exception:  # a closed notebook stream must not stop the pump
+            pass
+    stream.close()
+
+
+def stop_all() -> None:
+    """Stops every child still running (SIGINT, SIGTERM, SIGKILL to its process group)."""
+    with _ACTIVE_LOCK:
+        procs = list(_ACTIVE)
+    for proc in procs:
+        _stop(proc)
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    for sig, wait_s in ((signal.SIGINT, INTERRUPT_GRACE_S), (signal.SIGTERM, 5.0), (signal.SIGKILL, 5.0)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=wait_s)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def run_kprof(argv: List[str], *, progress: Progress = True, timeout: Optional[float] = None,
+              env: Optional[dict] = None) -> ChildResult:
+    """Runs ``kprof ARGV...`` as ``sys.executable -m kprof`` and waits for it.
+
+    ``progress``: kprof's progress lines (stderr) are echoed to ``sys.stderr`` as they come (True),
+    handed to a callable, or only kept (False; the last 40 lines either way). ``timeout``: seconds
+    before the child is stopped (its process group: SIGINT, SIGTERM, SIGKILL) and ``TimeoutError``
+    raised; None waits.
+    Raises KeyboardInterrupt after stopping the child when the caller is interrupted.
+    """
+    fd, error_file = tempfile.mkstemp(prefix="kprof-error-", suffix=".jsonl")
+    os.close(fd)
+    child_env = dict(os.environ if env is None else env)
+    child_env["KPROF_ERROR_FILE"] = error_file
+    child_env.setdefault("PYTHONUNBUFFERED", "1")
+    tail: List[str] = []
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "kprof", *argv], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env,
+                                start_new_session=True)
+        with _ACTIVE_LOCK:
+            _ACTIVE.add(proc)
+        pump = threading.Thread(target=_pump, args=(proc.stderr, tail, progress), daemon=True)
+        pump.start()
+        out_chunks: List[bytes] = []
+        reader = threading.Thread(target=lambda: out_chunks.append(proc.stdout.read()), daemon=True)
+        reader.start()
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _stop(proc)
+            raise TimeoutError(f"kprof {' '.join(argv[:1])} took longer than {timeout} s and was stopped")
+        except KeyboardInterrupt:
+            _stop(proc)
+            raise
+        finally:
+            with _ACTIVE_LOCK:
+                _ACTIVE.discard(proc)
+        reader.join()
+        pump.join()
+        stdout = b"".join(out_chunks).decode("utf-8", "replace")
+        message, hint = _last_error(error_file)
+        return ChildResult(proc.returncode, stdout, tail, message, hint)
+    finally:
+        try:
+            os.unlink(error_file)
+        except OSError:
+            pass
+
+
+def _last_error(path: str) -> tuple:
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = [ln for ln in f.read().splitlines() if ln.strip()]
+    except OSError:
+        return "", ""
+    for line in reversed(lines):
+        try:
+            err = json.loads(line)
+            return err.get("message", ""), err.get("hint", "")
+        except ValueError:
+            continue
+    return "", ""
+
+
+def raise_usage(result: ChildResult, argv: List[str]) -> None:
+    """Raises UsageError for a child that exited 2, with kprof's message and hint."""
+    message = result.error_message or next((ln for ln in reversed(result.stderr_tail) if ln.strip()),
+                                           "kprof exited with a usage error")
+    raise UsageError(message, result.error_hint, argv=argv)

@@ -1,0 +1,170 @@
+// CUPTI through dlopen (device/cupti_loader.hpp): the search and the forwarding definitions.
+#include "device/cupti_loader.hpp"
+
+#include <cupti.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+#include <dlfcn.h>
+
+#include <mutex>
+
+#include "core/fs.hpp"
+#include "core/settings.hpp"
+
+namespace kprof {
+namespace {
+
+constexpr const char* kSoname = "libcupti.so.13";
+
+std::mutex g_mu;
+std::vector<std::string>* g_wheel_dirs = new std::vector<std::string>();  // leaked: read until _Exit
+CuptiLoad* g_load = nullptr;
+void* g_handle = nullptr;
+
+std::string loaded_path(void* handle) {
+  void* sym = dlsym(handle, "cuptiGetVersion");
+  Dl_info info{};
+  if (!sym || dladdr(sym, &info) == 0 || !info.dli_fname) return kSoname;
+  return info.dli_fname;
+}
+
+CuptiLoad load_now() {
+  CuptiLoad out;
+  // A copy already in the process (PyTorch's, loaded by `import torch`) must be the one used: a
+  // second libcupti.so.13 in one process would split CUPTI's state in two.
+  if (void* h = dlopen(kSoname, RTLD_NOW | RTLD_NOLOAD)) {
+    g_handle = h;
+    out.path = loaded_path(h);
+    out.source = "already loaded";
+    return out;
+  }
+  for (const auto& [dir, source] : cupti_search_dirs()) {
+    std::string lib = join_path(dir, kSoname);
+    if (!path_exists(lib)) {
+      out.tried.push_back(dir + ": no " + kSoname);
+      continue;
+    }
+    if (void* h = dlopen(lib.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
+      g_handle = h;
+      out.path = lib;
+      out.source = source;
+      return out;
+    }
+    const char* why = dlerror();
+    out.tried.push_back(dir + ": " + (why ? why : "dlopen failed"));
+  }
+  if (void* h = dlopen(kSoname, RTLD_NOW | RTLD_GLOBAL)) {
+    g_handle = h;
+    out.path = loaded_path(h);
+    out.source = "system";
+    return out;
+  }
+  out.tried.push_back(std::string("system loader: no ") + kSoname);
+  return out;
+}
+
+void add_dir(std::vector<std::pair<std::string, std::string>>& dirs, const std::string& dir, const char* source) {
+  if (dir.empty()) return;
+  for (const auto& d : dirs)
+    if (d.first == dir) return;
+  dirs.emplace_back(dir, source);
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> cupti_search_dirs() {
+  std::vector<std::pair<std::string, std::string>> dirs;
+  const Settings& s = settings();
+  add_dir(dirs, s.cupti_dir, "KPROF_CUPTI_DIR");
+  add_dir(dirs, join_path(kprof_cache_dir(), "cupti/nvidia/cu13/lib"), "kprof cache");
+#ifdef KPROF_BUILD_CUPTI_DIR
+  add_dir(dirs, KPROF_BUILD_CUPTI_DIR, "build");
+#endif
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    for (const auto& d : *g_wheel_dirs) add_dir(dirs, d, "wheel");
+  }
+  std::vector<std::string> roots = s.cuda_roots;
+#ifdef KPROF_CUDA_BIN_DIR
+  roots.push_back(parent_dir(KPROF_CUDA_BIN_DIR));
+#endif
+  roots.push_back("/usr/local/cuda");
+  for (const auto& r : roots) {
+    add_dir(dirs, join_path(r, "lib64"), "toolkit");
+    add_dir(dirs, join_path(r, "extras/CUPTI/lib64"), "toolkit");
+  }
+  return dirs;
+}
+
+void set_cupti_wheel_dirs(std::vector<std::string> dirs) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  *g_wheel_dirs = std::move(dirs);
+}
+
+const CuptiLoad& cupti_load() {
+  static std::once_flag once;
+  std::call_once(once, [] { g_load = new CuptiLoad(load_now()); });
+  return *g_load;
+}
+
+void* cupti_symbol(const char* name) {
+  if (!cupti_load().ok()) return nullptr;
+  return dlsym(g_handle, name);
+}
+
+}  // namespace kprof
+
+// ---- CUPTI's functions, forwarded (this file is compiled with hidden visibility: CMakeLists.txt) --
+#define KPROF_CUPTI_FORWARD(name, params, args)                                                   \
+  extern "C" CUptiResult CUPTIAPI name params {                                                   \
+    static auto fn = reinterpret_cast<CUptiResult(CUPTIAPI*) params>(kprof::cupti_symbol(#name)); \
+    return fn ? fn args : CUPTI_ERROR_NOT_INITIALIZED;                                            \
+  }
+#define KPROF_CUPTI_PARAMS(name, type) KPROF_CUPTI_FORWARD(name, (type * p), (p))
+
+KPROF_CUPTI_FORWARD(cuptiGetVersion, (uint32_t * version), (version))
+KPROF_CUPTI_FORWARD(cuptiActivityFlushAll, (uint32_t flag), (flag))
+KPROF_CUPTI_FORWARD(cuptiGetTimestamp, (uint64_t * timestamp), (timestamp))
+extern "C" CUptiResult CUPTIAPI cuptiGetResultString(CUptiResult result, const char** str) {
+  static auto fn =
+      reinterpret_cast<CUptiResult(CUPTIAPI*)(CUptiResult, const char**)>(kprof::cupti_symbol("cuptiGetResultString"));
+  if (fn) return fn(result, str);
+  if (str) *str = "CUPTI is not loaded (no libcupti.so.13 found: kprof env)";
+  return CUPTI_ERROR_NOT_INITIALIZED;
+}
+KPROF_CUPTI_FORWARD(cuptiActivityRegisterCallbacks,
+                    (CUpti_BuffersCallbackRequestFunc requested, CUpti_BuffersCallbackCompleteFunc completed),
+                    (requested, completed))
+KPROF_CUPTI_FORWARD(cuptiSubscribe, (CUpti_SubscriberHandle * subscriber, CUpti_CallbackFunc callback, void* userdata),
+                    (subscriber, callback, userdata))
+KPROF_CUPTI_FORWARD(cuptiEnableDomain,
+                    (uint32_t enable, CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain),
+                    (enable, subscriber, domain))
+KPROF_CUPTI_FORWARD(cuptiUnsubscribe, (CUpti_SubscriberHandle subscriber), (subscriber))
+KPROF_CUPTI_FORWARD(cuptiActivityGetNumDroppedRecords, (CUcontext context, uint32_t stream, size_t* dropped),
+                    (context, stream, dropped))
+KPROF_CUPTI_FORWARD(cuptiActivityEnable, (CUpti_ActivityKind kind), (kind))
+KPROF_CUPTI_FORWARD(cuptiActivityDisable, (CUpti_ActivityKind kind), (kind))
+KPROF_CUPTI_FORWARD(cuptiActivityGetNextRecord, (uint8_t * buffer, size_t valid_bytes, CUpti_Activity** record),
+                    (buffer, valid_bytes, record))
+KPROF_CUPTI_PARAMS(cuptiDeviceGetChipName, CUpti_Device_GetChipName_Params)
+KPROF_CUPTI_PARAMS(cuptiProfilerInitialize, CUpti_Profiler_Initialize_Params)
+KPROF_CUPTI_PARAMS(cuptiProfilerGetCounterAvailability, CUpti_Profiler_GetCounterAvailability_Params)
+KPROF_CUPTI_PARAMS(cuptiProfilerHostInitialize, CUpti_Profiler_Host_Initialize_Params)
+KPROF_CUPTI_PARAMS(cuptiProfilerHostDeinitialize, CUpti_Profiler_Host_Deinitialize_Params)
+KPROF_CUPTI_PARAMS(cuptiProfilerHostConfigAddMetrics, CUpti_Profiler_Host_ConfigAddMetrics_Params)
+KPROF_CUPTI_PARAMS(cuptiProfilerHostGetConfigImageSize, CUpti_Profiler_Host_GetConfigImageSize_Params)
+KPROF_CUPTI_PARAMS(cuptiProfilerHostGetConfigImage, CUpti_Profiler_Host_GetConfigImage_Params)
+KPROF_CUPTI_PARAMS(cuptiProfilerHostGetNumOfPasses, CUpti_Profiler_Host_GetNumOfPasses_Params)
+KPROF_CUPTI_PARAMS(cuptiProfilerHostEvaluateToGpuValues, CUpti_Profiler_Host_EvaluateToGpuValues_Params)
+KPROF_CUPTI_PARAMS(cuptiRangeProfilerEnable, CUpti_RangeProfiler_Enable_Params)
+KPROF_CUPTI_PARAMS(cuptiRangeProfilerDisable, CUpti_RangeProfiler_Disable_Params)
+KPROF_CUPTI_PARAMS(cuptiRangeProfilerStart, CUpti_RangeProfiler_Start_Params)
+KPROF_CUPTI_PARAMS(cuptiRangeProfilerStop, CUpti_RangeProfiler_Stop_Params)
+KPROF_CUPTI_PARAMS(cuptiRangeProfilerSetConfig, CUpti_RangeProfiler_SetConfig_Params)
+KPROF_CUPTI_PARAMS(cuptiRangeProfilerDecodeData, CUpti_RangeProfiler_DecodeData_Params)
+KPROF_CUPTI_PARAMS(cuptiRangeProfilerGetCounterDataSize, CUpti_RangeProfiler_GetCounterDataSize_Params)
+KPROF_CUPTI_PARAMS(cuptiRangeProfilerGetCounterDataInfo, CUpti_RangeProfiler_GetCounterDataInfo_Params)
+KPROF_CUPTI_PARAMS(cuptiRangeProfilerCounterDataImageInitialize, CUpti_RangeProfiler_CounterDataImage_Initialize_Params)

@@ -1,0 +1,111 @@
+"""kprof's Python API against the installed package, on real H200 exports (no GPU needed)."""
+
+import json
+import os
+import sys
+import time
+
+import pytest
+
+import kprof
+from conftest import COPY_CSV, DATA, VADD, VADD_REF, has_ncu_report
+
+
+def test_analyze_returns_the_json_report(tmp_path):
+    r = kprof.analyze(COPY_CSV, output_dir=tmp_path, no_roofline=True)
+    assert isinstance(r, dict) and isinstance(r, kprof.Report)
+    assert r["schema_version"] == 2
+    assert r.exit_code == 0 and r.ok
+    assert r.path == os.path.join(str(tmp_path), "analysis.json")
+    with open(r.path) as f:
+        assert json.load(f) == dict(r)
+    assert r["kernels"], r.keys()
+
+
+@pytest.mark.skipif(not has_ncu_report(), reason="ncu-report is not installed (pip install kprof[ncu-report])")
+def test_analyze_reads_an_ncu_rep_through_ncu_report(tmp_path):
+    reps = sorted(p for p in os.listdir(os.path.join(DATA, "ncurep")) if p.endswith(".ncu-rep"))
+    assert reps
+    r = kprof.analyze(os.path.join(DATA, "ncurep", reps[0]), output_dir=tmp_path, no_roofline=True)
+    assert r.exit_code == 0, r.error
+    assert r["schema_version"] == 2
+
+
+def test_a_bad_option_raises_usage_error_before_any_child(tmp_path, monkeypatch):
+    import kprof._child as child
+
+    def no_child(*a, **k):
+        raise AssertionError("a child was started for a usage error")
+
+    monkeypatch.setattr("kprof._api.run_kprof", no_child)
+    with pytest.raises(kprof.UsageError) as e:
+        kprof.profile(VADD, {"N": 1024}, iters="2.5", output_dir=tmp_path)
+    assert e.value.exit_code == 2
+    assert "is not a value it takes" in e.value.message
+    assert e.value.hint
+    with pytest.raises(kprof.UsageError) as e:
+        kprof.profile(VADD, {"N": 1024}, frobnicate=3, output_dir=tmp_path)
+    assert "frobnicate" in e.value.message
+    assert child.run_kprof is not no_child
+
+
+def test_a_missing_file_raises_usage_error_with_the_hint(tmp_path):
+    with pytest.raises(kprof.UsageError) as e:
+        kprof.analyze(tmp_path / "nothing.ncu-rep", output_dir=tmp_path)
+    assert "nothing.ncu-rep" in e.value.message
+    assert e.value.hint
+
+
+def test_compare_of_saved_results(tmp_path):
+    from test_plugin import write_comparison
+
+    base = write_comparison(tmp_path / "base", 15.6e-3, seed=1)
+    same = write_comparison(tmp_path / "same", 15.6e-3, seed=2)
+    slow = write_comparison(tmp_path / "slow", 15.6e-3 * 1.10, seed=3)
+    r = kprof.compare([base, same], fail_if_slower=5, output_dir=tmp_path / "c1")
+    assert r.exit_code == 0 and r["schema_version"] == 2
+    r = kprof.compare([base, slow], fail_if_slower=5, output_dir=tmp_path / "c2")
+    assert r.exit_code == 1
+    with pytest.raises(kprof.CheckFailed) as e:
+        kprof.compare([base, slow], fail_if_slower=5, output_dir=tmp_path / "c3", raise_on_failure=True)
+    assert e.value.report.exit_code == 1
+
+
+def test_check_without_a_gpu_returns_its_failure(tmp_path):
+    """No GPU: the check fails (exit 1) and returns, it does not raise unless asked to."""
+    r = kprof.check(VADD, VADD_REF, {"N": 1000}, output_dir=tmp_path, progress=False, build=True)
+    if r.exit_code == 0:
+        pytest.skip("this machine has a ready GPU")
+    assert r.exit_code == 1
+    assert r.error and r.error["message"]
+    with pytest.raises(kprof.CheckFailed):
+        kprof.check(VADD, VADD_REF, {"N": 1000}, output_dir=tmp_path, progress=False, build=True,
+                    raise_on_failure=True)
+
+
+def test_env_report_names_cupti_and_python(tmp_path):
+    r = kprof.env(output=tmp_path / "env_check.md")
+    assert r["schema_version"] == 2
+    assert r["python"]["path"] == sys.executable or os.path.realpath(r["python"]["path"]) == os.path.realpath(
+        sys.executable)
+    assert "cupti" in r and "source" in r["cupti"]
+    assert isinstance(r["ready"], bool)
+
+
+def test_usable_after_torch_like_imports_and_from_threads(tmp_path):
+    """The API keeps no state in the caller: calls from two threads each get their own report."""
+    import threading
+
+    out = {}
+
+    def one(i):
+        out[i] = kprof.analyze(COPY_CSV, output_dir=tmp_path / str(i), no_roofline=True)
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(2)]
+    t0 = time.time()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert time.time() - t0 < 300
+    assert out[0]["kernels"] == out[1]["kernels"]

@@ -1,0 +1,64 @@
+"""`kprof mcp` driven by the MCP SDK's own stdio client: the tools listed, analyze and compare on
+committed / saved results, a structured error for a bad path."""
+
+import json
+import sys
+
+import pytest
+
+mcp = pytest.importorskip("mcp", reason="the MCP SDK is not installed (pip install 'kprof[mcp]')")
+
+from conftest import COPY_CSV, VADD, VADD_REF  # noqa: E402
+from test_plugin import write_comparison  # noqa: E402
+
+
+def payload(result):
+    if getattr(result, "structured_content", None):
+        data = result.structured_content
+        return data.get("result", data) if isinstance(data, dict) and set(data) == {"result"} else data
+    return json.loads(result.content[0].text)
+
+
+async def session_calls(tmp_path):
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    params = StdioServerParameters(command=sys.executable, args=["-m", "kprof", "mcp"], cwd=str(tmp_path))
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            tools = {t.name for t in (await session.list_tools()).tools}
+            analyzed = payload(await session.call_tool(
+                "analyze", {"report": COPY_CSV, "output_dir": str(tmp_path / "a")}))
+            base = write_comparison(tmp_path / "base", 15.62e-3, seed=5)
+            slow = write_comparison(tmp_path / "slow", 15.62e-3 * 1.1, seed=6)
+            compared = payload(await session.call_tool(
+                "compare", {"results": [base, slow], "fail_if_slower": 5, "output_dir": str(tmp_path / "c")}))
+            bad = payload(await session.call_tool("analyze", {"report": str(tmp_path / "missing.ncu-rep")}))
+            bad_run = payload(await session.call_tool("run", {"kernels": [VADD], "ref": VADD_REF,
+                                                              "options": {"iters": "many"}}))
+            return tools, analyzed, compared, bad, bad_run
+
+
+def test_mcp_session(tmp_path):
+    import anyio
+
+    tools, analyzed, compared, bad, bad_run = anyio.run(session_calls, tmp_path)
+    assert {"env", "check", "profile", "run", "job_status", "compare", "analyze", "findings"} <= tools
+    assert analyzed["exit_code"] == 0 and analyzed["report"]["schema_version"] == 2
+    assert analyzed["truncated"] is False and analyzed["next_step"]
+    assert compared["exit_code"] == 1 and "revert" in compared["next_step"]
+    assert bad["error"]["code"] == "usage_error" and "missing.ncu-rep" in bad["error"]["message"]
+    assert bad["error"]["hint"]
+    assert bad_run["error"]["code"] == "usage_error" and "many" in bad_run["error"]["message"]
+
+
+def test_large_reports_are_cut_and_flagged():
+    from kprof.mcp_server import shrink
+
+    report = {"versions": [{"name": "v", "time_samples_ms": [0.001 * i for i in range(40000)]}]}
+    small, truncated = shrink(report, limit=20000)
+    assert truncated
+    assert len(small["versions"][0]["time_samples_ms"]) == 50
+    assert small["versions"][0]["time_samples_ms_truncated_from"] == 40000
+    assert shrink({"a": 1})[1] is False
