@@ -40,7 +40,14 @@ target_link_libraries(kprof_deps INTERFACE ${KPROF_FFI_LIB})
 # installed. Optional: without it kprof still builds, and a bad --so is found when dlopen() loads
 # it (after the GPU check) instead of before.
 find_path(KPROF_ELF_INC gelf.h HINTS ${_kprof_hints})
-find_library(KPROF_ELF_LIB NAMES libelf.a elf HINTS "${KPROF_DEPS_DIR}/lib" /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib)
+# The Python extension is a shared object: Debian's libelf.a is not position-independent, so the
+# package links libelf.so.1 (auditwheel copies it into the wheel).
+if(KPROF_PYTHON_MODULE)
+  set(_kprof_elf_names elf libelf.so.1)
+else()
+  set(_kprof_elf_names libelf.a elf)
+endif()
+find_library(KPROF_ELF_LIB NAMES ${_kprof_elf_names} HINTS "${KPROF_DEPS_DIR}/lib" /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib)
 find_library(KPROF_Z_LIB NAMES z libz.so.1 HINTS /usr/lib/x86_64-linux-gnu /lib/x86_64-linux-gnu /usr/lib64 /usr/lib)
 if(KPROF_ELF_INC AND KPROF_ELF_LIB AND KPROF_Z_LIB)
   target_include_directories(kprof_deps SYSTEM INTERFACE ${KPROF_ELF_INC})

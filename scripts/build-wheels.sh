@@ -9,9 +9,10 @@ usage() {
 Usage: bash scripts/build-wheels.sh [PYTHON ...] [--help]
 
 Builds one kprof wheel per Python (default: CPython 3.10, 3.11, 3.12 and 3.13, found as pyenv's
-versions or pythonX.Y on PATH) with `PYTHON -m pip wheel . --no-deps` (build isolation: pip fetches
-scikit-build-core and pybind11 from PyPI), then `auditwheel repair` writes the manylinux wheel into
-dist/. Needs the CUDA toolkit (nvcc, cudart; /usr/local/cuda) and the Debian -dev packages of
+versions or pythonX.Y on PATH) with `pip wheel . --no-deps --no-build-isolation` in a build
+environment of that Python (build/wheel-env-cpXY: scikit-build-core and pybind11 from PyPI, kept, so
+a second build reuses build/py-<tag>/ instead of compiling everything again against a new temporary
+pybind11), then `auditwheel repair` writes the manylinux wheel into dist/. Needs the CUDA toolkit (nvcc, cudart; /usr/local/cuda) and the Debian -dev packages of
 scripts/setup.sh at build time; the wheel needs neither: cudart, libstdc++ and libgcc are linked in,
 libffi and libelf's zlib are grafted by auditwheel, and CUDA's driver, NVML and CUPTI are loaded at
 run time (excluded from the repair as a guard). Each wheel's tag, size and build time are printed.
@@ -59,8 +60,14 @@ mkdir -p dist build/wheel-raw
 for py in "${pythons[@]}"; do
   start=$(date +%s)
   rm -f build/wheel-raw/kprof-*.whl
+  tag=$("$py" -c 'import sys; print(f"cp{sys.version_info[0]}{sys.version_info[1]}")')
   echo "build-wheels: $py ($("$py" -c 'import sys; print(sys.version.split()[0])'))" >&2
-  "$py" -m pip wheel . --no-deps -w build/wheel-raw "${launcher[@]}"
+  env_dir=build/wheel-env-$tag
+  if [ ! -x "$env_dir/bin/python" ]; then
+    "$py" -m venv "$env_dir"
+    "$env_dir/bin/pip" install -q "scikit-build-core>=0.10" "pybind11>=2.10"
+  fi
+  "$env_dir/bin/python" -m pip wheel . --no-deps --no-build-isolation -w build/wheel-raw "${launcher[@]}"
   raw=$(ls build/wheel-raw/kprof-*.whl)
   auditwheel repair "$raw" -w dist \
     --exclude 'libcuda.so.*' --exclude 'libnvidia-ml.so.*' --exclude 'libcupti.so.*' \

@@ -12,13 +12,13 @@ namespace kprof {
 /// or 2 (usage error), with kprof's message and hint for the error.
 struct CliOutcome {
   int code = 0;
-  std::string message;
-  std::string hint;
-  std::string command;  ///< the command parsed ("run"), "" when none
+  std::string message{};
+  std::string hint{};
+  std::string command{};  ///< the command parsed ("run"), "" when none
   /// Where the command writes its reports: its `-o` value, else the option's default
   /// ("profile_out", "compare_out", "analyze_out"; env: the Markdown report's path). The Python API
   /// reads the JSON reports from there, so no default is written twice.
-  std::string output;
+  std::string output{};
 };
 
 /// Runs the command line `argv` (argv[0] is the program's name; the rest as a shell gives them:

@@ -75,7 +75,7 @@ def test_gate_skips_with_the_reason_without_a_gpu(pytester):
             kprof_gate({os.path.join(ex, 'v1.cu')!r}, {os.path.join(ex, 'ref.py')!r}, {{"N": 256, "D": 256}},
                        sizes={{"input": "N*D", "output": "N*D"}}, build=True)
     """)
-    result = pytester.runpytest_subprocess("-rs", "-p", "kprof.pytest_plugin")
+    result = pytester.runpytest_subprocess("-rs")  # the plugin loads through its pytest11 entry point
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(["*kprof: no GPU:*"])
 
