@@ -23,6 +23,12 @@ struct RunCmd {
   std::string gpus;                 ///< --gpus all|0,1,...
   SlurmOptions slurm;               ///< --slurm and its options
   bool no_wait = false;             ///< --no-wait
+  /// --decide and its options (RunRequest::decide); --min-gain in percent.
+  bool decide = false, confirm = false, decide_ncu = false;
+  int rounds = kDefaultRounds;
+  double decide_budget_s = kDefaultDecideBudgetS;
+  int calls_per_round = kDefaultCallsPerSlot;
+  double min_gain_pct = 100 * kDefaultMinGain;
 };
 
 /// Adds every `kprof run` option to `sub` (kernel, profile, env timeout, scale options).

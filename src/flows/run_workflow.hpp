@@ -50,8 +50,15 @@ class RunWorkflow {
   /// (check_deferred); nothing of them is shown before their check.
   void run_versions();
 
-  /// Compares the rows and writes comparison.md/.json and roofline.svg.
+  /// Compares the rows and writes comparison.md/.json (with the decision block of --decide) and
+  /// roofline.svg.
   void write_comparison();
+
+  /// --decide (run_decide.cpp): the correct versions, kept loaded, timed in interleaved rounds
+  /// (stages/timing/rounds_gpu.hpp), a second set with --confirm, the decision per candidate into
+  /// RunOutcome::decision and its lines printed. Without --decide-ncu the rounds' call times fill
+  /// the rows' times. Does nothing without --decide or once the run has stopped.
+  void decide_rounds();
 
   /// The ncu step of the versions timed for one session, and their reports (flows/ncu_session.hpp).
   /// A standby session is released before the environment check has ended and stopped when that
@@ -162,6 +169,18 @@ class RunWorkflow {
   std::set<std::string> python_imported_;         ///< packages import_shared_python() has imported
   std::string why_stop_;                          ///< why the versions not yet run will not run ("" while they may)
   std::vector<std::function<void()>> published_;  ///< results waiting for the environment (publish)
+  /// --decide: a correct version kept loaded for the rounds (decide_rounds).
+  struct DecideArm {
+    size_t row = 0;  ///< its row in out_.rows
+    std::unique_ptr<KernelInstance> inst;
+  };
+  std::vector<DecideArm> decide_arms_;
+  /// --decide: keeps a correct version for the rounds (row: the row run_versions appends next).
+  void keep_for_decision(std::unique_ptr<KernelInstance> inst) {
+    decide_arms_.push_back({out_.rows.size(), std::move(inst)});
+  }
+  /// --decide: the rounds' call times of one arm as its row's times (rows not profiled otherwise).
+  static void fill_round_times(VersionRow& row, const std::vector<double>& kept_ms);
 };
 
 }  // namespace kprof
