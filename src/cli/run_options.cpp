@@ -121,6 +121,9 @@ void check_scale_options(const CLI::App* sub, const RunCmd& c) {
                         "add --slurm to run on a Slurm cluster, or drop " + std::string(o));
   if (c.slurm.enabled && !c.gpus.empty())
     throw usage_error("--gpus and --slurm exclude each other", "with --slurm, Slurm gives each task its GPU (--gres)");
+  if (c.decide && is_scaled(c))
+    throw usage_error("--decide times the versions in one process: it does not combine with --sweep, --gpus or --slurm",
+                      "decide at one size: drop the scale options, or run --decide once per size");
   if (!c.gpus.empty() && sub->get_option("--gpu")->count() > 0)
     throw usage_error("--gpus and --gpu exclude each other", "give the GPUs with --gpus 0,1,... only");
 }

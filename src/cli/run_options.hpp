@@ -41,7 +41,7 @@ RunRequest make_run_request(const RunCmd& c);
 bool is_scaled(const RunCmd& c);
 
 /// Checks the scale options together: Slurm options need --slurm, --gpus and --slurm exclude each
-/// other, --gpus excludes --gpu. Throws Error (exit 2).
+/// other, --gpus excludes --gpu, --decide excludes every scale option. Throws Error (exit 2).
 void check_scale_options(const CLI::App* sub, const RunCmd& c);
 
 /// `words` (the arguments after "run") without the scale options and the output folder (-o,

@@ -142,4 +142,13 @@ TEST(DecisionReport, RunOptionsCarryTheDecideSettings) {
   EXPECT_FALSE(make_run_request(plain).decide.enabled);
   EXPECT_THROW(parse_run_words({dir + "/v0.cu", "--ref", dir + "/ref.py", "--rounds", "30"}), Error);  // needs --decide
   EXPECT_THROW(parse_run_words({dir + "/v0.cu", "--ref", dir + "/ref.py", "--decide", "--rounds", "3"}), Error);
+  CLI::App app{"kprof"};
+  RunCmd scaled;
+  CLI::App* sub = app.add_subcommand("run", "");
+  add_run_options(sub, scaled);
+  scaled.decide = true;
+  scaled.sweep = {"N=1Ki..4Ki"};
+  EXPECT_THROW(check_scale_options(sub, scaled), Error);  // one process, one size
+  scaled.decide = false;
+  EXPECT_NO_THROW(check_scale_options(sub, scaled));
 }
