@@ -95,12 +95,20 @@ TEST(Rounds, EveryRoundTimesEveryArmInAFreshSeededOrder) {
   EXPECT_GT(orders.size(), 10u);         // new orders, not one
   EXPECT_EQ(g.calls_of[0], 40 * 2 * 3);  // baseline twice per round, 3 calls each
   EXPECT_EQ(g.calls_of[1], 40 * 3);
+  // Each arm's three calls of a round on sets 0, 1, 2: never twice in a row on the same inputs.
+  EXPECT_EQ(std::vector<int>(sets_seen.begin(), sets_seen.begin() + 6), (std::vector<int>{0, 1, 2, 0, 1, 2}));
+  h.sets = 2;  // two sets, three calls: round 1 starts where round 0 left off
+  sets_seen.clear();
+  o.rounds = 2;
+  run_rounds(3, o, h);
   EXPECT_EQ(sets_seen[0], 0);
-  EXPECT_EQ(sets_seen[4 * 3], 1);  // round 1 on set 1
+  EXPECT_EQ(sets_seen[1], 1);
+  EXPECT_EQ(sets_seen[4 * 3], 1);  // round 1, first call: set (1 * 3) % 2
   FakeGpu g2;
   g2.base_ms = g.base_ms;
   RoundsResult again = run_rounds(3, o, g2.hooks());
-  EXPECT_EQ(again.rounds[5].order, r.rounds[5].order);  // seeded
+  ASSERT_EQ(again.rounds.size(), 2u);
+  EXPECT_EQ(again.rounds[1].order, r.rounds[1].order);  // seeded
 }
 
 TEST(Rounds, TheBudgetStopsAfterTheMinimumRounds) {

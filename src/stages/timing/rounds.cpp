@@ -25,10 +25,13 @@ double steady_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-/// One round: every arm in a fresh order, calls_per_slot calls each on set `set`.
-Round one_round(int versions, bool aa, int set, const RoundOptions& o, const RoundHooks& h, std::mt19937_64& rng) {
+/// One round: every arm in a fresh order, calls_per_slot calls each; call c of every arm on set
+/// (first_set + c) % sets, so no arm calls twice in a row on the same inputs (a memoizing kernel
+/// cannot serve its second call from its first) and every arm sees the same sets.
+Round one_round(int versions, bool aa, int first_set, int sets, const RoundOptions& o, const RoundHooks& h,
+                std::mt19937_64& rng) {
   Round r;
-  r.set = set;
+  r.set = first_set;
   const int arms = versions + (aa ? 1 : 0);
   r.order = round_order(arms, rng);
   r.ms.assign(static_cast<size_t>(arms), 0.0);
@@ -37,7 +40,7 @@ Round one_round(int versions, bool aa, int set, const RoundOptions& o, const Rou
   for (int arm : r.order) {
     const int version = arm < versions ? arm : 0;  // the A/A arm is the baseline again
     calls.clear();
-    for (int c = 0; c < o.calls_per_slot; ++c) calls.push_back(h.time_call(version, set));
+    for (int c = 0; c < o.calls_per_slot; ++c) calls.push_back(h.time_call(version, (first_set + c) % sets));
     r.ms[static_cast<size_t>(arm)] = median_of(calls);
   }
   if (h.end_round) r.cond = h.end_round();
@@ -93,7 +96,7 @@ RoundsResult run_rounds(int versions, const RoundOptions& o, const RoundHooks& h
       res.stopped_by = "time budget";
       break;
     }
-    res.rounds.push_back(one_round(versions, res.aa_arm, r % sets, o, h, rng));
+    res.rounds.push_back(one_round(versions, res.aa_arm, (r * o.calls_per_slot) % sets, sets, o, h, rng));
   }
   if (res.stopped_by.empty()) res.stopped_by = "rounds";
   res.seconds = now() - t0;

@@ -1,5 +1,5 @@
 // The interleaved rounds of `kprof run --decide` (pure, no CUDA): every round times each arm (each
-// version, plus the baseline again as the A/A arm) in a new seeded random order on one input set,
+// version, plus the baseline again as the A/A arm) in a new seeded random order on the same input sets,
 // the run's band of SM clock and throttle state, the rounds outside it discarded and counted, and
 // the device memory the versions need together. The GPU is reached only through RoundHooks
 // (rounds_gpu.hpp drives the real kernels; the unit tests a fake timer and clock).
@@ -58,7 +58,7 @@ struct RoundConditions {
 struct Round {
   std::vector<int> order;  ///< arm indices in the order they were timed
   std::vector<double> ms;  ///< per arm (by index): the median of its calls this round, ms
-  int set = 0;             ///< the input set of every call of the round
+  int set = 0;             ///< the input set of each arm's first call this round (call c: set + c, modulo the sets)
   RoundConditions cond;
   bool discarded = false;
   std::string why;  ///< why discarded ("SM clock 1755 MHz outside 1940-2020 MHz", "throttled")
@@ -99,14 +99,15 @@ struct RoundHooks {
   std::function<void()> begin_round;           ///< before a round's first call
   std::function<RoundConditions()> end_round;  ///< after its last call: its clock conditions
   std::function<double()> now_s;               ///< monotonic seconds (default: steady_clock)
-  int sets = 1;                                ///< input sets to rotate over, one per round
+  int sets = 1;                                ///< input sets to rotate over, one per call
 };
 
 /// A new random order of `arms` arms (a permutation of 0..arms-1) drawn from `rng`.
 std::vector<int> round_order(int arms, std::mt19937_64& rng);
 
 /// Runs the rounds: round r times every arm in round_order's order, each arm calls_per_slot times
-/// on set r % sets, the arm's time the median of its calls; stops after o.rounds rounds, or at
+/// (call c of round r on set (r * calls_per_slot + c) % sets: consecutive calls of one arm on
+/// other inputs, every arm on the same sets), the arm's time the median of its calls; stops after o.rounds rounds, or at
 /// o.budget_s once o.min_rounds ran (the stop never reads the times), then applies the band.
 /// Exceptions of the hooks propagate.
 RoundsResult run_rounds(int versions, const RoundOptions& o, const RoundHooks& h);
