@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
+#include "device/cuda.hpp"
 #include "flows/run_workflow.hpp"
 #include "report/decision_report.hpp"
 #include "stages/analysis/decision.hpp"
@@ -39,9 +40,12 @@ void RunWorkflow::decide_rounds() {
   }
   DecisionReport report;
   const bool baseline_timed = !arm_of_row.empty() && arm_of_row[0] == 0;
-  if (!baseline_timed || versions.size() < 2) {
+  if (!baseline_timed || versions.size() < 2 || hard_exit_requested()) {
     report = decide_versions(out_.rows, arm_of_row, RoundsResult{}, nullptr, dr.rule);
-    if (report.not_run.empty()) report.not_run = "fewer than two correct versions: nothing to interleave";
+    if (hard_exit_requested())
+      report.not_run = "a kernel hung the GPU: no rounds can run";
+    else if (report.not_run.empty())
+      report.not_run = "fewer than two correct versions: nothing to interleave";
   } else {
     env_.wait_gpu_probes();  // no probe of the environment beside the timed rounds
     const int gpu = req_.versions.front().gpu;

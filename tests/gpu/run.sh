@@ -95,7 +95,7 @@ fi
 
 # GoogleTest cases run one at a time, after the others: call times, device-wide free memory, and
 # two `kprof env` runs compared (their counter probes under ncu).
-ALONE='^(GpuTiming|DeviceBuffersGpu|Trace)[.]'
+ALONE='^(GpuTiming|GpuRounds|DeviceBuffersGpu|Trace)[.]'
 if want unit && [ -f build-gpu/.prebuilt ] && [ ! -x build-gpu/tests/kprof_tests ]; then
   printf 'FAIL\tgtest (prebuilt: no .prebuilt/kprof_tests: run scripts/prebuild-gpu.sh)\t1\t0\t-\n' >> "$SUMMARY"
 elif want unit && [ -f build-gpu/.prebuilt ]; then
