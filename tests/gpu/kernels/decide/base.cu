@@ -12,6 +12,9 @@ __global__ void poly_steps(const float* __restrict__ x, float* __restrict__ y, i
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   float v = x[i], acc = 0.f;
+  // Not unrolled, in every version alike: 256 steps would be unrolled whole and 247 or 265 not,
+  // and the planted difference would then be the code's shape, not the 3.5% more or fewer steps.
+#pragma unroll 1
   for (int k = 0; k < KPROF_STEPS; ++k) acc = fmaf(acc, 0.5f, v * 0.001f);
   y[i] = acc;
 }
