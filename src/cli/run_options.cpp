@@ -44,6 +44,12 @@ void add_decide_options(CLI::App* sub, RunCmd& c) {
   sub->add_flag("--confirm", c.confirm,
                 "--decide: a second, independent set of rounds; keep or revert only when both sets agree")
       ->needs(decide);
+  sub->add_option("--decide-time", c.decide_time,
+                  "--decide: what a round times: call (CUDA events around each call) or kernel (the call's kernels, "
+                  "CUPTI records: no launch overhead)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"call", "kernel"}))
+      ->needs(decide);
   sub->add_flag("--decide-ncu", c.decide_ncu,
                 "--decide: also time and profile each version with ncu as a plain run does, before the rounds")
       ->needs(decide);
@@ -108,6 +114,7 @@ RunRequest make_run_request(const RunCmd& c) {
   req.decide.rounds.budget_s = c.decide_budget_s;
   req.decide.rounds.calls_per_slot = c.calls_per_round;
   req.decide.rule.min_gain = c.min_gain_pct / 100;
+  req.decide.kernel_time = c.decide_time == "kernel";
   if (c.decide && !c.decide_ncu) req.profile.run_ncu = false;  // timing only unless asked
   return req;
 }

@@ -29,6 +29,7 @@ struct RunCmd {
   double decide_budget_s = kDefaultDecideBudgetS;
   int calls_per_round = kDefaultCallsPerSlot;
   double min_gain_pct = 100 * kDefaultMinGain;
+  std::string decide_time = "call";  ///< --decide-time call|kernel
 };
 
 /// Adds every `kprof run` option to `sub` (kernel, profile, env timeout, scale options).

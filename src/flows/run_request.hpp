@@ -26,6 +26,9 @@ struct DecideRequest {
   /// --decide-ncu: each version also gets the usual timing and ncu profile before the rounds
   /// (default: timing only, the rounds' call times are the versions' times).
   bool ncu = false;
+  /// --decide-time kernel: the rounds time each call's kernels (CUPTI records, one session over the
+  /// rounds) instead of the call between CUDA events (--decide-time call, the default).
+  bool kernel_time = false;
 };
 
 /// Everything `kprof run` needs.

@@ -179,8 +179,13 @@ class RunWorkflow {
   void keep_for_decision(std::unique_ptr<KernelInstance> inst) {
     decide_arms_.push_back({out_.rows.size(), std::move(inst)});
   }
-  /// --decide: the rounds' call times of one arm as its row's times (rows not profiled otherwise).
-  static void fill_round_times(VersionRow& row, const std::vector<double>& kept_ms);
+  /// --decide: the rounds (and with --confirm the second set) of `versions` (arm i: versions[i];
+  /// arm_of_row maps rows to arms, -1 when not timed) and their decisions; fills the rows' times
+  /// without --decide-ncu. Throws the Error of measure_rounds.
+  DecisionReport time_rounds(const std::vector<KernelInstance*>& versions, const std::vector<int>& arm_of_row);
+  /// --decide: the rounds' times of one arm as its row's times (rows not profiled otherwise):
+  /// its call times, or with `kernel` its kernel times (CUPTI).
+  static void fill_round_times(VersionRow& row, const std::vector<double>& kept_ms, bool kernel);
 };
 
 }  // namespace kprof

@@ -31,7 +31,15 @@ class SpinVersion : public KernelInstance {
     const float v = static_cast<float>(seed);
     cuda_check(cudaMemcpy(x_, &v, sizeof(float), cudaMemcpyHostToDevice), "spin fill");
   }
-  std::vector<BufferView> buffers() const override { return {{"x", DType::F32, 1, x_, true}}; }
+  std::vector<BufferView> buffers() const override {
+    BufferView b;
+    b.name = "x";
+    b.dtype = DType::F32;
+    b.count = 1;
+    b.ptr = x_;
+    b.is_output = true;
+    return {b};
+  }
   std::vector<ScalarArg> scalars() const override { return {}; }
   void call() override { test_kernels::launch_spin(ns_, cudaStreamLegacy); }
 
@@ -54,13 +62,12 @@ TimingOptions quick_warmup() {
   return t;
 }
 
-}  // namespace
-
-TEST(GpuRounds, APlantedGainIsKeptAndTheRoundsAreInterleaved) {
-  KPROF_REQUIRE_GPU();
+/// The rounds of a 200 us spin, one 5% faster and the first again; kernel times (CUPTI) or call times.
+void planted_gain_is_kept(bool kernel_time) {
   select_gpu(0);
-  SpinVersion base(200000), faster(static_cast<uint64_t>(200000 / 1.05)), same(200000);  // 200 us, 5% faster, itself
-  RoundTiming t = measure_rounds({&base, &faster, &same}, quick_warmup(), few_rounds(), 0);
+  SpinVersion base(200000), faster(static_cast<uint64_t>(200000 / 1.05)), same(200000);
+  RoundTiming t = measure_rounds({&base, &faster, &same}, quick_warmup(), few_rounds(), 0, kernel_time);
+  EXPECT_EQ(t.kernel_time, kernel_time) << (t.notes.empty() ? "" : t.notes.back());
   const RoundsResult& r = t.rounds;
   ASSERT_EQ(r.rounds.size(), 30u);
   EXPECT_EQ(r.arms(), 4);
@@ -76,5 +83,19 @@ TEST(GpuRounds, APlantedGainIsKeptAndTheRoundsAreInterleaved) {
   EXPECT_EQ(keep.decision, Decision::Keep) << decision_text(keep);
   auto self = decide_paired(r.kept_ms(0), r.kept_ms(2), f, DecisionRule{}, {});
   EXPECT_EQ(self.decision, Decision::Inconclusive) << decision_text(self);
-  if (Nvml::get()) EXPECT_TRUE(r.band.ref_mhz.has_value()) << r.band.note;
+  if (Nvml::get()) {
+    EXPECT_TRUE(r.band.ref_mhz.has_value()) << r.band.note;
+  }
+}
+
+}  // namespace
+
+TEST(GpuRounds, APlantedGainIsKeptAndTheRoundsAreInterleaved) {
+  KPROF_REQUIRE_GPU();
+  planted_gain_is_kept(false);
+}
+
+TEST(GpuRounds, KernelTimeRoundsKeepThePlantedGainToo) {
+  KPROF_REQUIRE_GPU();
+  planted_gain_is_kept(true);
 }

@@ -134,10 +134,13 @@ TEST(DecisionReport, RunOptionsCarryTheDecideSettings) {
   EXPECT_EQ(r.decide.rounds.calls_per_slot, 5);
   EXPECT_DOUBLE_EQ(r.decide.rounds.budget_s, 45);
   EXPECT_DOUBLE_EQ(r.decide.rule.min_gain, 0.025);
-  EXPECT_FALSE(r.profile.run_ncu);  // timing only by default
-  RunCmd with_ncu =
-      parse_run_words({dir + "/v0.cu", "--ref", dir + "/ref.py", "--D=64", "--N=1024", "--decide", "--decide-ncu"});
+  EXPECT_FALSE(r.profile.run_ncu);     // timing only by default
+  EXPECT_FALSE(r.decide.kernel_time);  // call time by default
+  RunCmd with_ncu = parse_run_words({dir + "/v0.cu", "--ref", dir + "/ref.py", "--D=64", "--N=1024", "--decide",
+                                     "--decide-ncu", "--decide-time", "kernel"});
   EXPECT_TRUE(make_run_request(with_ncu).profile.run_ncu);
+  EXPECT_TRUE(make_run_request(with_ncu).decide.kernel_time);
+  EXPECT_THROW(parse_run_words({dir + "/v0.cu", "--ref", dir + "/ref.py", "--decide", "--decide-time", "wall"}), Error);
   RunCmd plain = parse_run_words({dir + "/v0.cu", "--ref", dir + "/ref.py", "--D=64", "--N=1024"});
   EXPECT_FALSE(make_run_request(plain).decide.enabled);
   EXPECT_THROW(parse_run_words({dir + "/v0.cu", "--ref", dir + "/ref.py", "--rounds", "30"}), Error);  // needs --decide

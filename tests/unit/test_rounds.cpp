@@ -111,6 +111,35 @@ TEST(Rounds, EveryRoundTimesEveryArmInAFreshSeededOrder) {
   EXPECT_EQ(again.rounds[1].order, r.rounds[1].order);  // seeded
 }
 
+TEST(Rounds, TimesKnownAfterThePassFillTheRoundsInCallOrder) {
+  // A CUPTI pass: the hook returns 0 and the kernel times arrive once the session ends.
+  RoundOptions o;
+  o.rounds = 12;
+  o.calls_per_slot = 2;
+  RoundHooks h;
+  int calls = 0;
+  std::vector<int> version_of_call;
+  h.time_call = [&](int v, int) {
+    ++calls;
+    version_of_call.push_back(v);
+    return 0.0;
+  };
+  RoundsResult r = run_rounds(2, o, h);
+  ASSERT_EQ(calls, 12 * 3 * 2);
+  std::vector<double> per_call;
+  for (size_t i = 0; i < version_of_call.size(); ++i)  // version v takes 1 + v ms; the second call of a pair 0.2 more
+    per_call.push_back(1.0 + version_of_call[i] + (i % 2 ? 0.2 : 0.0));
+  ASSERT_TRUE(refill_round_times(r, per_call, 2));
+  for (const auto& round : r.rounds) {
+    EXPECT_DOUBLE_EQ(round.ms[0], 1.1);  // the median of 1.0 and 1.2
+    EXPECT_DOUBLE_EQ(round.ms[1], 2.1);
+    EXPECT_DOUBLE_EQ(round.ms[2], 1.1);  // the A/A arm: version 0 again
+  }
+  per_call.pop_back();
+  EXPECT_FALSE(refill_round_times(r, per_call, 2));
+  EXPECT_DOUBLE_EQ(r.rounds[0].ms[1], 2.1);  // unchanged
+}
+
 TEST(Rounds, TheBudgetStopsAfterTheMinimumRounds) {
   FakeGpu g;
   g.base_ms = {100.0, 100.0};  // 0.1 s per call: 0.9 s per round

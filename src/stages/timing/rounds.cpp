@@ -104,6 +104,19 @@ RoundsResult run_rounds(int versions, const RoundOptions& o, const RoundHooks& h
   return res;
 }
 
+bool refill_round_times(RoundsResult& r, const std::vector<double>& per_call_ms, int calls_per_slot) {
+  size_t calls = 0;
+  for (const auto& round : r.rounds) calls += round.order.size() * static_cast<size_t>(std::max(calls_per_slot, 0));
+  if (calls_per_slot < 1 || calls != per_call_ms.size()) return false;
+  auto next = per_call_ms.begin();
+  for (auto& round : r.rounds)
+    for (int arm : round.order) {
+      round.ms[static_cast<size_t>(arm)] = median_of(std::vector<double>(next, next + calls_per_slot));
+      next += calls_per_slot;
+    }
+  return true;
+}
+
 RoundBand apply_band(std::vector<Round>& rounds, double band_frac) {
   RoundBand b;
   std::vector<double> clocks;

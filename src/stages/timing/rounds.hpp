@@ -112,6 +112,12 @@ std::vector<int> round_order(int arms, std::mt19937_64& rng);
 /// Exceptions of the hooks propagate.
 RoundsResult run_rounds(int versions, const RoundOptions& o, const RoundHooks& h);
 
+/// Replaces every arm's time in `r` with the median of its calls' `per_call_ms` (one value per
+/// call, in the order run_rounds made them: round by round, arms in each round's order,
+/// `calls_per_slot` calls each): how a pass whose times are known only after its last call (CUPTI's
+/// kernel records) fills its rounds. False, and `r` unchanged, when the count does not match.
+bool refill_round_times(RoundsResult& r, const std::vector<double>& per_call_ms, int calls_per_slot);
+
 /// The run's band (RoundBand) over `rounds`: reference clock the median of the rounds' SM clocks,
 /// band ref * (1 -+ band_frac); the throttle state that of most rounds; every round outside the
 /// clock band or in the other throttle state is marked discarded with its reason. Rounds without

@@ -8,8 +8,11 @@
 #include "core/dtype.hpp"
 #include "core/error.hpp"
 #include "device/cuda.hpp"
+#include "device/l2_flush.hpp"
 #include "stages/env/nvml.hpp"
+#include "stages/timing/attribution.hpp"
 #include "stages/timing/clock_reader.hpp"
+#include "stages/timing/cupti_session.hpp"
 #include "stages/timing/device_ops.hpp"
 #include "stages/timing/driver.hpp"
 #include "stages/timing/input_sets.hpp"
@@ -30,6 +33,30 @@ RoundMemory check_memory(const std::vector<KernelInstance*>& versions, const Tim
   return m;
 }
 
+/// Everything the rounds drive: the versions' input sets, one flusher, a driver per version.
+struct Rig {
+  std::vector<std::unique_ptr<InputSets>> sets;
+  std::unique_ptr<L2Flusher> flush;
+  std::vector<std::unique_ptr<Driver>> drivers;
+};
+
+/// The input sets (the same seeds for every version), the flusher and the drivers; each version
+/// warmed up in turn (its calls into out.warmup_calls).
+Rig set_up(const std::vector<KernelInstance*>& versions, const TimingOptions& t, int gpu, RoundTiming& out) {
+  Rig rig;
+  for (auto* v : versions)
+    rig.sets.push_back(std::make_unique<InputSets>(*v, t.seed, out.memory.sets, true, t.restore_outputs));
+  if (!rig.sets.empty() && !rig.sets[0]->note().empty()) out.notes.push_back(rig.sets[0]->note());
+  rig.flush = std::make_unique<L2Flusher>(gpu_l2_bytes(gpu), t.l2_flush);
+  out.l2_flush_bytes = rig.flush->bytes();
+  for (size_t i = 0; i < versions.size(); ++i) {
+    rig.drivers.push_back(std::make_unique<Driver>(*versions[i], t.call_timeout_ms, gpu, *rig.sets[i], *rig.flush));
+    out.warmup_calls.push_back(
+        warm_up_calls(*rig.drivers.back(), t.warmup_calls, t.warmup_ms, t.min_warmup_calls).first);
+  }
+  return rig;
+}
+
 /// One call of `d` on input set `set` between CUDA events, ms.
 double timed_call(Driver& d, EventPair& ev, int set, const std::string& what) {
   d.between_calls(set);
@@ -42,6 +69,25 @@ double timed_call(Driver& d, EventPair& ev, int set, const std::string& what) {
   return ms;
 }
 
+/// One call of `d` on input set `set` under CUPTI: its host window kept for the attribution.
+void recorded_call(Driver& d, int set, const std::string& what, std::vector<CallWindow>& windows) {
+  d.between_calls(set);
+  CallWindow w;
+  w.begin_ns = CuptiSession::now_ns();
+  d.call(what);
+  w.return_ns = CuptiSession::now_ns();
+  d.wait(what);
+  w.end_ns = CuptiSession::now_ns();
+  windows.push_back(w);
+}
+
+/// The summed kernel time of every call from CUPTI's records (kprof's flush kernels dropped), ms.
+std::vector<double> kernel_ms_per_call(CuptiSession& session, const std::vector<CallWindow>& windows) {
+  CuptiRecords rec = session.finish();
+  drop_kernels_named(rec.kernels, kL2FlushKernelName);
+  return summarize_kernels(attribute_kernels(rec.kernels, rec.apis, windows), std::nullopt).sum_ms;
+}
+
 }  // namespace
 
 size_t round_buffer_bytes(const KernelInstance& inst) {
@@ -51,40 +97,37 @@ size_t round_buffer_bytes(const KernelInstance& inst) {
 }
 
 RoundTiming measure_rounds(const std::vector<KernelInstance*>& versions, const TimingOptions& timing,
-                           const RoundOptions& rounds, int gpu) {
+                           const RoundOptions& rounds, int gpu, bool kernel_time) {
   validate(timing);
   validate(rounds);
   RoundTiming out;
-  const size_t l2 = gpu_l2_bytes(gpu);
-  out.memory = check_memory(versions, timing, timing.l2_flush ? 2 * l2 : 0);
+  out.memory = check_memory(versions, timing, timing.l2_flush ? 2 * gpu_l2_bytes(gpu) : 0);
   if (!out.memory.message.empty()) out.notes.push_back(out.memory.message);
-  std::vector<std::unique_ptr<InputSets>> sets;
-  for (auto* v : versions)
-    sets.push_back(std::make_unique<InputSets>(*v, timing.seed, out.memory.sets, true, timing.restore_outputs));
-  if (!sets.empty() && !sets[0]->note().empty()) out.notes.push_back(sets[0]->note());
-  L2Flusher flush(l2, timing.l2_flush);
-  out.l2_flush_bytes = flush.bytes();
-  std::vector<std::unique_ptr<Driver>> drivers;
-  for (size_t i = 0; i < versions.size(); ++i) {
-    drivers.push_back(std::make_unique<Driver>(*versions[i], timing.call_timeout_ms, gpu, *sets[i], flush));
-    out.warmup_calls.push_back(
-        warm_up_calls(*drivers.back(), timing.warmup_calls, timing.warmup_ms, timing.min_warmup_calls).first);
-  }
+  Rig rig = set_up(versions, timing, gpu, out);
+  std::unique_ptr<CuptiSession> session;
+  if (kernel_time) try {
+      session = std::make_unique<CuptiSession>();
+    } catch (const Error& e) {
+      out.notes.push_back(std::string("kernel time not measured, the rounds time calls: ") + e.what());
+    }
+  out.kernel_time = session != nullptr;
   SmClockRecord clock_record;
   ClockReader clocks(gpu, clock_record);
   PassConditions pc;
   pc.sampler = clocks.start_sampler();
   EventPair ev;
+  std::vector<CallWindow> windows;
   SampleWindow window;
   RoundHooks h;
-  h.sets = drivers.empty() ? 1 : drivers[0]->sets();
+  h.sets = rig.drivers.empty() ? 1 : rig.drivers[0]->sets();
   h.time_call = [&](int v, int set) {
-    return timed_call(*drivers[static_cast<size_t>(v)], ev, set, fmt::format("round call of version {}", v + 1));
+    Driver& d = *rig.drivers[static_cast<size_t>(v)];
+    const std::string what = fmt::format("round call of version {}", v + 1);
+    if (!session) return timed_call(d, ev, set, what);
+    recorded_call(d, set, what, windows);
+    return 0.0;  // the kernel time is known once the session ends (refill_round_times)
   };
-  h.begin_round = [&] {
-    reset_persisting_l2();
-    window.begin_ms = pc.now();
-  };
+  h.begin_round = [&] { window.begin_ms = pc.now(); };
   h.end_round = [&] {
     window.end_ms = pc.now();
     pc.windows.push_back(window);
@@ -92,6 +135,9 @@ RoundTiming measure_rounds(const std::vector<KernelInstance*>& versions, const T
     return RoundConditions{};  // settled below from the sampler's reads inside the round
   };
   out.rounds = run_rounds(static_cast<int>(versions.size()), rounds, h);
+  if (session && !refill_round_times(out.rounds, kernel_ms_per_call(*session, windows), rounds.calls_per_slot))
+    throw check_failed("CUPTI's kernel records do not match the rounds' calls",
+                       "run --decide without --decide-time kernel");
   const auto conditions = pc.finish(nullptr, std::nullopt);
   for (size_t i = 0; i < out.rounds.rounds.size() && i < conditions.size(); ++i) {
     const auto& c = conditions[i];
@@ -99,7 +145,7 @@ RoundTiming measure_rounds(const std::vector<KernelInstance*>& versions, const T
   }
   out.rounds.band = apply_band(out.rounds.rounds, rounds.band_frac);
   if (!clock_record.note.empty()) out.notes.push_back(clock_record.note);
-  if (!flush.note().empty()) out.notes.push_back(flush.note());
+  if (!rig.flush->note().empty()) out.notes.push_back(rig.flush->note());
   return out;
 }
 
