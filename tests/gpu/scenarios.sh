@@ -386,7 +386,11 @@ if want decide; then  # issue 43: keep or revert from interleaved rounds (tests/
   scenario decide-planted-check 0 '^ok' -- python3 $root/tests/gpu/decide_check.py planted "$W/decide_planted"
   scenario decide-planted-confirm 0 'confirmed' -- "$K" run $DK/base.cu $DK/slower.cu $DK/faster.cu \
     --ref $root/tests/gpu/kernels/memo/ref.py $DD --decide --confirm -o "$W/decide_confirm"
-  for d in decide_self_out decide_planted decide_confirm; do
+  # The same with kernel times (CUPTI records) instead of call times.
+  scenario decide-planted-kernel 0 'decision' -- "$K" run $DK/base.cu $DK/slower.cu $DK/faster.cu \
+    --ref $root/tests/gpu/kernels/memo/ref.py $DD --decide --decide-time kernel -o "$W/decide_kernel"
+  scenario decide-planted-kernel-check 0 '^ok' -- python3 $root/tests/gpu/decide_check.py planted "$W/decide_kernel"
+  for d in decide_self_out decide_planted decide_confirm decide_kernel; do
     cp "$W/$d/comparison.json" "$OUT/${d}_comparison.json" 2>/dev/null
     cp "$W/$d/comparison.md" "$OUT/${d}_comparison.md" 2>/dev/null
   done
