@@ -48,9 +48,12 @@ void gate(const VersionAcross& v, size_t i, const std::string& label, double pct
     return;
   }
   if (const auto& d = v.decision[i]) {  // the decision rule, as `kprof run --decide` reads it
-    if (d->decision == Decision::Revert && !d->on_state && d->ratio)
+    if (d->decision == Decision::Revert && !d->on_state && d->ratio && d->lo && d->hi)
       out.push_back({v.name, label,
-                     fmt::format("slower by {:.1f}% (revert: {})", (1 / *d->ratio - 1) * 100.0, decision_text(*d))});
+                     fmt::format("slower by {:.1f}%: revert ({:.0f}% interval {:.1f}% to {:.1f}% slower, beyond the "
+                                 "{:.1f}% threshold)",
+                                 (1 / *d->ratio - 1) * 100.0, 100 * d->confidence, (1 / *d->hi - 1) * 100.0,
+                                 (1 / *d->lo - 1) * 100.0, 100 * d->threshold)});
     return;
   }
   const RowComparison& c = v.cmp[i];
