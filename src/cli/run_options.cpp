@@ -14,6 +14,47 @@ std::vector<std::string>& stored_invocation() {
   return argv;
 }
 
+/// --decide and its options (docs/METHOD.md states the rule).
+void add_decide_options(CLI::App* sub, RunCmd& c) {
+  CLI::Option* decide = sub->add_flag(
+      "--decide", c.decide,
+      "Keep or revert: every correct version stays loaded, then all are timed in interleaved rounds (a new random "
+      "order each round, the first version also against itself as the A/A noise floor); one keep / revert / "
+      "inconclusive per version against the first (comparison.json \"decision\"); timing only unless --decide-ncu");
+  sub->add_option("--rounds", c.rounds, "--decide: interleaved rounds to make")
+      ->capture_default_str()
+      ->check(CLI::Range(kMinRounds, 1000000))
+      ->needs(decide);
+  sub->add_option("--decide-budget", c.decide_budget_s,
+                  "--decide: seconds the rounds may take; they stop there (after 10 rounds) even before --rounds")
+      ->capture_default_str()
+      ->check(positive_number())
+      ->needs(decide);
+  sub->add_option("--calls-per-round", c.calls_per_round,
+                  "--decide: calls of each version per round (its time in the round is their median)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000))
+      ->needs(decide);
+  sub->add_option("--min-gain", c.min_gain_pct,
+                  "--decide: the smallest gain, percent, that counts (the threshold is the larger of it and the "
+                  "A/A floor)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 100.0))
+      ->needs(decide);
+  sub->add_flag("--confirm", c.confirm,
+                "--decide: a second, independent set of rounds; keep or revert only when both sets agree")
+      ->needs(decide);
+  sub->add_option("--decide-time", c.decide_time,
+                  "--decide: what a round times: call (CUDA events around each call) or kernel (the call's kernels, "
+                  "CUPTI records: no launch overhead)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"call", "kernel"}))
+      ->needs(decide);
+  sub->add_flag("--decide-ncu", c.decide_ncu,
+                "--decide: also time and profile each version with ncu as a plain run does, before the rounds")
+      ->needs(decide);
+}
+
 }  // namespace
 
 void add_run_options(CLI::App* sub, RunCmd& c) {
@@ -50,6 +91,7 @@ void add_run_options(CLI::App* sub, RunCmd& c) {
                   "--slurm: units per array task (default: the number of versions, one size per task)")
       ->check(positive_number());
   sub->add_flag("--no-wait", c.no_wait, "--slurm: submit and return; run the same command again to merge");
+  add_decide_options(sub, c);
 }
 
 RunRequest make_run_request(const RunCmd& c) {
@@ -65,6 +107,15 @@ RunRequest make_run_request(const RunCmd& c) {
   req.output_dir = c.k.output_dir;
   req.env_timeout_s = c.env_timeout_s;
   req.one_ncu_session = c.ncu_session == "one";
+  req.decide.enabled = c.decide;
+  req.decide.confirm = c.confirm;
+  req.decide.ncu = c.decide_ncu;
+  req.decide.rounds.rounds = c.rounds;
+  req.decide.rounds.budget_s = c.decide_budget_s;
+  req.decide.rounds.calls_per_slot = c.calls_per_round;
+  req.decide.rule.min_gain = c.min_gain_pct / 100;
+  req.decide.kernel_time = c.decide_time == "kernel";
+  if (c.decide && !c.decide_ncu) req.profile.run_ncu = false;  // timing only unless asked
   return req;
 }
 
@@ -77,6 +128,9 @@ void check_scale_options(const CLI::App* sub, const RunCmd& c) {
                         "add --slurm to run on a Slurm cluster, or drop " + std::string(o));
   if (c.slurm.enabled && !c.gpus.empty())
     throw usage_error("--gpus and --slurm exclude each other", "with --slurm, Slurm gives each task its GPU (--gres)");
+  if (c.decide && is_scaled(c))
+    throw usage_error("--decide times the versions in one process: it does not combine with --sweep, --gpus or --slurm",
+                      "decide at one size: drop the scale options, or run --decide once per size");
   if (!c.gpus.empty() && sub->get_option("--gpu")->count() > 0)
     throw usage_error("--gpus and --gpu exclude each other", "give the GPUs with --gpus 0,1,... only");
 }

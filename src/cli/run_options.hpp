@@ -23,6 +23,13 @@ struct RunCmd {
   std::string gpus;                 ///< --gpus all|0,1,...
   SlurmOptions slurm;               ///< --slurm and its options
   bool no_wait = false;             ///< --no-wait
+  /// --decide and its options (RunRequest::decide); --min-gain in percent.
+  bool decide = false, confirm = false, decide_ncu = false;
+  int rounds = kDefaultRounds;
+  double decide_budget_s = kDefaultDecideBudgetS;
+  int calls_per_round = kDefaultCallsPerSlot;
+  double min_gain_pct = 100 * kDefaultMinGain;
+  std::string decide_time = "call";  ///< --decide-time call|kernel
 };
 
 /// Adds every `kprof run` option to `sub` (kernel, profile, env timeout, scale options).
@@ -35,7 +42,7 @@ RunRequest make_run_request(const RunCmd& c);
 bool is_scaled(const RunCmd& c);
 
 /// Checks the scale options together: Slurm options need --slurm, --gpus and --slurm exclude each
-/// other, --gpus excludes --gpu. Throws Error (exit 2).
+/// other, --gpus excludes --gpu, --decide excludes every scale option. Throws Error (exit 2).
 void check_scale_options(const CLI::App* sub, const RunCmd& c);
 
 /// `words` (the arguments after "run") without the scale options and the output folder (-o,

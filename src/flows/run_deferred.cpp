@@ -34,7 +34,8 @@ void RunWorkflow::note_stop(const std::string& name) {
 }
 
 bool RunWorkflow::may_time_before_check(const KernelInstance& inst) const {
-  if (!req_.one_ncu_session || !req_.profile.run_ncu || is_python_impl(inst.implementation())) return false;
+  if (!req_.one_ncu_session || !req_.profile.run_ncu || req_.decide.enabled || is_python_impl(inst.implementation()))
+    return false;  // --decide keeps every version for its rounds
   if (reference_.ready()) return false;
   size_t held = buffer_bytes(inst);
   for (const auto& d : deferred_) held += d.bytes;

@@ -79,6 +79,7 @@ RunOutcome run_workflow(const RunRequest& req) {
     throw;
   }
   flow.run_versions();
+  flow.decide_rounds();    // --decide: the interleaved rounds, before ncu's session is released
   flow.finish_profiles();  // a standby session is released before the environment check has ended
   out.env_ready = flow.env_ready();
   if (!out.env_ready) return out;

@@ -3,16 +3,33 @@
 // request, not the flow that includes them.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "flows/profile_settings.hpp"
 #include "kernel/kernel_spec.hpp"
 #include "report/comparison.hpp"
+#include "stages/analysis/decision.hpp"
 #include "stages/env/readiness.hpp"
 #include "stages/verify/check.hpp"
 
 namespace kprof {
+
+/// `kprof run --decide` (flows/run_decide.cpp): every correct version kept loaded, then timed in
+/// interleaved rounds with the baseline's A/A arm, one keep / revert / inconclusive per candidate.
+struct DecideRequest {
+  bool enabled = false;  ///< --decide
+  RoundOptions rounds;   ///< --rounds, --decide-budget, --calls-per-round
+  DecisionRule rule;     ///< --min-gain
+  bool confirm = false;  ///< --confirm: a second, independent set of rounds must agree
+  /// --decide-ncu: each version also gets the usual timing and ncu profile before the rounds
+  /// (default: timing only, the rounds' call times are the versions' times).
+  bool ncu = false;
+  /// --decide-time kernel: the rounds time each call's kernels (CUPTI records, one session over the
+  /// rounds) instead of the call between CUDA events (--decide-time call, the default).
+  bool kernel_time = false;
+};
 
 /// Everything `kprof run` needs.
 struct RunRequest {
@@ -29,6 +46,7 @@ struct RunRequest {
   /// The environment already probed by this process (a `kprof __worker` running several sizes):
   /// used as is instead of probing again; nullptr = probe.
   const EnvReport* env = nullptr;
+  DecideRequest decide;  ///< --decide and its options
 };
 
 /// Outcome of the whole run.
@@ -36,6 +54,7 @@ struct RunOutcome {
   bool env_ready = false;
   std::vector<VersionRow> rows;
   std::vector<RowComparison> comparison;
+  std::optional<DecisionReport> decision;  ///< --decide: the decision block (comparison.json "decision")
   int exit_code = 0;  ///< 0: every version correct and classified; 1: env not ready or any version failed
 };
 

@@ -17,6 +17,7 @@
 #include "device/cuda.hpp"
 #include "flows/assess_context.hpp"
 #include "flows/report_files.hpp"
+#include "report/decision_report.hpp"
 #include "kernel/guarded_call.hpp"
 #include "kernel/load.hpp"
 #include "kernel/kernel_spec.hpp"
@@ -86,9 +87,13 @@ void RunWorkflow::run_versions() {
 void RunWorkflow::write_comparison() {
   std::string basis = choose_time_basis(out_.rows);
   out_.comparison = compare_versions(out_.rows);
-  write_file_atomic(join_path(req_.output_dir, "comparison.md"),
-                    comparison_markdown(out_.rows, out_.comparison, header_, basis));
+  std::string md = comparison_markdown(out_.rows, out_.comparison, header_, basis);
   nlohmann::json cj = comparison_json(out_.rows, out_.comparison, header_, basis);
+  if (out_.decision) {
+    md += decision_markdown(*out_.decision);
+    cj["decision"] = decision_json(*out_.decision);
+  }
+  write_file_atomic(join_path(req_.output_dir, "comparison.md"), md);
   if (req_.profile.roofline && req_.profile.run_ncu) {
     if (!run_chart_) {
       std::vector<std::pair<std::string, const NcuAnalysis*>> done;
@@ -131,10 +136,15 @@ VersionRow RunWorkflow::run_version(size_t i) {
   bool correct = false;
   if (!step(row, "check", t0, [&] { correct = check_version(spec, *inst, row, t0); })) return row;
   if (!correct) return row;
-  builds_.wait_all();  // no nvcc on the CPU while calls are timed or ncu runs
+  builds_.wait_all();                             // no nvcc on the CPU while calls are timed or ncu runs
+  if (req_.decide.enabled && !req_.decide.ncu) {  // timed in the rounds only (decide_rounds)
+    keep_for_decision(std::move(inst));
+    return row;
+  }
   t0 = Clock::now();
   step(row, "profile", t0, [&] { profile_version(spec, *inst, row, t0); });
   row.steps_s["profile"] = seconds_since(t0);
+  if (req_.decide.enabled) keep_for_decision(std::move(inst));
   return row;
 }
 

@@ -50,8 +50,15 @@ class RunWorkflow {
   /// (check_deferred); nothing of them is shown before their check.
   void run_versions();
 
-  /// Compares the rows and writes comparison.md/.json and roofline.svg.
+  /// Compares the rows and writes comparison.md/.json (with the decision block of --decide) and
+  /// roofline.svg.
   void write_comparison();
+
+  /// --decide (run_decide.cpp): the correct versions, kept loaded, timed in interleaved rounds
+  /// (stages/timing/rounds_gpu.hpp), a second set with --confirm, the decision per candidate into
+  /// RunOutcome::decision and its lines printed. Without --decide-ncu the rounds' call times fill
+  /// the rows' times. Does nothing without --decide or once the run has stopped.
+  void decide_rounds();
 
   /// The ncu step of the versions timed for one session, and their reports (flows/ncu_session.hpp).
   /// A standby session is released before the environment check has ended and stopped when that
@@ -162,6 +169,23 @@ class RunWorkflow {
   std::set<std::string> python_imported_;         ///< packages import_shared_python() has imported
   std::string why_stop_;                          ///< why the versions not yet run will not run ("" while they may)
   std::vector<std::function<void()>> published_;  ///< results waiting for the environment (publish)
+  /// --decide: a correct version kept loaded for the rounds (decide_rounds).
+  struct DecideArm {
+    size_t row = 0;  ///< its row in out_.rows
+    std::unique_ptr<KernelInstance> inst;
+  };
+  std::vector<DecideArm> decide_arms_;
+  /// --decide: keeps a correct version for the rounds (row: the row run_versions appends next).
+  void keep_for_decision(std::unique_ptr<KernelInstance> inst) {
+    decide_arms_.push_back({out_.rows.size(), std::move(inst)});
+  }
+  /// --decide: the rounds (and with --confirm the second set) of `versions` (arm i: versions[i];
+  /// arm_of_row maps rows to arms, -1 when not timed) and their decisions; fills the rows' times
+  /// without --decide-ncu. Throws the Error of measure_rounds.
+  DecisionReport time_rounds(const std::vector<KernelInstance*>& versions, const std::vector<int>& arm_of_row);
+  /// --decide: the rounds' times of one arm as its row's times (rows not profiled otherwise):
+  /// its call times, or with `kernel` its kernel times (CUPTI).
+  static void fill_round_times(VersionRow& row, const std::vector<double>& kept_ms, bool kernel);
 };
 
 }  // namespace kprof

@@ -6,6 +6,7 @@
 
 #include "core/text.hpp"
 #include "report/comparison.hpp"
+#include "report/decision_report.hpp"
 #include "report/schema.hpp"
 
 namespace kprof {
@@ -91,6 +92,25 @@ std::string gate_text(const CompareResult& r) {
   return s;
 }
 
+/// One line per version and later input: the keep / revert / inconclusive rule against the baseline.
+std::string decision_lines(const CompareResult& r) {
+  std::string s;
+  for (const auto& v : r.versions)
+    for (size_t i = 1; i < v.decision.size(); ++i)
+      if (v.decision[i]) {
+        const std::string id = decision_id(v.decision[i]->decision);
+        s += fmt::format("- {} {} -> {}: **{}**{}\n", v.name, r.inputs[0].label, r.inputs[i].label, id,
+                         decision_text(*v.decision[i]).substr(id.size()));
+      }
+  if (s.empty()) return s;
+  return fmt::format(
+             "\n## Decision against the baseline (the rule of kprof run --decide, across runs)\n\nNo "
+             "pairs across runs: the {:.0f}% bootstrap interval of the ratio of the runs' medians, threshold "
+             "max({:g}% cross-run floor, --fail-if-slower or the {:g}% --min-gain default).\n\n",
+             100 * kDecisionConfidence, 100 * kCrossRunNoiseFloor, 100 * kDefaultMinGain) +
+         s;
+}
+
 const std::vector<std::string> kDeltaColumns = {"Version", "Runs", "Metric", "Baseline", "Now", "Change"};
 
 }  // namespace
@@ -113,6 +133,7 @@ std::string compare_markdown(const CompareResult& r) {
   flatten(r, rows, cmp);
   md += "\n" + versions_table_markdown(rows, cmp);
   md += "\n## Headline changes against the baseline\n\n" + markdown_table(kDeltaColumns, delta_rows(r));
+  md += decision_lines(r);
   std::string g = gate_text(r);
   if (!g.empty()) md += "\n" + g;
   md += fmt::format(
@@ -142,6 +163,7 @@ nlohmann::json compare_json(const CompareResult& r) {
       nlohmann::json run = {{"input", r.inputs[i].label}};
       run["row"] = v.rows[i] ? nlohmann::json(*v.rows[i]) : nlohmann::json(nullptr);
       run["comparison"] = v.cmp[i];
+      if (i < v.decision.size() && v.decision[i]) run["decision"] = candidate_decision_json(*v.decision[i]);
       runs.push_back(run);
     }
     j["versions"].push_back({{"name", v.name}, {"runs", runs}});

@@ -369,6 +369,33 @@ if want throttle; then  # a throttled run reported, and its calls discarded when
   cp "$W/tm_drop/profile.json" "$OUT/integrity_gemm8192_discard_profile.json" 2>/dev/null
 fi
 
+if want decide; then  # issue 43: keep or revert from interleaved rounds (tests/gpu/kernels/decide, docs/METHOD.md)
+  DK=$root/tests/gpu/kernels/decide
+  mkdir -p "$W/decide_self"
+  self=()
+  for i in $(seq -w 1 20); do cp $DK/base.cu "$W/decide_self/self$i.cu"; self+=("$W/decide_self/self$i.cu"); done
+  build_so $DK/base.cu $DK/slower.cu $DK/faster.cu "${self[@]}"
+  DD="--n=4194304 --size x=n --size y=n --build"
+  # The baseline against 20 copies of itself in one run: at most one keep or revert.
+  scenario decide-self 0 'decision' -- "$K" run $DK/base.cu "${self[@]}" --ref $root/tests/gpu/kernels/memo/ref.py \
+    $DD --decide -o "$W/decide_self_out"
+  scenario decide-self-check 0 '^ok' -- python3 $root/tests/gpu/decide_check.py self "$W/decide_self_out"
+  # Planted: 3% slower must be reverted, 3% faster kept; with --confirm, a second set of rounds agrees.
+  scenario decide-planted 0 'decision' -- "$K" run $DK/base.cu $DK/slower.cu $DK/faster.cu \
+    --ref $root/tests/gpu/kernels/memo/ref.py $DD --decide -o "$W/decide_planted"
+  scenario decide-planted-check 0 '^ok' -- python3 $root/tests/gpu/decide_check.py planted "$W/decide_planted"
+  scenario decide-planted-confirm 0 'confirmed' -- "$K" run $DK/base.cu $DK/slower.cu $DK/faster.cu \
+    --ref $root/tests/gpu/kernels/memo/ref.py $DD --decide --confirm -o "$W/decide_confirm"
+  # The same with kernel times (CUPTI records) instead of call times.
+  scenario decide-planted-kernel 0 'decision' -- "$K" run $DK/base.cu $DK/slower.cu $DK/faster.cu \
+    --ref $root/tests/gpu/kernels/memo/ref.py $DD --decide --decide-time kernel -o "$W/decide_kernel"
+  scenario decide-planted-kernel-check 0 '^ok' -- python3 $root/tests/gpu/decide_check.py planted "$W/decide_kernel"
+  for d in decide_self_out decide_planted decide_confirm decide_kernel; do
+    cp "$W/$d/comparison.json" "$OUT/${d}_comparison.json" 2>/dev/null
+    cp "$W/$d/comparison.md" "$OUT/${d}_comparison.md" 2>/dev/null
+  done
+fi
+
 if want seedstyle; then  # issue 12: kernels and ref.py files written for the original workflow (examples/seed_style)
   SS=$E/seed_style
   build_so $SS/cuda_gemm/v*.cu $SS/cuda_softmax/v*.cu $SS/broken/*.cu

@@ -1,4 +1,5 @@
 #include "stages/analysis/compare.hpp"
+#include "stages/analysis/decision.hpp"
 
 #include <fmt/format.h>
 
@@ -46,6 +47,15 @@ void gate(const VersionAcross& v, size_t i, const std::string& label, double pct
                        (row->status_reason.empty() ? "" : " (" + row->status_reason + ")")});
     return;
   }
+  if (const auto& d = v.decision[i]) {  // the decision rule, as `kprof run --decide` reads it
+    if (d->decision == Decision::Revert && !d->on_state && d->ratio && d->lo && d->hi)
+      out.push_back({v.name, label,
+                     fmt::format("slower by {:.1f}%: revert ({:.0f}% interval {:.1f}% to {:.1f}% slower, beyond the "
+                                 "{:.1f}% threshold)",
+                                 (1 / *d->ratio - 1) * 100.0, 100 * d->confidence, (1 / *d->hi - 1) * 100.0,
+                                 (1 / *d->lo - 1) * 100.0, 100 * d->threshold)});
+    return;
+  }
   const RowComparison& c = v.cmp[i];
   if (c.change != Change::Slower || !base->time_ms || !row->time_ms) return;
   double slower_pct = (*row->time_ms / *base->time_ms - 1.0) * 100.0;
@@ -89,6 +99,13 @@ CompareResult compare_inputs(std::vector<CompareInput> inputs, std::optional<dou
         v.cmp[where[k]] = cmp[k];
         v.cmp[where[k]].fastest = v.cmp[where[k]].tied_with_fastest = false;  // one version across runs: no ranking
       }
+    v.decision.assign(v.rows.size(), std::nullopt);
+    DecisionRule rule;
+    if (fail_if_slower_pct) rule.min_gain = *fail_if_slower_pct / 100;
+    for (size_t i = 1; i < v.rows.size(); ++i)
+      if (v.rows[0] && v.rows[i] && v.rows[0]->time_samples_ms.size() > 1 && v.rows[i]->time_samples_ms.size() > 1)
+        v.decision[i] = decide_unpaired(v.rows[0]->time_samples_ms, v.rows[i]->time_samples_ms, kCrossRunNoiseFloor,
+                                        rule, candidate_state(*v.rows[i]));
     r.versions.push_back(std::move(v));
   }
   if (fail_if_slower_pct) {

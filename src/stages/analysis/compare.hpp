@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "stages/analysis/versions.hpp"
+#include "stages/timing/decision.hpp"
 
 namespace kprof {
 
@@ -27,6 +28,10 @@ struct VersionAcross {
   std::string name;
   std::vector<std::optional<VersionRow>> rows;  ///< one per input, nullopt where the version is missing
   std::vector<RowComparison> cmp;               ///< per input, against the baseline's row (cross-run rule)
+  /// Per input, the keep / revert / inconclusive rule of `kprof run --decide` against the
+  /// baseline's row (decision.hpp decide_unpaired: no pairs across runs; floor kCrossRunNoiseFloor,
+  /// --min-gain the gate's threshold or kDefaultMinGain); unset without per-call samples on both.
+  std::vector<std::optional<CandidateDecision>> decision;
 };
 
 /// The outcome of the gate for one version in one later input.
@@ -48,9 +53,11 @@ struct CompareResult {
 
 /// Pairs the inputs' versions by name (the first input is the baseline; versions only in later
 /// inputs follow the baseline's), compares each with the cross-run NoiseRule{kCrossRunNoiseFloor},
-/// collects the header warnings, and applies the gate when `fail_if_slower_pct` is set: a version
+/// collects the header warnings, decides each later row against the baseline's
+/// (VersionAcross::decision), and applies the gate when `fail_if_slower_pct` is set: a version
 /// fails when it is missing from a later input, was correct in the baseline and is not in the later
-/// input, or is slower beyond noise AND by more than the threshold.
+/// input, or its decision is revert with the threshold as --min-gain (the rule of `kprof run
+/// --decide`; without samples: slower beyond noise AND by more than the threshold).
 CompareResult compare_inputs(std::vector<CompareInput> inputs, std::optional<double> fail_if_slower_pct);
 
 }  // namespace kprof

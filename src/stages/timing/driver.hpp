@@ -5,8 +5,13 @@
 
 #include <cuda_runtime_api.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <chrono>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "device/cuda.hpp"
 #include "stages/timing/device_ops.hpp"
@@ -61,6 +66,29 @@ class Driver {
   const InputSets& sets_;
   L2Flusher& flush_;
 };
+
+/// Warm-up calls through `d`: exactly `calls` when set; else after the first call (which absorbs
+/// Triton compilation and autotuning, however long they take) until `ms` have passed since it
+/// returned and at least `min_calls` ran (TimingOptions' warm-up). Returns the calls made and
+/// their wall time, ms.
+inline std::pair<int, double> warm_up_calls(Driver& d, std::optional<int> calls, double ms, int min_calls) {
+  using Clock = std::chrono::steady_clock;
+  auto since = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
+  const auto t0 = Clock::now();
+  int n = 0;
+  auto what = [&n] { return fmt::format("warm-up call {}", n + 1); };
+  if (calls) {
+    for (; n < *calls; ++n) d.full_call(what());
+  } else {
+    Clock::time_point first_done;
+    while (true) {
+      d.full_call(what());
+      if (++n == 1) first_done = Clock::now();
+      if (n >= min_calls && since(first_done) >= ms) break;
+    }
+  }
+  return {n, since(t0)};
+}
 
 /// Resets persisting-L2 lines (outside every timed window); an error is cleared and ignored.
 inline void reset_persisting_l2() {

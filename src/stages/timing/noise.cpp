@@ -106,13 +106,16 @@ NoiseVerdict decide(const RatioInterval& ci, NoiseMargins margins, size_t n) {
     // half-width is below it; a smaller gap once the interval fits inside the equivalence margin.
     const double half = std::max(hi - d, d - lo);
     const double want = std::fabs(d) >= effect ? std::fabs(d) : equiv - std::fabs(d);
-    if (half > 0 && want > 0) {
-      const double need = static_cast<double>(n) * (half / want) * (half / want) * 1.2;  // 20% margin
-      if (need - static_cast<double>(n) < static_cast<double>(kMaxMoreSamples))
-        v.more_samples = static_cast<size_t>(std::ceil(std::max(need - static_cast<double>(n), 1.0)));
-    }
+    v.more_samples = more_samples_needed(n, half, want);
   }
   return v;
+}
+
+std::optional<size_t> more_samples_needed(size_t n, double half, double want) {
+  if (!(half > 0) || !(want > 0)) return std::nullopt;
+  const double need = static_cast<double>(n) * (half / want) * (half / want) * 1.2;  // 20% margin
+  if (!(need - static_cast<double>(n) < static_cast<double>(kMaxMoreSamples))) return std::nullopt;
+  return static_cast<size_t>(std::ceil(std::max(need - static_cast<double>(n), 1.0)));
 }
 
 std::optional<NoiseVerdict> noise_verdict(const std::vector<double>& x, const std::vector<double>& base,

@@ -83,6 +83,12 @@ struct NoiseVerdict {
 /// Beyond this many more samples kprof says "many more samples" (the gap is at the margin).
 inline constexpr size_t kMaxMoreSamples = 1000000;
 
+/// More samples needed (per side) for an interval of half-width `half` (log units) measured on
+/// `n` samples to shrink to `want` (log units): the half-width shrinks as 1/sqrt(n), plus a 20%
+/// margin. nullopt when half or want is not positive or the answer exceeds kMaxMoreSamples; at
+/// least 1. Shared by noise_verdict and the keep/revert decision (decision.hpp).
+std::optional<size_t> more_samples_needed(size_t n, double half, double want);
+
 /// Compares sample `x` with `base` (both per-call times, same unit) under `margins`. nullopt when
 /// bootstrap_median_ratio has no interval (fewer than 2 samples on a side).
 std::optional<NoiseVerdict> noise_verdict(const std::vector<double>& x, const std::vector<double>& base,

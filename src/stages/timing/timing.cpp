@@ -11,6 +11,7 @@
 #include <limits>
 #include <memory>
 #include <set>
+#include <tuple>
 
 #include "device/cuda.hpp"
 #include "core/error.hpp"
@@ -40,21 +41,7 @@ constexpr uint32_t kMarkerValue = 0x6b;
 
 /// Warm-up by count or by time (TimingOptions); fills r.warmup_calls / r.warmup_ms.
 void warm_up(Driver& d, const TimingOptions& o, TimingResult& r) {
-  const auto t0 = Clock::now();
-  int n = 0;
-  auto what = [&n] { return fmt::format("warm-up call {}", n + 1); };
-  if (o.warmup_calls) {
-    for (; n < *o.warmup_calls; ++n) d.full_call(what());
-  } else {
-    Clock::time_point first_done;
-    while (true) {
-      d.full_call(what());
-      if (++n == 1) first_done = Clock::now();
-      if (n >= o.min_warmup_calls && ms_since(first_done) >= o.warmup_ms) break;
-    }
-  }
-  r.warmup_calls = n;
-  r.warmup_ms = ms_since(t0);
+  std::tie(r.warmup_calls, r.warmup_ms) = warm_up_calls(d, o.warmup_calls, o.warmup_ms, o.min_warmup_calls);
 }
 
 /// Whether phase 1 may stop after `n` calls of which `kept` count; sets r.stopped_by when it does.

@@ -1,0 +1,98 @@
+// RunWorkflow's --decide step (flows/run_workflow.hpp): the correct versions, kept loaded since
+// their checks, timed in interleaved rounds, the decision per candidate against the first version.
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/term.hpp"
+#include "core/text.hpp"
+#include "device/cuda.hpp"
+#include "flows/run_workflow.hpp"
+#include "report/decision_report.hpp"
+#include "stages/analysis/decision.hpp"
+#include "stages/timing/rounds_gpu.hpp"
+#include "stages/timing/stats.hpp"
+
+namespace kprof {
+
+void RunWorkflow::fill_round_times(VersionRow& row, const std::vector<double>& kept_ms, bool kernel) {
+  if (kept_ms.empty()) return;
+  const SampleStats s = summarize(kept_ms);
+  row.profiled = true;
+  (kernel ? row.kernel_ms : row.call_ms) = s.median;
+  (kernel ? row.kernel_std_ms : row.call_std_ms) = s.stddev;
+  (kernel ? row.kernel_samples_ms : row.call_samples_ms) = kept_ms;
+  if (kernel) row.kernel_source = "CUPTI";
+  row.rel_stderr = median_rel_stderr(kept_ms);
+  row.profile = ProfileStatus::NotClassified;
+  row.profile_reason = "--decide: timing only (add --decide-ncu for ncu's profile)";
+}
+
+DecisionReport RunWorkflow::time_rounds(const std::vector<KernelInstance*>& versions,
+                                        const std::vector<int>& arm_of_row) {
+  const DecideRequest& dr = req_.decide;
+  env_.wait_gpu_probes();  // no probe of the environment beside the timed rounds
+  const int gpu = req_.versions.front().gpu;
+  print_progress(
+      fmt::format("decide: {} versions and the baseline's A/A arm in up to {} interleaved rounds ({} "
+                  "calls each per round, {:.0f} s budget)",
+                  versions.size(), dr.rounds.rounds, dr.rounds.calls_per_slot, dr.rounds.budget_s));
+  RoundTiming first = measure_rounds(versions, req_.profile.timing, dr.rounds, gpu, dr.kernel_time);
+  std::optional<RoundTiming> second;
+  if (dr.confirm) {
+    RoundOptions again = dr.rounds;
+    again.seed = dr.rounds.seed + 1;  // new orders; fresh input sets and warm-up in measure_rounds
+    second = measure_rounds(versions, req_.profile.timing, again, gpu, first.kernel_time);
+  }
+  DecisionReport report =
+      decide_versions(out_.rows, arm_of_row, first.rounds, second ? &second->rounds : nullptr, dr.rule);
+  report.notes.insert(report.notes.end(), first.notes.begin(), first.notes.end());
+  report.basis = first.kernel_time ? "kernel time (CUPTI kernel records summed per call)"
+                                   : "call time (CUDA events on the legacy default stream)";
+  if (!dr.ncu)
+    for (size_t i = 0; i < out_.rows.size(); ++i)
+      if (arm_of_row[i] >= 0) fill_round_times(out_.rows[i], first.rounds.kept_ms(arm_of_row[i]), first.kernel_time);
+  return report;
+}
+
+void RunWorkflow::decide_rounds() {
+  if (!req_.decide.enabled || stopped_) return;
+  const DecideRequest& dr = req_.decide;
+  std::vector<int> arm_of_row(out_.rows.size(), -1);
+  std::vector<KernelInstance*> versions;
+  for (auto& a : decide_arms_) {
+    if (a.row >= out_.rows.size() || !out_.rows[a.row].correct()) continue;
+    arm_of_row[a.row] = static_cast<int>(versions.size());
+    versions.push_back(a.inst.get());
+  }
+  DecisionReport report;
+  const bool baseline_timed = !arm_of_row.empty() && arm_of_row[0] == 0;
+  if (!baseline_timed || versions.size() < 2 || hard_exit_requested()) {
+    report = decide_versions(out_.rows, arm_of_row, RoundsResult{}, nullptr, dr.rule);
+    if (hard_exit_requested())
+      report.not_run = "a kernel hung the GPU: no rounds can run";
+    else if (report.not_run.empty())
+      report.not_run = "fewer than two correct versions: nothing to interleave";
+  } else {
+    try {
+      report = time_rounds(versions, arm_of_row);
+    } catch (const Error& e) {
+      report = decide_versions(out_.rows, arm_of_row, RoundsResult{}, nullptr, dr.rule);
+      report.not_run = one_line_summary(e.what());
+      print_error(std::string("decide: ") + e.what(), e.hint());
+      out_.exit_code = std::max(out_.exit_code, static_cast<int>(e.code()));
+    }
+  }
+  report.calls_per_round = dr.rounds.calls_per_slot;
+  if (report.basis.empty()) report.basis = "no rounds";
+  report.basis +=
+      fmt::format(", the median of {} calls per arm per round, kprof's restore and L2 flush before each call",
+                  dr.rounds.calls_per_slot);
+  std::istringstream lines(decision_text_lines(report));
+  for (std::string line; std::getline(lines, line);) say(line);  // after the environment passed, like every result
+  out_.decision = std::move(report);
+  decide_arms_.clear();  // the instances' device memory goes before ncu's session
+}
+
+}  // namespace kprof
