@@ -162,7 +162,7 @@ std::optional<Finding> occupancy(const KernelMetrics& k) {
 std::optional<Finding> adu_barriers(const KernelMetrics& k) {
   auto top = limiting_unit(k);
   if (!top || top->name != "ADU pipe" || top->pct < t::kBusyUnitPct) return std::nullopt;
-  auto g = gain_at_unit(k, "ADU pipe", 1.0, {});
+  auto g = gain_at_unit(k, "ADU pipe", 1.0, {"Issue slots"});  // fewer instructions also free issue slots
   if (!g) return std::nullopt;
   Finding f = make_finding("adu-barriers", "Barriers saturate the ADU pipe (block barriers, branches, constant loads)",
                            "Compute Workload Analysis; Warp State Statistics (barrier stalls); Source Counters",
