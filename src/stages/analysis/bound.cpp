@@ -143,8 +143,8 @@ void settle(TimeBound& b, std::optional<double> mem, std::optional<double> mem_t
       b.notes.push_back(fmt::format("the work alone ({}) takes less than the launch floor: the floor bounds",
                                     b.binding + " " + ns(*b.bound_s)));
       b.bound_s = floor->seconds;
-      b.binding = fmt::format("the launch floor{} (the least kernel duration on this GPU)",
-                              floor->provisional ? ", provisional," : "");
+      b.binding = fmt::format("the launch floor ({}the least kernel duration on this GPU)",
+                              floor->provisional ? "provisional; " : "");
       b.floor_binds = true;
     }
     if (b.theoretical_s) b.theoretical_s = std::max(*b.theoretical_s, floor->seconds);

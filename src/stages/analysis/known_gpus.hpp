@@ -23,7 +23,7 @@ struct GpuCeilings {
 /// copy, 1 GiB buffers, median of 20: docs/gpu-runs.md "Issue 16"); launch floor 1.60 us,
 /// provisional (kprof's probe kernel <<<1, 32>>>, gpu__time_duration.sum 1600 ns in
 /// src/stages/ncu/warmup.ncu-rep, ncu 2025.3.1: an upper bound of an empty kernel's, until
-/// tests/gpu/test_launch_floor.cpp measures it).
+/// tests/gpu/test_achievable_gpu.cpp LaunchFloorGpu measures it).
 const std::vector<GpuCeilings>& committed_gpu_ceilings();
 
 /// The entry of `known` for `device_name`, the first one wins (exact name); nullopt when none or
