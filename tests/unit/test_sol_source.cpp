@@ -8,11 +8,13 @@
 #include <cmath>
 
 #include "core/fs.hpp"
+#include "ncu_report_guard.hpp"
 #include "stages/analysis/analyze.hpp"
 #include "stages/analysis/classify.hpp"
 #include "stages/analysis/sol_source.hpp"
 #include "stages/analysis/thresholds.hpp"
 #include "stages/ncu/metrics.hpp"
+#include "stages/ncu/ncu_rep.hpp"
 
 using namespace kprof;
 namespace m = kprof::metric;
@@ -153,5 +155,31 @@ TEST(SolSource, TheClassifierNamesTheUnitBehindSmSol) {
         EXPECT_EQ(e.value.rfind("LSU pipe", 0), 0u) << e.value;
       }
     EXPECT_TRUE(row) << rel;
+  }
+}
+
+TEST(SolSource, ANcuRepCarriesNcusOwnListOfTheLeaves) {
+  // A .ncu-rep holds ncu's breakdown itself ("breakdown:sm__throughput...", the leaves' names):
+  // read through ncu_report, the source comes from that list, and it names the same units as
+  // kprof's copy of the list does for the CSV export of the same report.
+  std::string why = kprof_test::ncu_report_skip_reason();
+  if (!why.empty()) GTEST_SKIP() << why;
+  NcuRepReadOptions o;
+  o.source = false;
+  o.rules = false;
+  MetricTable t =
+      metric_table_from_rep(read_ncu_rep(std::string(KPROF_TEST_DATA) + "/ncurep/cublas_gemm_4096.ncu-rep", o));
+  ASSERT_EQ(t.kernels.size(), 1u);
+  const KernelMetrics& k = t.kernels[0];
+  ASSERT_FALSE(k.text(m::kSmSolBreakdown).empty());
+  KernelMetrics csv = report_kernel("ncurep/cublas_gemm_4096.raw.csv");
+  for (auto [rep, exp] : {std::make_pair(sm_sol_source(k), sm_sol_source(csv)),
+                          std::make_pair(memory_sol_source(k), memory_sol_source(csv))}) {
+    ASSERT_TRUE(rep && exp && rep->source && exp->source);
+    EXPECT_TRUE(rep->breakdown_in_report);
+    EXPECT_FALSE(exp->breakdown_in_report);
+    EXPECT_EQ(rep->source->name, exp->source->name);
+    EXPECT_NEAR(rep->source->pct, rep->sol_pct, 1e-6);
+    EXPECT_EQ(rep->candidates.size(), exp->candidates.size()) << rep->sol;
   }
 }

@@ -56,7 +56,9 @@ void add_source_row(Verdict& v, const SolSource& src) {
   std::string metric = src.source ? src.source->metric : src.metric;
   v.evidence.push_back({"Unit behind " + src.sol, metric, src.text(),
                         fmt::format("within {} points of {} (kprof; {})", num(t::kSolSourcePts), src.sol,
-                                    src.from_breakdown ? "ncu's SOL breakdown" : "the catalog's units: no breakdown"),
+                                    !src.from_breakdown       ? "the catalog's units: no breakdown"
+                                    : src.breakdown_in_report ? "ncu's SOL breakdown in the report"
+                                                              : "ncu's SOL breakdown as kprof lists it"),
                         src.source.has_value()});
   if (src.source) set_number(v, src.source->pct, "%");
 }

@@ -1,6 +1,7 @@
 // Which unit is behind SM SOL and memory SOL. ncu's SOL values are each the maximum of a
-// breakdown (stages/ncu/metrics.hpp sm_sol_leaves / memory_sol_leaves: every pipe, MIO, the issue
-// slots, the L1/TEX, L2 and DRAM stages); the unit named as the source must account for the SOL
+// breakdown: ncu's own list where the report carries it (a .ncu-rep's "breakdown:" metrics), else
+// kprof's copy (stages/ncu/metrics.hpp sm_sol_leaves / memory_sol_leaves: every pipe, MIO, the
+// issue slots, the L1/TEX, L2 and DRAM stages); the unit named as the source must account for the SOL
 // within threshold::kSolSourcePts, otherwise the source is "not identified" and the candidates are
 // listed. Reports without the breakdown (older ones, ncu's basic set) fall back to the catalog's
 // units (limiter.hpp unit_loads), under the same rule.
@@ -17,10 +18,13 @@ namespace kprof {
 
 /// The unit behind one SOL value.
 struct SolSource {
-  std::string sol;      ///< "SM SOL" or "memory SOL"
-  std::string metric;   ///< the SOL's ncu metric
-  double sol_pct = 0;   ///< the SOL, % of peak (elapsed)
-  bool from_breakdown;  ///< true: ncu's breakdown leaves; false: the catalog's units (older reports)
+  std::string sol;              ///< "SM SOL" or "memory SOL"
+  std::string metric;           ///< the SOL's ncu metric
+  double sol_pct = 0;           ///< the SOL, % of peak (elapsed)
+  bool from_breakdown = false;  ///< true: ncu's breakdown leaves; false: the catalog's units (older reports)
+  /// True when the report carried ncu's own list of the leaves (a .ncu-rep's "breakdown:" metric);
+  /// false: kprof's copy of it (stages/ncu/metrics.hpp sm_sol_leaves / memory_sol_leaves).
+  bool breakdown_in_report = false;
   /// Every unit with its busiest leaf, busiest first (name, leaf metric, % of peak).
   std::vector<UnitLoad> candidates;
   /// The busiest candidate within kSolSourcePts of the SOL (a pipe within it rather

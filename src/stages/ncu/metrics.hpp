@@ -72,6 +72,12 @@ inline constexpr const char* kMemSol = "gpu__compute_memory_throughput.avg.pct_o
 inline constexpr const char* kDramPct = "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed";
 inline constexpr const char* kL1Pct = "l1tex__throughput.avg.pct_of_peak_sustained_elapsed";
 inline constexpr const char* kL2Pct = "lts__throughput.avg.pct_of_peak_sustained_elapsed";
+/// ncu's own breakdown of SM SOL in a .ncu-rep: a text metric, the leaves' names joined by commas
+/// (the same name asked for with --metrics collects them).
+inline constexpr const char* kSmSolBreakdown = "breakdown:sm__throughput.avg.pct_of_peak_sustained_elapsed";
+/// The same for memory SOL.
+inline constexpr const char* kMemSolBreakdown =
+    "breakdown:gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed";
 /// L1 throughput over active cycles: the weight ncu's SharedMemoryConflicts rule uses.
 inline constexpr const char* kL1PctActive = "l1tex__throughput.avg.pct_of_peak_sustained_active";
 inline constexpr const char* kDuration = "gpu__time_duration.sum";
@@ -234,16 +240,17 @@ inline constexpr const char* kPcDivergentTargets = "smsp__branch_targets_threads
 /// One leaf of a Speed-of-Light breakdown: a metric (% of peak over elapsed cycles) and the unit
 /// of the SM or of the memory system it measures. SM SOL (sm__throughput) and memory SOL
 /// (gpu__compute_memory_throughput) are each the maximum of their leaves: ncu's `breakdown:`
-/// expansion of the two metrics, as ncu 2025.3.1 collected it for its SOL section on the H200
-/// (every SOL of the 16 reports under tests/data equals its largest leaf to the last digit).
+/// expansion of the two metrics, as ncu 2025.3.1 lists it in its H200 reports (kSmSolBreakdown,
+/// kMemSolBreakdown; every SOL of the 16 reports under tests/data equals its largest leaf). Used
+/// where a report lacks ncu's own list (CSV exports).
 struct SolLeaf {
   const char* name;  ///< exact ncu metric name (".avg.pct_of_peak_sustained_elapsed")
   const char* unit;  ///< "ADU pipe", "LSU pipe", "MIO", "Issue slots", "L1/TEX", "L2", "DRAM", ...
 };
 
-/// The leaves of SM SOL: every pipe (ADU, ALU, CBU, FMA, FMA heavy, FP16, FP64, IPA, LSU, TEX,
-/// TMA, uniform, XU, tensor, the shared pipe), MIO issue and its queues, the issue slots, the
-/// indexed-constant cache (IDC).
+/// The leaves of SM SOL: every pipe (ADU, ALU, CBU, FMA, FMA heavy, FP64, IPA, LSU, TEX, TMA,
+/// uniform, XU, tensor, the shared pipe), MIO issue and its queues, the issue slots, the
+/// indexed-constant cache (IDC), ncu's internal-activity terms.
 const std::vector<SolLeaf>& sm_sol_leaves();
 
 /// The leaves of memory SOL: the L1/TEX stages (data banks, wavefronts, writeback, requests, the
@@ -252,8 +259,11 @@ const std::vector<SolLeaf>& sm_sol_leaves();
 const std::vector<SolLeaf>& memory_sol_leaves();
 
 /// The `breakdown:` requests that make ncu collect the leaves above with --metrics:
-/// "breakdown:sm__throughput.avg.pct_of_peak_sustained_elapsed" and the memory SOL's.
+/// metric::kSmSolBreakdown and metric::kMemSolBreakdown.
 const std::vector<std::string>& sol_breakdown_requests();
+
+/// The unit of a leaf of either list above ("ADU pipe", "L2", ...); "" for a name not in them.
+std::string sol_leaf_unit(const std::string& leaf);
 
 /// The catalog name of the thread-instruction rate of op `op` ("fadd", "ffma", "hfma", ...):
 /// "smsp__sass_thread_inst_executed_op_" + op + "_pred_on.sum.per_cycle_elapsed" (inst/cycle;
