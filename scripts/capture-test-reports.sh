@@ -16,4 +16,12 @@ for k in uncoalesced:uncoalesced_gather bank:bank_conflict local:local_spill div
   ncu --clock-control none --set full --import-source yes -k "regex:^${name}$" -c 1 -f \
       -o "$out/$name" "$bin" "$arg" > "$out/$name.log" 2>&1 || { echo "ncu failed on $name"; tail "$out/$name.log"; }
 done
+# Issue 42's kernels (planted.cu too): the ADU pipe behind SM SOL (barriers), LDGSTS loads, the
+# launch floor (an empty kernel), a one-block kernel and a dependent FMA chain. Each report then goes
+# through scripts/ncurep_fixtures.py into REPORT.raw.csv and REPORT.rules.json.
+for k in barrier:barrier_exchange ldgsts:ldgsts_copy empty:empty_kernel one_block:one_block fma_chain:fma_chain; do
+  arg=${k%%:*}; name=${k#*:}
+  ncu --clock-control none --set full --import-source yes -k "regex:^${name}$" -c 1 -f \
+      -o "$out/$name" "$bin" "$arg" > "$out/$name.log" 2>&1 || { echo "ncu failed on $name"; tail "$out/$name.log"; }
+done
 ls -la "$out"

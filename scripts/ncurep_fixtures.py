@@ -30,6 +30,8 @@ SPEEDUP_TYPES = {1: "local", 2: "global"}
 def metric_cell(m):
     """(value text, unit) of one metric as the raw page prints it with --print-units base."""
     try:
+        if m.kind() == m.ValueKind_STRING:  # as_double() of a text metric is 0.0 ("NVIDIA H200" -> "0.0")
+            raise TypeError
         v = m.as_double()
         text = "n/a" if math.isnan(v) else repr(v)
     except Exception:

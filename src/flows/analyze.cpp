@@ -23,6 +23,7 @@
 #include "core/subprocess.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
+#include "flows/ceiling_cache.hpp"
 #include "flows/report_files.hpp"
 #include "flows/analyze.hpp"
 #include "report/hot_lines_report.hpp"
@@ -72,6 +73,7 @@ std::string analyze_roofline(const std::string& dir, const NcuAnalysis& a) {
 /// .ncu-rep or .ncu-repz) and streamed, or streamed as the CSV it is. `reader` says which.
 StreamedAnalysis analyze_input(const AnalyzeOptions& o, const std::optional<LoadedReport>& in, std::string& reader) {
   AnalysisContext ctx;
+  ctx.known_gpus = known_gpu_ceilings();  // this machine's cache, then the values committed for known GPUs
   if (in) {
     ctx.rules = rule_results_from_rep(in->rep);
     reader = in->reader;

@@ -120,6 +120,10 @@ AnalysisContext measured_context(const WorkModel& work, const KernelSpec& spec, 
         bw->bytes_per_s, bw->how + (bw->cached ? ", cached from " + bw->measured_at : ", measured " + bw->measured_at)};
   }
   if (!why.empty()) notes.push_back(why);
+  std::string floor_why;
+  ctx.launch_floor = launch_floor(spec.gpu, &floor_why);
+  if (!floor_why.empty()) notes.push_back(floor_why);
+  ctx.known_gpus = known_gpu_ceilings();  // the committed floor when this GPU's cannot be measured
   return ctx;
 }
 

@@ -1,6 +1,7 @@
-// The cache of the achievable DRAM bandwidth (stages/timing/achievable.hpp measures it): one JSON
-// file per user, {"<GPU key>": {bytes_per_s, how, measured_at}}, read and written here in the flow
-// layer (stages write no file).
+// The cache of the achievable DRAM bandwidth (stages/timing/achievable.hpp measures it) and of the
+// launch floor (stages/timing/launch_floor.hpp): one JSON file per user, {"<GPU key>":
+// {bytes_per_s, how, measured_at}, "<GPU floor key>": {floor_s, how, measured_at}}, read and
+// written here in the flow layer (stages write no file).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -9,7 +10,9 @@
 #include <optional>
 #include <string>
 
+#include "stages/analysis/known_gpus.hpp"
 #include "stages/timing/achievable.hpp"
+#include "stages/timing/launch_floor.hpp"
 
 namespace kprof {
 
@@ -36,5 +39,28 @@ std::optional<AchievableBandwidth> cached_or_measured(
 /// ceiling_cache_path() when present, else measured now (measure_achievable_dram_bandwidth) and
 /// stored. nullopt with `why` when it cannot be measured; never throws.
 std::optional<AchievableBandwidth> achievable_dram_bandwidth(int gpu, std::string* why = nullptr);
+
+/// The cache key of the launch floor of the GPU whose bandwidth key is `copy_key`
+/// ("<name>|<PCI bus id>|driver <version>|floor-v1"). Pure.
+std::string floor_cache_key(const std::string& copy_key);
+
+/// The launch floor under `key` in `doc` ({"floor_s", "how", "measured_at"}), or nullopt. Pure.
+std::optional<LaunchFloor> floor_cache_lookup(const nlohmann::json& doc, const std::string& key);
+
+/// `doc` with `key` set to `f`. Pure.
+nlohmann::json floor_cache_store(nlohmann::json doc, const std::string& key, const LaunchFloor& f);
+
+/// The launch floor of CUDA device `gpu` (already selected): cached in ceiling_cache_path() when
+/// present, else measured now (measure_launch_floor) and stored. nullopt with `why` when it cannot
+/// be measured; never throws.
+std::optional<LaunchFloor> launch_floor(int gpu, std::string* why = nullptr);
+
+/// The ceilings known per GPU model for `kprof analyze`: the entries of the cache document `doc`
+/// (their GPU name is the key's first field; the latest measured_at wins), then
+/// committed_gpu_ceilings() for what the cache lacks. Pure.
+std::vector<GpuCeilings> known_gpu_ceilings(const nlohmann::json& doc);
+
+/// known_gpu_ceilings of the cache file (an unreadable or absent file: the committed values).
+std::vector<GpuCeilings> known_gpu_ceilings();
 
 }  // namespace kprof

@@ -59,6 +59,8 @@ std::string kprof_source_section_folder(std::string* why) {
 NcuRunOptions session_ncu_options(const KernelSpec& spec, const ProfileSettings& s) {
   NcuRunOptions no;
   no.metrics = ncu_metric_names(compute_capability(spec.gpu));
+  // Every leaf of SM and memory SOL (ncu's breakdown: expansion), so the unit behind each SOL is named.
+  for (const auto& b : sol_breakdown_requests()) no.metrics.push_back(b);
   no.metric_set = s.metric_set;
   no.timeout_s = s.ncu_timeout_s;
   no.show_progress = s.show_progress;

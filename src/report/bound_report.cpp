@@ -32,9 +32,10 @@ std::string implementation_bound_markdown(const CallVerdict& call, int level) {
   out += "**" + implementation_bound_sentence(b) + "**.\n\n";
   for (const auto& n : b.notes) out += "- Note: " + n + ".\n";
   return out +
-         "\nThe implementation bound is the larger of the launch's own DRAM bytes at the theoretical DRAM "
-         "peak and its executed FLOPs at the peak of each precision (docs/CLASSIFICATION.md, \"Time bound "
-         "and headroom\").\n\n";
+         "\nThe implementation bound is the largest of the launch floor (the least kernel duration on this "
+         "GPU), the launch's own DRAM bytes at the achievable DRAM bandwidth known for this GPU (else the "
+         "theoretical peak) and its executed FLOPs at the peak of each precision (docs/CLASSIFICATION.md, "
+         "\"Time bound and headroom\").\n\n";
 }
 
 json implementation_bound_json(const TimeBound& b) {
@@ -51,15 +52,18 @@ json implementation_bound_json(const TimeBound& b) {
   }
   json measured =
       b.measured_s > 0 ? json{{"value", b.measured_s}, {"unit", "s"}, {"how", b.measured_how}} : json(nullptr);
-  return {{"scope", "implementation as executed: its own DRAM traffic and executed FLOPs, not the algorithm's"},
-          {"measured", measured},
-          {"bound", quantity(b.bound_s, "s")},
-          {"pct_of_bound", quantity(b.pct_of_bound, "%")},
-          {"max_speedup", quantity(b.max_speedup, "x")},
-          {"binding", b.binding},
-          {"terms", terms},
-          {"notes", b.notes},
-          {"sentence", implementation_bound_sentence(b)}};
+  return {
+      {"scope", "implementation as executed: its own DRAM traffic and executed FLOPs, not the algorithm's"},
+      {"measured", measured},
+      {"bound", quantity(b.bound_s, "s")},
+      {"pct_of_bound", quantity(b.pct_of_bound, "%")},
+      {"max_speedup", quantity(b.max_speedup, "x")},
+      {"binding", b.binding},
+      {"floor", b.floor_s ? json{{"value", *b.floor_s}, {"unit", "s"}, {"how", b.floor_how}, {"binds", b.floor_binds}}
+                          : json(nullptr)},
+      {"terms", terms},
+      {"notes", b.notes},
+      {"sentence", implementation_bound_sentence(b)}};
 }
 
 }  // namespace kprof

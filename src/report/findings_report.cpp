@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "stages/analysis/findings.hpp"
 #include "stages/analysis/format.hpp"
 #include "stages/analysis/thresholds.hpp"
 #include "core/text.hpp"
@@ -114,6 +115,9 @@ std::string findings_markdown(const Verdict& v, int level) {
     out += "\n" + v.findings_note +
            " Formulas and their ncu anchors: docs/CLASSIFICATION.md, \"Findings from the limiter\".\n\n";
   }
+  if (!v.negligible.empty()) out += "Not ranked, " + negligible_line(v) + ".\n\n";
+  for (const auto& n : v.not_measured) out += "- " + not_measured_line(n) + "\n";
+  if (!v.not_measured.empty()) out += "\n";
   out += heading(level + 1, "Nsight Compute's own rule results");
   if (v.ncu_rules.empty()) return out + "Not shown: " + v.ncu_rules_note + ".\n\n";
   std::vector<std::vector<std::string>> rows;
@@ -155,6 +159,9 @@ json bound_json(const TimeBound& b) {
           {"pct_of_bound", opt(b.pct_of_bound)},
           {"pct_of_theoretical", opt(b.pct_of_theoretical)},
           {"max_speedup", opt(b.max_speedup)},
+          {"floor_s", opt(b.floor_s)},
+          {"floor_how", b.floor_how},
+          {"floor_binds", b.floor_binds},
           {"notes", b.notes},
           {"sentence", bound_sentence(b)}};
 }
@@ -162,14 +169,25 @@ json bound_json(const TimeBound& b) {
 json ceilings_json(const Ceilings& c) {
   json compute = json::array();
   for (const auto& [name, r] : c.compute) compute.push_back({{"name", name}, {"per_s", r.per_s}, {"how", r.how}});
+  // The DRAM ceiling the bounds used: kprof's measured (or committed) achievable one, else ncu's peak.
+  json used = c.dram_achievable
+                  ? json{{"kind", "achievable"}, {"per_s", c.dram_achievable->per_s}, {"how", c.dram_achievable->how}}
+              : c.dram ? json{{"kind", "theoretical"}, {"per_s", c.dram->per_s}, {"how", c.dram->how}}
+                       : json(nullptr);
   return {{"dram", rate_json(c.dram)},
           {"dram_achievable", rate_json(c.dram_achievable)},
+          {"dram_ceiling_used", used},
           {"l2", rate_json(c.l2)},
           {"l1", rate_json(c.l1)},
           {"compute", compute},
           {"precision", c.precision},
           {"flop_peak", rate_json(c.flop_peak)},
-          {"sm_clock_how", c.sm_clock_how}};
+          {"sm_clock_how", c.sm_clock_how},
+          {"launch_floor", c.floor ? json{{"seconds", c.floor->seconds},
+                                          {"how", c.floor->how},
+                                          {"measured_at", c.floor->measured_at},
+                                          {"provisional", c.floor->provisional}}
+                                   : json(nullptr)}};
 }
 
 json rules_json(const std::vector<NcuRuleResult>& rules) {
@@ -192,29 +210,49 @@ json units_json(const Verdict& v) {
   return out;
 }
 
+namespace {
+
+json finding_json(const Finding& f, size_t rank) {
+  return {{"rank", rank},
+          {"id", f.id},
+          {"title", f.title},
+          {"evidence", f.evidence},
+          {"gain_pct", f.gain_pct},
+          {"capped_pct", opt(f.capped_pct)},
+          {"formula", f.formula},
+          {"scope", f.scope},
+          {"unit", f.unit.empty() ? json(nullptr) : json(f.unit)},
+          {"unit_busy_pct", opt(f.unit_pct)},
+          {"unit_work_removed_pct", opt(f.share_pct)},
+          {"anchor", f.anchor},
+          {"section", f.section},
+          {"next_step", f.next_step},
+          {"ncu", rules_json(f.ncu)},
+          {"agreement", f.agreement},
+          {"merged", f.merged_ids}};
+}
+
+}  // namespace
+
 json findings_json(const Verdict& v) {
   json out = json::array();
-  for (size_t i = 0; i < v.findings.size(); ++i) {
-    const Finding& f = v.findings[i];
-    out.push_back({{"rank", i + 1},
-                   {"id", f.id},
-                   {"title", f.title},
-                   {"evidence", f.evidence},
-                   {"gain_pct", f.gain_pct},
-                   {"capped_pct", opt(f.capped_pct)},
-                   {"formula", f.formula},
-                   {"scope", f.scope},
-                   {"unit", f.unit.empty() ? json(nullptr) : json(f.unit)},
-                   {"unit_busy_pct", opt(f.unit_pct)},
-                   {"unit_work_removed_pct", opt(f.share_pct)},
-                   {"anchor", f.anchor},
-                   {"section", f.section},
-                   {"next_step", f.next_step},
-                   {"ncu", rules_json(f.ncu)},
-                   {"agreement", f.agreement}});
-  }
+  for (size_t i = 0; i < v.findings.size(); ++i) out.push_back(finding_json(v.findings[i], i + 1));
   return out;
 }
+
+json negligible_json(const Verdict& v) {
+  json list = json::array();
+  for (size_t i = 0; i < v.negligible.size(); ++i) list.push_back(finding_json(v.negligible[i], i + 1));
+  return {{"below_pct", threshold::kNegligibleGainPct}, {"line", negligible_line(v)}, {"findings", list}};
+}
+
+json not_measured_json(const Verdict& v) {
+  json out = json::array();
+  for (const auto& n : v.not_measured) out.push_back({{"id", n.id}, {"title", n.title}, {"why", n.why}});
+  return out;
+}
+
+std::string not_measured_line(const NotMeasured& n) { return n.title + ": not measured (" + n.why + ")"; }
 
 std::string findings_text(const CallVerdict& call, const Verdict& v, size_t n) {
   std::string out;
@@ -225,6 +263,8 @@ std::string findings_text(const CallVerdict& call, const Verdict& v, size_t n) {
     out += fmt::format("  {}. {}: est. gain {} = {}; next: {} [ncu: {}]\n", i + 1, f.title,
                        format_value(f.ranked_pct(), "%"), f.formula, f.next_step, f.section);
   }
+  if (!v.negligible.empty()) out += "  " + negligible_line(v) + "\n";
+  for (const auto& nm : v.not_measured) out += "  " + not_measured_line(nm) + "\n";
   return out;
 }
 

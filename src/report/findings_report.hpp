@@ -47,8 +47,18 @@ nlohmann::json units_json(const Verdict& v);
 /// JSON of rule results: [{rule, name, section, title, message, speedup_pct, speedup_type}].
 nlohmann::json rules_json(const std::vector<NcuRuleResult>& rules);
 
+/// The findings below threshold::kNegligibleGainPct: {"below_pct", "line", "findings": [...]}.
+nlohmann::json negligible_json(const Verdict& v);
+
+/// The findings not formed for a zero or missing ratio input: [{"id", "title", "why"}].
+nlohmann::json not_measured_json(const Verdict& v);
+
+/// "Uncoalesced global loads: not measured (l1tex__... is 0; ...)".
+std::string not_measured_line(const NotMeasured& n);
+
 /// Console lines: the bound sentence (for the call's leading kernel, `v` being an element of
-/// call.kernels), then the top `n` findings with their gains.
+/// call.kernels), then the top `n` findings with their gains, the negligible line and
+/// the findings not measured.
 std::string findings_text(const CallVerdict& call, const Verdict& v, size_t n = 3);
 
 }  // namespace kprof

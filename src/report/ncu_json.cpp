@@ -95,6 +95,8 @@ json verdict_json(const Verdict& v) {
           {"implementation_efficiency", efficiency},
           {"units", units_json(v)},
           {"findings", findings_json(v)},
+          {"negligible_findings", negligible_json(v)},
+          {"not_measured", not_measured_json(v)},
           {"findings_note", v.findings_note},
           {"ncu_rules", rules_json(v.ncu_rules)},
           {"ncu_rules_note", v.ncu_rules_note}};

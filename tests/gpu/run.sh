@@ -2,7 +2,7 @@
 # The whole GPU suite in one call on the H200 (or any CUDA machine): builds kprof from the carried
 # dependencies, runs the GoogleTest suite (GPU tests included) and the end-to-end scenarios of the
 # issues, and prints a summary table. Usage (repo root):
-#   tests/gpu/run.sh [stage ...]      stages: build unit env check sanitize py cutlass profile analyze run compare bench gemm runcmp seedstyle probe hotlines badinput gemmprog integrity throttle ncucache capture tensor sol solrules runspeed onesession scale decide wheel (default: all but ncucache, capture, tensor, sol, solrules, runspeed, onesession, scale, decide, wheel; wheel needs dist/ carried: scripts/build-wheels.sh and scripts/prepare-offline-deps.sh)
+#   tests/gpu/run.sh [stage ...]      stages: build unit env check sanitize py cutlass profile analyze run compare bench gemm runcmp seedstyle probe hotlines badinput gemmprog integrity throttle ncucache capture tensor sol solrules runspeed onesession scale decide wheel floor (default: all but ncucache, capture, tensor, sol, solrules, runspeed, onesession, scale, decide, wheel, floor; wheel needs dist/ carried: scripts/build-wheels.sh and scripts/prepare-offline-deps.sh)
 # Logs and reports go to $OUT (the device tool's output folder) or ./gpu_out. UNIT_FILTER=REGEX runs only
 # the GoogleTest cases it matches (prebuilt binary).
 set -uo pipefail

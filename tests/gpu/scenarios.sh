@@ -196,6 +196,11 @@ for k, v in d.items(): print("ncu", k[0], "grid", k[1], "median_us %.2f" % stati
 PY
 fi
 
+if want floor; then  # issue 42: the launch floor (an empty kernel's gpu__time_duration, kprof's GPU-duration pass)
+  scenario launch-floor 0 'launch floor: [0-9.]+ ns' -- build-gpu/tests/kprof_tests --gtest_filter='LaunchFloorGpu.*'
+  grep -E 'launch floor|committed provisional' "$W/launch-floor.log"
+fi
+
 if want capture; then  # issues 15/16: real reports of the planted kernels for the CPU tests (tests/data/ncurep)
   t0=$(now)
   scenario capture-planted 0 'divergent' -- scripts/capture-test-reports.sh "$OUT/ncurep"

@@ -12,6 +12,7 @@
 
 #include "stages/analysis/analyze.hpp"
 #include "core/fs.hpp"
+#include "flows/ceiling_cache.hpp"
 #include "core/subprocess.hpp"
 #include "core/text.hpp"
 #include "stages/ncu/csv.hpp"
@@ -91,6 +92,7 @@ TEST(AnalyzeCmd, JsonVerdictEqualsTheLibraryPathProfileUses) {
     EXPECT_EQ(cli, nlohmann::json::parse(read_file(dir + "/analysis.json")));
     AnalysisContext ctx;  // what analyze adds: ncu's rule results of the report (none beside these CSVs)
     ctx.rules = read_rule_results(data(file), &ctx.rules_note);
+    ctx.known_gpus = known_gpu_ceilings();  // and the ceilings known for the report's GPU (issue 42)
     NcuAnalysis lib = analyze_ncu_csv(read_file(data(file)), ctx);  // what profile calls
     ASSERT_EQ(cli["kernels"].size(), lib.verdict.kernels.size());
     EXPECT_EQ(cli["kernels"][0]["verdict"], verdict_json(lib.verdict.kernels[0])) << file;

@@ -135,6 +135,8 @@ std::vector<bool> classifier_columns(const std::vector<std::string>& columns) {
     names.insert(s.name);
     if (s.fallback) names.insert(s.fallback);
   }
+  for (const auto* leaves : {&sm_sol_leaves(), &memory_sol_leaves()})  // the units behind each SOL
+    for (const auto& leaf : *leaves) names.insert(leaf.name);
   std::vector<bool> wanted(columns.size());
   for (size_t i = 0; i < columns.size(); ++i) wanted[i] = names.count(columns[i]) > 0;
   return wanted;

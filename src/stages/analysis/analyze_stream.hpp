@@ -42,8 +42,9 @@ struct StreamedAnalysis {
   std::vector<std::string> invalid_examples;  ///< the first few of them, described
 };
 
-/// Per column of `columns`: whether the classifier reads it, i.e. a catalog metric or its fallback
-/// (stages/ncu/metrics.hpp: "the classifier reads them by the names listed here"). analyze_ncu_file
+/// Per column of `columns`: whether the classifier reads it, i.e. a catalog metric, its fallback or
+/// a leaf of the SOL breakdowns (stages/ncu/metrics.hpp: "the classifier reads them by the names
+/// listed here"). analyze_ncu_file
 /// classifies every launch on these columns alone.
 std::vector<bool> classifier_columns(const std::vector<std::string>& columns);
 

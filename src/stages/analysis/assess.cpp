@@ -66,8 +66,10 @@ std::set<std::string> verdict_units(const Verdict& v) {
       u.insert("compute");
     else if (f.id == "divergence")
       u.insert("divergence");
-    else if (f.id == "stall-barrier")
+    else if (f.id == "stall-barrier" || f.id == "adu-barriers")
       u.insert("sync");
+    else if (f.id == "ilp")
+      u.insert("compute");
     else if (f.id.rfind("uncoalesced", 0) == 0 || f.id == "local-memory" || f.id == "l1-hit-rate" ||
              f.id == "l2-hit-rate" || f.id == "stall-long_scoreboard" || f.id == "global-reloads" ||
              f.id == "vector-loads")
@@ -98,6 +100,17 @@ void attach_rules(Verdict& v, const AnalysisContext& ctx, size_t i, const Kernel
   }
   v.ncu_rules = r->rules;
   v.ncu_only = attach_rule_results(v.findings, r->rules);
+}
+
+/// The signal rows whose finding was not measured (a zero or missing ratio input) say so: their
+/// "yes" rested on that ratio.
+void mark_not_measured(Verdict& v) {
+  for (const auto& n : v.not_measured)
+    for (auto& row : v.signals)
+      if (row.id == n.id && row.state == SignalState::Fires) {
+        row.state = SignalState::NotApplicable;
+        row.value = "not measured: " + n.why;
+      }
 }
 
 void add_clock_check(CallVerdict& call, const MetricTable& table, const AnalysisContext& ctx) {
@@ -156,7 +169,8 @@ void assess_verdict(const MetricTable& table, CallVerdict& call, const AnalysisC
     if (v.cls == Bottleneck::NotClassified) continue;
     v.efficiency = implementation_efficiency(k);
     v.units = unit_loads(k);
-    v.findings = findings_for_kernel(k, v.signals, v.cls, footprint);
+    v.findings = findings_for_kernel(k, v.signals, v.cls, footprint, &v.not_measured);
+    mark_not_measured(v);
     attach_rules(v, ctx, i, k, n);
     v.leading_stalls = explaining_stalls(k, v);
     if (!v.leading_stalls.empty()) {
@@ -171,19 +185,25 @@ void assess_verdict(const MetricTable& table, CallVerdict& call, const AnalysisC
   if (call.leading >= 0) {
     const KernelMetrics& lead = table.kernels[static_cast<size_t>(call.leading)];
     Ceilings c = ceilings_from_ncu(lead, ctx.sm_hz);
-    c.dram_achievable = ctx.dram_achievable;
+    auto known = ceilings_for_gpu(ctx.known_gpus, lead.text(m::kDeviceName));
+    c.dram_achievable = ctx.dram_achievable ? ctx.dram_achievable : known ? known->dram_achievable : std::nullopt;
+    c.floor = ctx.launch_floor ? ctx.launch_floor : known ? known->floor : std::nullopt;
     call.ceilings = c;
     call.work = ctx.work;
     ExecutedWork executed = executed_work(table.kernels);  // the compute term without declared or counted FLOPs
     if (ctx.work && ctx.measured_ms && *ctx.measured_ms > 0)
       call.bound = compute_bound(*ctx.work, c, *ctx.measured_ms * 1e-3, ctx.measured_how, &executed);
     // Against ncu's own duration, so at ncu's own SM clock (not the timed calls').
-    call.implementation_bound = implementation_bound(executed_work(lead), ceilings_from_ncu(lead, std::nullopt));
+    Ceilings at_ncu_clock = ceilings_from_ncu(lead, std::nullopt);
+    at_ncu_clock.dram_achievable = c.dram_achievable;
+    at_ncu_clock.floor = c.floor;
+    call.implementation_bound = implementation_bound(executed_work(lead), at_ncu_clock);
   }
   for (size_t i = 0; i < n; ++i) {
     Verdict& v = call.kernels[i];
     if (v.findings.empty()) continue;
     if (!call.bound || !call.bound->bound_s) {
+      split_negligible(v);
       v.findings_note =
           "Gains are not capped: no time bound is known (an ncu report alone does not record the "
           "buffers; `kprof profile` and `kprof run` compute it; the implementation bound holds at this "
@@ -195,6 +215,7 @@ void assess_verdict(const MetricTable& table, CallVerdict& call, const AnalysisC
     double kt = std::isnan(v.gpu_time_ns) ? 0 : v.gpu_time_ns * 1e-9;
     double cap = n == 1 || kt <= 0 ? 100.0 * call.bound->headroom() : std::min(100.0, 100.0 * headroom_s / kt);
     cap_findings(v.findings, cap);
+    split_negligible(v);
     v.findings_note = fmt::format(
         "Each gain is capped at the headroom to the time bound, {} of this kernel's time "
         "(the call is at {} of its bound); gains do not add up: each is the most its own fix "

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "stages/analysis/bound.hpp"
+#include "stages/analysis/known_gpus.hpp"
 #include "stages/analysis/ncu_rules.hpp"
 #include "stages/analysis/verdict.hpp"
 #include "stages/ncu/metric_table.hpp"
@@ -24,10 +25,14 @@ struct AnalysisContext {
       measured_ms;             ///< kprof's kernel time per call (timing.hpp reported_kernel_time; else call time)
   double measured_std_ms = 0;  ///< its standard deviation
   std::string measured_how;    ///< "kernel time per call: gpu__time_duration, median of 100"
-  std::string measured_label = "CUPTI";  ///< how, short: "gpu__time_duration", "CUPTI" or "CUDA events"
-  std::optional<double> sm_hz;           ///< NVML's mean SM clock during the timed calls, Hz
-  std::optional<Rate> dram_achievable;   ///< kprof's measured copy bandwidth (stages/timing/achievable.hpp)
-  std::optional<ClockSummary> during;    ///< NVML during the timed calls
+  std::string measured_label = "CUPTI";     ///< how, short: "gpu__time_duration", "CUPTI" or "CUDA events"
+  std::optional<double> sm_hz;              ///< NVML's mean SM clock during the timed calls, Hz
+  std::optional<Rate> dram_achievable;      ///< kprof's measured copy bandwidth (stages/timing/achievable.hpp)
+  std::optional<LaunchFloor> launch_floor;  ///< the GPU's launch floor (stages/timing/launch_floor.hpp)
+  /// Ceilings known per GPU model (this machine's cache, then committed_gpu_ceilings()): used for
+  /// the report's GPU (device__attribute_display_name) where dram_achievable / launch_floor are unset.
+  std::vector<GpuCeilings> known_gpus;
+  std::optional<ClockSummary> during;  ///< NVML during the timed calls
   /// ncu's rule results per launch; nullopt when they could not be read (`rules_note` says why).
   std::optional<std::vector<KernelRuleResults>> rules;
   std::string rules_note;

@@ -127,13 +127,28 @@ std::string read_share_note(const ExecutedWork& e, const Rate& achievable) {
 
 /// Sets the bound from its terms and the measured time: the binding term, % of bound, "at most".
 void settle(TimeBound& b, std::optional<double> mem, std::optional<double> mem_theo, std::optional<double> compute,
-            const std::string& mem_binding, const std::string& compute_binding) {
+            const std::string& mem_binding, const std::string& compute_binding,
+            const std::optional<LaunchFloor>& floor) {
   if (mem || compute) {
     bool mem_binds = mem && (!compute || *mem >= *compute);
     b.bound_s = mem_binds ? *mem : *compute;
     b.binding = mem_binds ? mem_binding : compute_binding;
   }
   if (mem_theo || compute) b.theoretical_s = std::max(mem_theo.value_or(0), compute.value_or(0));
+  // bound = max(floor, work): no kernel completes in less than the launch floor.
+  if (floor && floor->seconds > 0 && (b.bound_s || b.theoretical_s)) {
+    b.floor_s = floor->seconds;
+    b.floor_how = floor->how + (floor->measured_at.empty() ? "" : ", " + floor->measured_at);
+    if (b.bound_s && floor->seconds > *b.bound_s) {
+      b.notes.push_back(fmt::format("the work alone ({}) takes less than the launch floor: the floor bounds",
+                                    b.binding + " " + ns(*b.bound_s)));
+      b.bound_s = floor->seconds;
+      b.binding = fmt::format("the launch floor ({}the least kernel duration on this GPU)",
+                              floor->provisional ? "provisional; " : "");
+      b.floor_binds = true;
+    }
+    if (b.theoretical_s) b.theoretical_s = std::max(*b.theoretical_s, floor->seconds);
+  }
   if (b.bound_s && b.measured_s > 0) {
     b.pct_of_bound = 100.0 * *b.bound_s / b.measured_s;  // above 100%: faster than the ceiling assumed
     b.max_speedup = std::max(1.0, b.measured_s / *b.bound_s);
@@ -187,10 +202,13 @@ TimeBound compute_bound(const WorkModel& work, const Ceilings& c, double measure
     b.notes.push_back((work.flops_how.empty() ? std::string() : work.flops_how + "; ") +
                       "FLOPs not declared (ref.py flops(**dims)) nor counted: the bound is the memory term only");
   }
-  std::string mem_binding = mem ? fmt::format("memory at the {} {}", mem_best ? "achievable" : "theoretical",
-                                              format_si(mem_best ? c.dram_achievable->per_s : c.dram->per_s, "B/s"))
-                                : "";
-  settle(b, mem, mem_theo, compute, mem_binding, compute_binding);
+  std::string mem_binding =
+      !mem       ? ""
+      : mem_best ? fmt::format("memory at the achievable {} ({})", format_si(c.dram_achievable->per_s, "B/s"),
+                               c.dram_achievable->how)
+                 : fmt::format("memory at the theoretical {} (no achievable bandwidth measured for this GPU)",
+                               format_si(c.dram->per_s, "B/s"));
+  settle(b, mem, mem_theo, compute, mem_binding, compute_binding, c.floor);
   if (executed && c.dram_achievable)
     if (auto note = read_share_note(*executed, *c.dram_achievable); !note.empty()) b.notes.push_back(note);
   return b;
@@ -206,21 +224,32 @@ TimeBound implementation_bound(const ExecutedWork& e, const Ceilings& c) {
   b.measured_s = *e.gpu_time_s;
   b.measured_how = e.launches > 1 ? fmt::format("{} of {} launches (ncu)", m::kDuration, e.launches)
                                   : fmt::format("{} (ncu, under the profiler)", m::kDuration);
-  std::optional<double> mem, compute;
+  std::optional<double> mem_theo, mem_best, compute;
   auto bytes = e.dram_bytes();
-  if (bytes && *bytes > 0 && c.dram)
-    mem = add_term(b, "memory", "theoretical", *bytes, *c.dram, "B");
-  else
+  if (bytes && *bytes > 0 && c.dram) {
+    mem_theo = add_term(b, "memory", "theoretical", *bytes, *c.dram, "B");
+    if (c.dram_achievable) mem_best = add_term(b, "memory", "achievable", *bytes, *c.dram_achievable, "B");
+  } else {
     b.notes.push_back(c.dram ? fmt::format("no DRAM bytes in the report ({}, {})", m::kDramRead, m::kDramWrite)
                              : fmt::format("no DRAM peak in the report ({})", m::kDramPeakPerCycle));
+  }
   std::string compute_binding;
   if (auto x = executed_compute(b, e, c)) {
     compute = x->first;
     compute_binding = "compute (executed FLOPs) at " + x->second;
   }
-  settle(b, mem, mem, compute,
-         mem ? fmt::format("memory (its DRAM bytes) at the theoretical {}", format_si(c.dram->per_s, "B/s")) : "",
-         compute_binding);
+  std::string mem_binding;
+  if (mem_best)
+    mem_binding = fmt::format("memory (its DRAM bytes) at the achievable {} ({})",
+                              format_si(c.dram_achievable->per_s, "B/s"), c.dram_achievable->how);
+  else if (mem_theo)
+    mem_binding = fmt::format(
+        "memory (its DRAM bytes) at the theoretical {} (no achievable bandwidth known for this "
+        "GPU)",
+        format_si(c.dram->per_s, "B/s"));
+  settle(b, mem_best ? mem_best : mem_theo, mem_theo, compute, mem_binding, compute_binding, c.floor);
+  if (c.dram_achievable)
+    if (auto note = read_share_note(e, *c.dram_achievable); !note.empty()) b.notes.push_back(note);
   b.notes.push_back(fmt::format(
       "a bound of the implementation as executed: its own DRAM traffic ({} + {}) and the FLOPs it executed, at "
       "ncu's theoretical peaks; not the algorithm's: a change that removes traffic or work (coalescing, reuse in "
@@ -229,14 +258,21 @@ TimeBound implementation_bound(const ExecutedWork& e, const Ceilings& c) {
   return b;
 }
 
+std::string floor_clause(const TimeBound& b) {
+  if (!b.floor_s) return "";
+  if (b.floor_binds) return fmt::format("; the floor {} bounds, not the work ({})", ns(*b.floor_s), b.floor_how);
+  return fmt::format("; launch floor {}", ns(*b.floor_s));
+}
+
 std::string implementation_bound_sentence(const TimeBound& b) {
   if (!b.bound_s || !b.pct_of_bound)
     return "implementation bound: not known (" +
            (b.notes.empty() ? std::string("no DRAM bytes or FLOPs in the report") : b.notes.front()) + ")";
   return fmt::format(
       "implementation bound: at {} of it ({} {}; {} measured by ncu): at most ~{}x faster at this "
-      "traffic and work",
-      format_value(*b.pct_of_bound, "%"), ns(*b.bound_s), b.binding, ns(b.measured_s), fmt_sig(*b.max_speedup, 3));
+      "traffic and work{}",
+      format_value(*b.pct_of_bound, "%"), ns(*b.bound_s), b.binding, ns(b.measured_s), fmt_sig(*b.max_speedup, 3),
+      floor_clause(b));
 }
 
 std::string bound_sentence(const TimeBound& b) {
@@ -248,7 +284,7 @@ std::string bound_sentence(const TimeBound& b) {
   if (b.pct_of_theoretical && b.theoretical_s && *b.theoretical_s != *b.bound_s)
     s += fmt::format(" ({} of the theoretical bound {})", format_value(*b.pct_of_theoretical, "%"),
                      ns(*b.theoretical_s));
-  return s;
+  return s + floor_clause(b);
 }
 
 }  // namespace kprof

@@ -11,6 +11,7 @@
 
 #include "core/dtype.hpp"
 #include "stages/ncu/metric_table.hpp"
+#include "stages/timing/launch_floor.hpp"
 
 namespace kprof {
 
@@ -67,6 +68,10 @@ struct Ceilings {
   std::string precision;          ///< the precision the kernel's FLOPs ran in ("FP32", "FP16 tensor", ...)
   std::optional<Rate> flop_peak;  ///< the peak of `precision`
   std::string sm_clock_how;       ///< which SM clock converts per-cycle peaks to per-second
+  /// The least kernel duration on this GPU (an empty kernel's gpu__time_duration.sum): the time
+  /// bound is never below it. Cached per GPU (flows/ceiling_cache.hpp), or committed for a known
+  /// GPU (known_gpus.hpp).
+  std::optional<LaunchFloor> floor;
 };
 
 /// Ceilings from ncu's .peak_sustained metrics of `k`. Per-cycle SM peaks are converted with
@@ -144,6 +149,9 @@ struct TimeBound {
   std::optional<double> pct_of_theoretical;  ///< 100 x theoretical_s / measured_s
   std::optional<double> max_speedup;         ///< measured_s / bound_s: "at most Y x faster"
   std::vector<std::string> notes;            ///< what the bound rests on, what is missing
+  std::optional<double> floor_s;             ///< the launch floor under the bound (Ceilings::floor), s
+  std::string floor_how;                     ///< how the floor was obtained
+  bool floor_binds = false;                  ///< the floor, not the work, is the bound (the work takes less)
   /// True for implementation_bound: the implementation's own traffic and executed work, not
   /// the least work of the algorithm.
   bool implementation = false;
@@ -151,7 +159,8 @@ struct TimeBound {
   double headroom() const;
 };
 
-/// The bound of `work` at `c` against the measured time (seconds). Terms: memory at the
+/// The bound of `work` at `c` against the measured time (seconds): max(launch floor, work), the
+/// floor (c.floor) named as the binding term when the work takes less. Terms: memory at the
 /// theoretical and, when measured, the achievable DRAM bandwidth; compute: work.flops at
 /// output_precision_peak(c, work.output_dtype), or without work.flops the FLOPs `executed`
 /// holds, each precision at its own peak (the slowest binds), labelled as executed, not the
@@ -161,8 +170,9 @@ struct TimeBound {
 TimeBound compute_bound(const WorkModel& work, const Ceilings& c, double measured_s, std::string measured_how,
                         const ExecutedWork* executed = nullptr);
 
-/// The bound of the implementation as executed, from an ncu report alone: its own DRAM bytes
-/// (read + written) at the theoretical DRAM peak, and its executed FLOPs, each precision at its
+/// The bound of the implementation as executed, from an ncu report alone: max(launch floor, its
+/// own DRAM bytes (read + written) at the achievable DRAM bandwidth when `c` holds one (measured
+/// or committed for the GPU), else at the theoretical peak, and its executed FLOPs, each precision at its
 /// peak, against its gpu__time_duration.sum. It holds at this traffic and work: a fix that
 /// removes traffic or work (coalescing, caching, a better algorithm) can beat it. No bound
 /// (bound_s unset, a note says why) without the duration or any term.
@@ -171,6 +181,10 @@ TimeBound implementation_bound(const ExecutedWork& executed, const Ceilings& c);
 /// "implementation bound: at 80.8% of it (104 us memory at the theoretical 4.81 TB/s; 129 us
 /// measured by ncu): at most ~1.24x faster at this traffic and work".
 std::string implementation_bound_sentence(const TimeBound& b);
+
+/// "; the floor 1.60 us bounds, not the work (how)" when the launch floor binds, "; launch floor
+/// 1.60 us" when it is known and the work binds, "" without a floor.
+std::string floor_clause(const TimeBound& b);
 
 /// One line: "at 80% of the bound (168 us memory at 4.3 TB/s achievable; 235 us measured): at most 1.25x faster".
 std::string bound_sentence(const TimeBound& b);

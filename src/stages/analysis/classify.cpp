@@ -11,6 +11,7 @@
 #include "stages/analysis/format.hpp"
 #include "stages/analysis/limiter.hpp"
 #include "stages/analysis/signals.hpp"
+#include "stages/analysis/sol_source.hpp"
 #include "stages/analysis/thresholds.hpp"
 #include "core/text.hpp"
 #include "stages/ncu/metrics.hpp"
@@ -49,6 +50,18 @@ using classify_detail::classify_latency;
 using classify_detail::num;
 using classify_detail::pct;
 using classify_detail::set_number;
+
+/// The row naming the unit behind one SOL, or saying it is not identified (with the candidates).
+void add_source_row(Verdict& v, const SolSource& src) {
+  std::string metric = src.source ? src.source->metric : src.metric;
+  v.evidence.push_back({"Unit behind " + src.sol, metric, src.text(),
+                        fmt::format("within {} points of {} (kprof; {})", num(t::kSolSourcePts), src.sol,
+                                    !src.from_breakdown       ? "the catalog's units: no breakdown"
+                                    : src.breakdown_in_report ? "ncu's SOL breakdown in the report"
+                                                              : "ncu's SOL breakdown as kprof lists it"),
+                        src.source.has_value()});
+  if (src.source) set_number(v, src.source->pct, "%");
+}
 
 /// The four rows of the seed's SOL conditions.
 void add_sol_rows(Verdict& v, const SolReading& s) {
@@ -108,34 +121,47 @@ std::vector<PipeUse> compute_pipes(const KernelMetrics& k) {
 /// SM SOL high because of memory instructions: the LSU pipe (sm__inst_executed_pipe_lsu) is busier
 /// than every math pipe. The class is Memory-Bound on LSU/MIO instruction issue, never
 /// "Compute-Bound on the LSU pipe".
-void classify_lsu(Verdict& v, const SolReading& s, double lsu, const std::vector<PipeUse>& math) {
+void classify_lsu(Verdict& v, const SolReading& s, const UnitLoad& lsu, const std::vector<PipeUse>& math) {
   v.cls = Bottleneck::MemoryBound;
   v.limiter = "LSU/MIO issue";
   v.evidence.push_back(
-      {"SM SOL comes from memory instruction issue", m::kPipeLsu,
+      {"SM SOL comes from memory instruction issue", lsu.metric,
        fmt::format(
-           "LSU {}{}", pct(lsu),
+           "{} {}{}", lsu.name, pct(lsu.pct),
            math.empty() ? "" : fmt::format(", busiest math pipe {} {}", math.front().name, pct(math.front().pct))),
-       "LSU busier than every math pipe (kprof: LSU issues loads and stores, it computes nothing)", true});
-  set_number(v, lsu, "%");
-  v.summary = fmt::format(
-      "Memory-Bound on LSU/MIO instruction issue: SM SOL {} > {}% comes from the LSU pipe at {} (memory SOL {})",
-      pct(*s.sm), num(t::kBoundSolPct), pct(lsu), pct(*s.mem));
+       "LSU/MIO busier than every math pipe (kprof: LSU issues loads and stores, it computes nothing)", true});
+  set_number(v, lsu.pct, "%");
+  v.summary =
+      fmt::format("Memory-Bound on LSU/MIO instruction issue: SM SOL {} > {}% comes from the {} at {} (memory SOL {})",
+                  pct(*s.sm), num(t::kBoundSolPct), lsu.name, pct(lsu.pct), pct(*s.mem));
   add_section(v, "Compute Workload Analysis");
   add_section(v, "Memory Workload Analysis");
 }
 
-void classify_compute(Verdict& v, const KernelMetrics& k, const SolReading& s) {
+/// The limiter of a Compute-Bound kernel whose SM SOL comes from `src` (not a math pipe of
+/// compute_pipes): "ADU pipe, barriers", "Issue slots", ...
+std::string source_limiter(const UnitLoad& src) {
+  if (src.name == "ADU pipe") return "ADU pipe, barriers";
+  return src.name;
+}
+
+void classify_compute(Verdict& v, const KernelMetrics& k, const SolReading& s, const std::optional<UnitLoad>& src) {
   v.cls = Bottleneck::ComputeBound;
   auto pipes = compute_pipes(k);
-  if (!pipes.empty()) {
-    v.limiter = pipes.front().name + " pipe";
-    std::string all;
-    for (const auto& p : pipes) all += (all.empty() ? "" : ", ") + p.name + " " + pct(p.pct);
-    v.evidence.push_back({"Busiest pipe: " + pipes.front().name, pipes.front().metric, all,
-                          "highest pipe utilization (% of peak, active cycles)", true});
+  bool src_is_math =
+      src && std::any_of(pipes.begin(), pipes.end(), [&](const PipeUse& p) { return p.name + " pipe" == src->name; });
+  std::string all;
+  for (const auto& p : pipes) all += (all.empty() ? "" : ", ") + p.name + " " + pct(p.pct);
+  if (src) {
+    v.limiter = source_limiter(*src);  // its row is "Unit behind SM SOL" (add_source_row)
+    if (!pipes.empty() && !src_is_math)
+      v.evidence.push_back({"Busiest math pipe: " + pipes.front().name, pipes.front().metric, all,
+                            "context: the unit behind SM SOL is not a math pipe", true});
   } else {
-    v.not_concluded.push_back(fmt::format("the busiest pipe: needs {}, {}, ...", m::kPipeFma, m::kPipeAlu));
+    // No unit accounts for SM SOL within kSolSourcePts: none is named (the row lists the candidates).
+    v.limiter = "unit not identified";
+    v.not_concluded.push_back("which unit limits: no unit accounts for SM SOL within " + num(t::kSolSourcePts) +
+                              " points (row \"Unit behind SM SOL\")");
   }
   auto roof = roofline_point(k);
   if (roof.fp32_peak_pct)
@@ -143,13 +169,16 @@ void classify_compute(Verdict& v, const KernelMetrics& k, const SolReading& s) {
                           pct(*roof.fp32_peak_pct) + " of FP32 peak", "context (ncu's roofline)", true});
   bool lead = *s.sm - *s.mem >= t::kMuchHigherPts;
   v.summary = lead ? fmt::format("Compute-Bound{}: SM SOL {} > {}% and {} points above memory SOL {}",
-                                 v.limiter.empty() ? "" : " on the " + v.limiter, pct(*s.sm), num(t::kBoundSolPct),
-                                 num(*s.sm - *s.mem), pct(*s.mem))
+                                 src ? " on the " + v.limiter : " (the unit behind SM SOL not identified)", pct(*s.sm),
+                                 num(t::kBoundSolPct), num(*s.sm - *s.mem), pct(*s.mem))
                    : fmt::format(
                          "Compute-Bound on the {}: it is {} busy (>= {}%), SM SOL {} > {}% and memory "
                          "SOL {} is not",
-                         v.limiter, pipes.empty() ? "n/a" : pct(pipes.front().pct), num(t::kSaturatedPipePct),
-                         pct(*s.sm), num(t::kBoundSolPct), pct(*s.mem));
+                         v.limiter,
+                         src             ? pct(src->pct)
+                         : pipes.empty() ? "n/a"
+                                         : pct(pipes.front().pct),
+                         num(t::kSaturatedPipePct), pct(*s.sm), num(t::kBoundSolPct), pct(*s.mem));
   add_section(v, "Compute Workload Analysis");
   add_section(v, "Instruction Statistics");
 }
@@ -250,10 +279,21 @@ Verdict classify_kernel(const KernelMetrics& k, std::optional<double> footprint)
                               "): used the highest of DRAM, L1 and L2 throughput instead");
   double sm = *s.sm, mem = *s.mem;
   auto pipes = compute_pipes(k);
-  auto lsu = catalog_value(k, m::kPipeLsu);
-  bool lsu_leads = lsu && (pipes.empty() || *lsu > pipes.front().pct);
-  bool pipe_saturated =
-      (!pipes.empty() && pipes.front().pct >= t::kSaturatedPipePct) || (lsu_leads && *lsu >= t::kSaturatedPipePct);
+  // The unit behind SM SOL (ncu's breakdown, else the catalog's units), named only when it
+  // accounts for SM SOL within kSolSourcePts.
+  std::optional<UnitLoad> src;
+  if (auto sm_src = sm_sol_source(k)) {
+    src = sm_src->source;
+    add_source_row(v, *sm_src);
+  }
+  if (auto mem_src = memory_sol_source(k)) add_source_row(v, *mem_src);
+  // SM SOL from memory instruction issue is memory work (Memory-Bound on LSU/MIO issue); only a
+  // unit that accounts for SM SOL is named so.
+  std::optional<UnitLoad> lsu;
+  if (src && is_memory_issue_unit(src->name)) lsu = src;
+  bool lsu_leads = lsu.has_value();
+  double busiest = src ? src->pct : (!pipes.empty() ? pipes.front().pct : 0.0);
+  bool pipe_saturated = busiest >= t::kSaturatedPipePct || (lsu && lsu->pct >= t::kSaturatedPipePct);
   bool no_unit_near_peak = sm <= t::kBoundSolPct && mem <= t::kBoundSolPct;
   if (mem > t::kBoundSolPct && mem - sm >= t::kMuchHigherPts) {
     classify_memory(v, s);
@@ -261,13 +301,13 @@ Verdict classify_kernel(const KernelMetrics& k, std::optional<double> footprint)
              lsu_leads) {
     classify_lsu(v, s, *lsu, pipes);
   } else if (sm > t::kBoundSolPct && (sm - mem >= t::kMuchHigherPts || (mem <= t::kBoundSolPct && pipe_saturated))) {
-    if (sm - mem < t::kMuchHigherPts)
+    if (sm - mem < t::kMuchHigherPts && !pipes.empty())
       v.evidence.push_back({fmt::format("A pipe is saturated ({} pipe)", pipes.front().name), pipes.front().metric,
                             pct(pipes.front().pct),
                             fmt::format(">= {}% with SM SOL > {}% >= memory SOL (kprof rule)",
                                         num(t::kSaturatedPipePct), num(t::kBoundSolPct)),
                             true});
-    classify_compute(v, k, s);
+    classify_compute(v, k, s, src);
   } else if (no_unit_near_peak && check_occupancy(v, k)) {
     // class set by check_occupancy
   } else if (sm < t::kLatencySolPct && mem < t::kLatencySolPct) {

@@ -160,6 +160,25 @@ Coalescing coalescing(const KernelMetrics& k, bool loads) {
   return c;
 }
 
+std::string AsyncCopies::text() const {
+  std::string parts;
+  if (ldgsts_inst > 0)
+    parts += fmt::format("LDGSTS {} instructions, {} sectors", fmt_sig(ldgsts_inst, 3), fmt_sig(ldgsts_sectors, 3));
+  if (tma_bytes > 0)
+    parts += (parts.empty() ? "" : "; ") + fmt::format("TMA {} from global memory", fmt_bytes(tma_bytes));
+  return "the kernel loads through asynchronous copies (" + parts + "), which the LDG ratios do not count";
+}
+
+std::optional<AsyncCopies> async_copies(const KernelMetrics& k) {
+  AsyncCopies a;
+  a.ldgsts_inst = catalog_value(k, m::kLdgstsInst).value_or(0);
+  a.ldgsts_sectors =
+      catalog_value(k, m::kLdgstsSectorsAccess).value_or(0) + catalog_value(k, m::kLdgstsSectorsBypass).value_or(0);
+  a.tma_bytes = catalog_value(k, m::kTmaLdBytes).value_or(0);
+  if (a.ldgsts_inst <= 0 && a.tma_bytes <= 0) return std::nullopt;
+  return a;
+}
+
 std::optional<LoadReuse> load_reuse(const KernelMetrics& k, std::optional<double> footprint_bytes) {
   auto gld = catalog_value(k, m::kLdSectors);
   auto lld = catalog_value(k, m::kLocalLdSectors);

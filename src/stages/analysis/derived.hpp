@@ -86,6 +86,21 @@ struct Coalescing {
 /// Coalescing of global loads (`loads`) or stores; reads the .ratio metric, else a .pct one.
 Coalescing coalescing(const KernelMetrics& k, bool loads);
 
+/// The kernel's asynchronous copies into shared memory: LDGSTS (cp.async: global -> shared without
+/// registers) and TMA (bulk tensor copies). Their bytes bypass the LDG counters
+/// (l1tex__t_*_mem_global_op_ld, smsp__sass_average_data_bytes_per_sector_mem_global_op_ld), so
+/// ratios of those counters say nothing about them.
+struct AsyncCopies {
+  double ldgsts_inst = 0;     ///< smsp__inst_executed_op_ldgsts.sum (warp level)
+  double ldgsts_sectors = 0;  ///< sm__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_{access,bypass}.sum
+  double tma_bytes = 0;       ///< l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum, bytes
+  /// "the kernel loads through asynchronous copies (TMA 1.61 GB from global memory), which the
+  /// LDG ratios do not count".
+  std::string text() const;
+};
+/// nullopt when the kernel made no LDGSTS nor TMA load (or the counters were not collected).
+std::optional<AsyncCopies> async_copies(const KernelMetrics& k);
+
 /// How often the kernel's loads request the same bytes: the bytes its threads load (global load
 /// sectors x bytes used per sector, plus local load sectors x 32) against the footprint (the
 /// bytes the call's buffers hold when kprof knows them, else the DRAM bytes read: an upper bound

@@ -29,6 +29,56 @@ int tie_rank(const Finding& f) {
   return 3;
 }
 
+/// The rule of findings_for_kernel: "" when every ratio input of `f` holds a non-zero number,
+/// else which input is missing or zero, and the kernel's asynchronous copies when it made any
+/// (their bytes do not count in LDG ratios).
+std::string unmeasured_input(const KernelMetrics& k, const Finding& f) {
+  std::string why;
+  for (const auto& name : f.ratio_inputs) {
+    auto v = catalog_value(k, name);
+    if (!v)
+      why += (why.empty() ? "" : "; ") + name + " not collected";
+    else if (*v == 0)
+      why += (why.empty() ? "" : "; ") + name + " is 0";
+  }
+  if (why.empty()) return why;
+  if (auto copies = async_copies(k)) why += "; " + copies->text();
+  return why;
+}
+
+/// True for the findings whose root is the issue headroom (a symptom of latency not hidden).
+bool latency_finding(const Finding& f) {
+  return f.id == "issue-slots" || f.id == "occupancy" || f.id.rfind("stall-", 0) == 0;
+}
+
+/// Merges latency findings with the same gain (within kSameGainPts) into the first of them by
+/// tie_rank: one root, the issue headroom that caps them all, so one finding with their evidence.
+void merge_same_root(std::vector<Finding>& fs) {
+  for (size_t i = 0; i < fs.size(); ++i) {
+    if (!latency_finding(fs[i])) continue;
+    std::vector<size_t> group = {i};
+    for (size_t j = i + 1; j < fs.size(); ++j)
+      if (latency_finding(fs[j]) && std::fabs(fs[j].gain_pct - fs[i].gain_pct) <= threshold::kSameGainPts)
+        group.push_back(j);
+    if (group.size() < 2) continue;
+    size_t keep = *std::min_element(group.begin(), group.end(),
+                                    [&](size_t a, size_t b) { return tie_rank(fs[a]) < tie_rank(fs[b]); });
+    Finding& k = fs[keep];
+    std::string titles = k.title;
+    for (size_t j : group) {
+      if (j == keep) continue;
+      titles += "; " + fs[j].title;
+      k.evidence += "; " + fs[j].evidence;
+      k.next_step += "; " + fs[j].next_step;
+      k.merged_ids.push_back(fs[j].id);
+    }
+    k.title = "Issue headroom: " + titles;
+    k.formula += " (one root: the same issue headroom caps each)";
+    for (auto it = group.rbegin(); it != group.rend(); ++it)
+      if (*it != keep) fs.erase(fs.begin() + static_cast<std::ptrdiff_t>(*it));
+  }
+}
+
 void sort_findings(std::vector<Finding>& fs) {
   std::stable_sort(fs.begin(), fs.end(), [](const Finding& a, const Finding& b) {
     if (std::fabs(a.ranked_pct() - b.ranked_pct()) > 1e-9) return a.ranked_pct() > b.ranked_pct();
@@ -39,10 +89,16 @@ void sort_findings(std::vector<Finding>& fs) {
 }  // namespace
 
 std::vector<Finding> findings_for_kernel(const KernelMetrics& k, const std::vector<SignalRow>& signals, Bottleneck cls,
-                                         std::optional<double> footprint) {
+                                         std::optional<double> footprint, std::vector<NotMeasured>* not_measured) {
   std::vector<Finding> out;
   auto add = [&](std::optional<Finding> f, const std::string& evidence) {
     if (!f) return;
+    if (std::string why = unmeasured_input(k, *f); !why.empty()) {
+      if (not_measured &&
+          std::none_of(not_measured->begin(), not_measured->end(), [&](const NotMeasured& n) { return n.id == f->id; }))
+        not_measured->push_back({f->id, f->title, why});
+      return;
+    }
     for (auto& e : out)
       if (e.id == f->id) {  // a second symptom of the same finding (divergence, issue slots)
         e.evidence += "; " + evidence;
@@ -86,8 +142,27 @@ std::vector<Finding> findings_for_kernel(const KernelMetrics& k, const std::vect
   for (auto f : {global_reloads(k, footprint), shared_reloads(k), vector_loads(k), pipe_peak(k)})
     if (f) add(f, unit_ev(*f));
   if (cls == Bottleneck::OccupancyBound) add(occupancy(k), "class Occupancy-Bound");
+  if (auto f = adu_barriers(k)) add(f, unit_ev(*f));
+  if (cls == Bottleneck::ComputeBound)
+    if (auto f = ilp(k)) add(f, f->evidence);
+  merge_same_root(out);
   sort_findings(out);
   return out;
+}
+
+void split_negligible(Verdict& v) {
+  auto small = [](const Finding& f) { return f.ranked_pct() < threshold::kNegligibleGainPct; };
+  for (const auto& f : v.findings)
+    if (small(f)) v.negligible.push_back(f);
+  v.findings.erase(std::remove_if(v.findings.begin(), v.findings.end(), small), v.findings.end());
+  sort_findings(v.negligible);
+}
+
+std::string negligible_line(const Verdict& v) {
+  if (v.negligible.empty()) return "";
+  std::string list;
+  for (const auto& f : v.negligible) list += (list.empty() ? "" : ", ") + f.title + " " + pct(f.ranked_pct());
+  return fmt::format("negligible (< {}% of the kernel's time each): {}", fmt_sig(threshold::kNegligibleGainPct), list);
 }
 
 void cap_findings(std::vector<Finding>& findings, double headroom_pct) {
@@ -104,7 +179,7 @@ std::vector<NcuRuleResult> attach_rule_results(std::vector<Finding>& findings,
     std::string id = finding_id_for_rule(r);
     Finding* f = nullptr;
     for (auto& x : findings)
-      if (!id.empty() && x.id == id) f = &x;
+      if (!id.empty() && (x.id == id || std::count(x.merged_ids.begin(), x.merged_ids.end(), id) > 0)) f = &x;
     if (f)
       f->ncu.push_back(r);
     else if (r.speedup_pct)

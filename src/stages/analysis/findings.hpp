@@ -20,8 +20,21 @@ namespace kprof {
 /// Occupancy-Bound kernel; `footprint` (bytes the call's buffers hold) feeds the reuse of the
 /// hit-rate findings (load_reuse). Uncapped; see cap_findings. A firing signal whose formula
 /// lacks an input gives no finding.
+/// One rule for every finding (Finding::ratio_inputs): a finding whose ratio has a zero or
+/// missing input is not formed; it goes to `not_measured` (when given) with the reason, which
+/// names the kernel's asynchronous copies (LDGSTS, TMA) when it made any. Latency findings with
+/// the same gain (idle issue slots, a stall reason, occupancy: one root, the issue headroom) are
+/// merged into one, their evidence joined. The ILP finding (ilp) joins for Compute-Bound kernels.
 std::vector<Finding> findings_for_kernel(const KernelMetrics& k, const std::vector<SignalRow>& signals, Bottleneck cls,
-                                         std::optional<double> footprint = std::nullopt);
+                                         std::optional<double> footprint = std::nullopt,
+                                         std::vector<NotMeasured>* not_measured = nullptr);
+
+/// Moves the findings whose ranked gain is below threshold::kNegligibleGainPct (1% of the
+/// kernel's time) from `v.findings` to `v.negligible`, keeping both in gain order.
+void split_negligible(Verdict& v);
+
+/// "negligible (< 1% each): Narrow loads 0.0285%, ..." ("" when there are none).
+std::string negligible_line(const Verdict& v);
 
 /// Caps each gain at `headroom_pct` (the share of the kernel's time above the time bound; gains
 /// cannot exceed it and do not add up) and re-sorts. A negative headroom leaves them uncapped.

@@ -159,4 +159,55 @@ std::optional<Finding> occupancy(const KernelMetrics& k) {
   return f;
 }
 
+std::optional<Finding> adu_barriers(const KernelMetrics& k) {
+  auto top = limiting_unit(k);
+  if (!top || top->name != "ADU pipe" || top->pct < t::kBusyUnitPct) return std::nullopt;
+  auto g = gain_at_unit(k, "ADU pipe", 1.0, {"Issue slots"});  // fewer instructions also free issue slots
+  if (!g) return std::nullopt;
+  Finding f = make_finding("adu-barriers", "Barriers saturate the ADU pipe (block barriers, branches, constant loads)",
+                           "Compute Workload Analysis; Warp State Statistics (barrier stalls); Source Counters",
+                           "synchronise less often: one __syncthreads per shared-memory exchange (double-buffer the "
+                           "tile so the second barrier goes), warp-level exchanges (__shfl_sync) where a warp owns the "
+                           "data, fewer block-uniform branches");
+  set_unit_gain(f, *g, "at most all of the ADU pipe's work");
+  f.anchor = "kprof (ncu's SOL breakdown names the ADU pipe; no ncu rule estimates it)";
+  return f;
+}
+
+std::optional<Finding> ilp(const KernelMetrics& k) {
+  auto stalls = ranked_stalls(k);
+  double dep = 0, dep_share = 0, stalled = 0;
+  for (const auto& s : stalls) {
+    if (s.reason == "not_selected") continue;  // a ready warp that another one beat: not a stall on data
+    stalled += s.cycles;
+    if (s.reason == "wait" || s.reason == "short_scoreboard") {
+      dep += s.cycles;
+      dep_share += s.share_pct;
+    }
+  }
+  if (stalled <= 0 || 100.0 * dep / stalled < t::kDependencyStallPct) return std::nullopt;
+  std::optional<PipeUse> math;
+  for (const auto& p : pipe_utilizations(k))
+    if (p.name != "LSU") {
+      math = p;
+      break;
+    }
+  auto top = limiting_unit(k);
+  if (!math || !top || math->pct >= t::kVeryHighPipePct) return std::nullopt;
+  Finding f = make_finding("ilp", "Dependent instructions (too little instruction-level parallelism)",
+                           "Warp State Statistics (stall wait, short scoreboard); Source Counters",
+                           "give each thread independent work: several accumulators instead of one chain (sum into "
+                           "acc[0..3], add them at the end), unroll the loop so independent FMAs interleave");
+  f.gain_pct = std::min(dep_share, std::max(0.0, 100.0 - top->pct));
+  f.formula = fmt::format(
+      "min(wait + short-scoreboard stalls {} of the warp cycles ({} of the stall cycles), 1 - busiest unit {} {}) = {}",
+      pct(dep_share), pct(100.0 * dep / stalled), top->name, pct(top->pct), pct(f.gain_pct));
+  f.evidence = fmt::format("dependency stalls {} of the stall cycles; {} pipe {} busy (below {}%)",
+                           pct(100.0 * dep / stalled), math->name, pct(math->pct), fmt_sig(t::kVeryHighPipePct, 3));
+  f.unit = math->name + " pipe";
+  f.unit_pct = math->pct;
+  f.anchor = "kprof (ncu's CPIStall names the wait stall; no ncu rule estimates ILP)";
+  return f;
+}
+
 }  // namespace kprof::detail

@@ -48,5 +48,13 @@ std::optional<Finding> stall(const KernelMetrics& k, const std::string& reason, 
 std::optional<Finding> issue_slots(const KernelMetrics& k);
 /// Occupancy (Occupancy-Bound only).
 std::optional<Finding> occupancy(const KernelMetrics& k);
+/// The ADU pipe (block barriers, branches, constant loads) is the busiest unit and busy
+/// (>= threshold::kBusyUnitPct): at most all of its work removed, capped by the next busiest unit.
+std::optional<Finding> adu_barriers(const KernelMetrics& k);
+/// Instruction-level parallelism: dependency stalls (wait, short scoreboard) hold a compute-bound
+/// kernel below its pipe's peak (>= threshold::kDependencyStallPct of the stall cycles; the busiest
+/// math pipe under threshold::kVeryHighPipePct). Gain: min(their share of the warp cycles,
+/// 100% - the busiest unit).
+std::optional<Finding> ilp(const KernelMetrics& k);
 
 }  // namespace kprof::detail

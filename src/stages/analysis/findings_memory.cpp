@@ -62,6 +62,10 @@ std::optional<Finding> uncoalesced(const KernelMetrics& k, bool loads) {
                            "Memory Workload Analysis Tables; Source Counters (the lines with excessive sectors)",
                            "make consecutive threads touch consecutive addresses (threadIdx.x on the fastest-varying "
                            "index), or stage the tile through shared memory and read it there in any order");
+  // The ratios below are LDG/STG bytes per sector and sectors per request: not measured when one
+  // of them is 0 (a kernel that loads through LDGSTS or TMA issues no LDG; findings.hpp's rule).
+  f.ratio_inputs = {c.efficiency_metric, loads ? m::kLdRequests : m::kStRequests,
+                    loads ? m::kLdSectors : m::kStSectors};
   double excess = 1.0 - *c.efficiency_pct / 100.0;
   // At L1/TEX: the sectors above the ideal per request, as a share of all L1/TEX work.
   std::optional<UnitGain> at_l1;
@@ -228,6 +232,7 @@ std::optional<Finding> vector_loads(const KernelMetrics& k) {
                            "load 128 bits per thread: float4 / reinterpret_cast<const float4*> on 16-byte aligned "
                            "data from global memory, and a shared-memory layout (e.g. the A tile transposed) that the "
                            "inner loop reads as float4");
+  if (!parts.empty() && parts.rfind("global", 0) == 0) f.ratio_inputs = {m::kLdBytesPerSector, m::kLdRequests};
   double share = narrow_removed / *all;
   auto at_lsu = gain_at_unit(k, "LSU/MIO issue", share, {"LSU/MIO issue", "Issue slots", "L1/TEX"});
   std::optional<UnitGain> at_issue;

@@ -39,6 +39,10 @@ std::vector<UnitLoad> unit_loads(const KernelMetrics& k) {
   add("FP64 pipe", m::kPipeFp64, true);
   add("Tensor pipe", m::kPipeTensor, true);
   add("XU pipe", m::kPipeXu, true);
+  add("ADU pipe", m::kPipeAdu, false);  // barriers, branches, constant loads: issue work, no math
+  add("CBU pipe", m::kPipeCbu, false);
+  add("Uniform pipe", m::kPipeUniform, false);
+  add("TMA pipe", m::kPipeTma, false);
   add("Issue slots", m::kIssueActive, false);
   std::stable_sort(out.begin(), out.end(), [](const UnitLoad& a, const UnitLoad& b) { return a.pct > b.pct; });
   return out;

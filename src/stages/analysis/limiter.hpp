@@ -26,7 +26,8 @@ struct UnitLoad {
 /// Every collected unit, busiest first. DRAM `gpu__dram_throughput`, L2 `lts__throughput`, L1/TEX
 /// `l1tex__throughput` (elapsed), LSU/MIO issue the larger of `sm__inst_executed_pipe_lsu`
 /// (active) and `sm__mio_inst_issued` (elapsed), the pipes `sm__pipe_*_cycles_active` /
-/// `sm__inst_executed_pipe_xu`, issue slots `smsp__issue_active`.
+/// `sm__inst_executed_pipe_xu`, the ADU, CBU, uniform and TMA pipes
+/// `sm__inst_executed_pipe_{adu,cbu,uniform,tma}` (active), issue slots `smsp__issue_active`.
 std::vector<UnitLoad> unit_loads(const KernelMetrics& k);
 
 /// The busiest unit, nullopt when none was collected.

@@ -43,6 +43,10 @@ inline constexpr double kFewEligibleWarps = 1.0;
 /// many percentage points, else the highest (lead's decision; ncu's memory SOL is their max
 /// over its memory units, and L2 also carries DRAM traffic).
 inline constexpr double kUnitMatchPts = 1.0;
+/// A unit named as the source of SM or memory SOL must account for it: its own % of peak within
+/// this many points of the SOL (issue 42's rule; ncu's SOL is the maximum of its breakdown, so the
+/// source of a SOL collected whole is within rounding of it). Farther: "source not identified".
+inline constexpr double kSolSourcePts = 5.0;
 /// Latency-Bound lists this many leading stall reasons.
 inline constexpr int kTopStalls = 2;
 
@@ -66,6 +70,19 @@ inline constexpr double kBlockedWavefrontsPerFfma = 0.125;
 /// The widest load a thread issues (LDG.128 / LDS.128), bytes: narrower loads issue more LSU
 /// instructions for the same bytes.
 inline constexpr double kVectorLoadBytes = 16.0;
+
+/// Findings whose estimated gain (after the cap) is below this % of the kernel's time are
+/// listed on one "negligible" line, not ranked beside real ones (issue 42; kprof choice: 1%,
+/// below the run-to-run noise of a timed kernel).
+inline constexpr double kNegligibleGainPct = 1.0;
+/// Latency findings (idle issue slots, a stall reason, occupancy) whose gains agree within this
+/// many points share their root, the issue headroom, and become one finding (kprof choice).
+inline constexpr double kSameGainPts = 0.05;
+/// Dependency stalls (wait: fixed-latency dependency; short scoreboard: MIO results) at or above
+/// this share of the stall cycles (selected and not_selected excluded: those warps were ready)
+/// fire the instruction-level-parallelism finding on a compute-bound kernel below its pipe's peak
+/// (kprof choice: kExplainingStallPct's 20%; the FMA fixture's wait stalls are 24% of them).
+inline constexpr double kDependencyStallPct = 20.0;
 
 // ---- Secondary signals (seed: "Secondary signals" table) -------------------------------------
 /// Seed: "Global Load/Store Efficiency < 100%". kprof fires below 95%: bytes used per 32-byte

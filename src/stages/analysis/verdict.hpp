@@ -77,8 +77,22 @@ struct Finding {
   std::optional<double> unit_pct;    ///< that unit's busy %, as collected
   std::optional<double> share_pct;   ///< % of that unit's work the fix removes
   std::string differ_why;            ///< why kprof's estimate and ncu's can differ for this kind of finding
+  /// The metrics whose values form the finding's ratios (numerators and denominators). One rule,
+  /// in findings_for_kernel: a finding with one of them missing or zero is "not measured", never
+  /// a finding (a ratio of LDG bytes on a kernel that loads through LDGSTS or TMA, for one).
+  std::vector<std::string> ratio_inputs{};
+  /// Ids of findings with the same root merged into this one ("stall-long_scoreboard",
+  /// "occupancy" into "issue-slots"): ncu's rules about them attach here.
+  std::vector<std::string> merged_ids{};
   /// The gain used for ranking: capped when capped.
   double ranked_pct() const { return capped_pct.value_or(gain_pct); }
+};
+
+/// A finding that was not formed: a ratio it rests on had a zero or missing input.
+struct NotMeasured {
+  std::string id;     ///< the finding's id ("uncoalesced-loads")
+  std::string title;  ///< its title
+  std::string why;    ///< "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio is 0; ..."
 };
 
 /// The verdict for one profiled kernel launch.
@@ -95,13 +109,16 @@ struct Verdict {
   std::vector<std::string> missing_metrics;  ///< catalog metrics absent or n/a for this kernel
   std::vector<std::string> not_concluded;    ///< conclusions not drawn, each naming the metrics it lacked
   std::string leading_stalls;  ///< the leading stall reasons when they explain the limiter or a finding ("" otherwise)
-  std::vector<Finding> findings;         ///< what to fix first, largest (capped) gain first
-  std::string findings_note;             ///< how the gains were capped, or why not
-  std::optional<Efficiency> efficiency;  ///< implementation efficiency (busiest unit)
-  std::vector<UnitLoad> units;           ///< every collected unit, busiest first (limiter.hpp); front = limiter
-  std::vector<NcuRuleResult> ncu_rules;  ///< ncu's own rule results for this launch (empty: none in the report)
-  std::vector<NcuRuleResult> ncu_only;   ///< those with an estimate that no kprof finding matches
-  std::string ncu_rules_note;            ///< why ncu's rule results are absent ("" when shown)
+  std::vector<Finding> findings;  ///< what to fix first, largest (capped) gain first
+  std::string findings_note;      ///< how the gains were capped, or why not
+  /// Findings below threshold::kNegligibleGainPct (after the cap), largest first: one line, not ranked.
+  std::vector<Finding> negligible;
+  std::vector<NotMeasured> not_measured;  ///< findings not formed for a zero or missing ratio input
+  std::optional<Efficiency> efficiency;   ///< implementation efficiency (busiest unit)
+  std::vector<UnitLoad> units;            ///< every collected unit, busiest first (limiter.hpp); front = limiter
+  std::vector<NcuRuleResult> ncu_rules;   ///< ncu's own rule results for this launch (empty: none in the report)
+  std::vector<NcuRuleResult> ncu_only;    ///< those with an estimate that no kprof finding matches
+  std::string ncu_rules_note;             ///< why ncu's rule results are absent ("" when shown)
 };
 
 /// The verdict for a call (all kernels of one report / one `solve` call).

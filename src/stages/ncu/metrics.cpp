@@ -74,6 +74,21 @@ const std::vector<MetricSpec> kCatalog = {
     {m::kPipeTensor, "Tensor pipe utilization", "%", C::Compute, "class: Compute-Bound names the pipe", false, nullptr,
      0},
     {m::kPipeLsu, "LSU pipe utilization", "%", C::Compute, "class: Compute-Bound names the pipe", false, nullptr, 0},
+    {m::kPipeAdu, "ADU pipe utilization (barriers, branches, constant loads)", "%", C::Compute,
+     "limiter: the unit behind SM SOL", false, nullptr, 0},
+    {m::kPipeCbu, "CBU pipe utilization (convergence barriers)", "%", C::Compute, "limiter: the unit behind SM SOL",
+     false, nullptr, 0},
+    {m::kPipeUniform, "Uniform pipe utilization", "%", C::Compute, "limiter: the unit behind SM SOL", false, nullptr,
+     0},
+    {m::kPipeTma, "TMA pipe utilization", "%", C::Compute, "limiter: the unit behind SM SOL", false, nullptr, 90},
+    {m::kLdgstsInst, "LDGSTS instructions (cp.async, warp level)", "inst", C::Memory, "findings: asynchronous copies",
+     false, nullptr, 80},
+    {m::kLdgstsSectorsAccess, "LDGSTS global sectors through L1", "sector", C::Memory, "findings: asynchronous copies",
+     false, nullptr, 80},
+    {m::kLdgstsSectorsBypass, "LDGSTS global sectors bypassing L1", "sector", C::Memory,
+     "findings: asynchronous copies", false, nullptr, 80},
+    {m::kTmaLdBytes, "TMA bytes loaded from global memory", "byte", C::Memory, "findings: asynchronous copies", false,
+     nullptr, 90},
     {m::kPipeXu, "XU pipe utilization (transcendentals)", "%", C::Compute, "class: Compute-Bound names the pipe", false,
      nullptr, 0},
     {"sm__inst_executed.avg.per_cycle_active", "Executed IPC (per SM, active cycles)", "inst/cycle", C::Compute,
@@ -297,6 +312,90 @@ const std::vector<std::string>& tensor_op_metrics() {
     return r;
   }();
   return names;
+}
+
+namespace {
+
+#define KPROF_LEAF(metric_base, unit) \
+  SolLeaf { metric_base ".avg.pct_of_peak_sustained_elapsed", unit }
+
+// ncu 2025.3.1's own lists on the H200 (the "breakdown:" metrics of the reports under
+// tests/data/ncurep, identical in all six), each leaf with the unit it measures.
+const std::vector<SolLeaf> kSmLeaves = {
+    KPROF_LEAF("idc__request_cycles_active", "IDC (indexed constants)"),
+    KPROF_LEAF("sm__inst_executed", "Issue slots"),
+    KPROF_LEAF("sm__inst_executed_pipe_adu", "ADU pipe"),
+    KPROF_LEAF("sm__inst_executed_pipe_cbu_pred_on_any", "CBU pipe"),
+    KPROF_LEAF("sm__inst_executed_pipe_ipa", "IPA pipe"),
+    KPROF_LEAF("sm__inst_executed_pipe_lsu", "LSU pipe"),
+    KPROF_LEAF("sm__inst_executed_pipe_tex", "TEX pipe"),
+    KPROF_LEAF("sm__inst_executed_pipe_uniform", "Uniform pipe"),
+    KPROF_LEAF("sm__inst_executed_pipe_xu", "XU pipe"),
+    KPROF_LEAF("sm__instruction_throughput_internal_activity", "SM internal activity"),
+    KPROF_LEAF("sm__issue_active", "Issue slots"),
+    KPROF_LEAF("sm__memory_throughput_internal_activity", "SM internal activity"),
+    KPROF_LEAF("sm__mio2rf_writeback_active", "MIO"),
+    KPROF_LEAF("sm__mio_inst_issued", "MIO"),
+    KPROF_LEAF("sm__mio_pq_read_cycles_active", "MIO"),
+    KPROF_LEAF("sm__mio_pq_write_cycles_active", "MIO"),
+    KPROF_LEAF("sm__pipe_alu_cycles_active", "ALU pipe"),
+    KPROF_LEAF("sm__pipe_fma_cycles_active", "FMA pipe"),
+    KPROF_LEAF("sm__pipe_fmaheavy_cycles_active", "FMA heavy pipe"),
+    KPROF_LEAF("sm__pipe_fp64_cycles_active", "FP64 pipe"),
+    KPROF_LEAF("sm__pipe_shared_cycles_active", "Shared pipe (FP16 + tensor)"),
+    KPROF_LEAF("sm__pipe_tensor_cycles_active", "Tensor pipe"),
+    KPROF_LEAF("sm__pipe_tensor_op_dmma_cycles_active", "Tensor pipe"),
+    KPROF_LEAF("sm__pipe_tensor_type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma_cycles_active", "Tensor pipe"),
+    KPROF_LEAF("sm__pipe_tma_cycles_active", "TMA pipe"),
+};
+
+const std::vector<SolLeaf> kMemoryLeaves = {
+    KPROF_LEAF("dram__cycles_active", "DRAM"),
+    KPROF_LEAF("fbpa__dram_sectors", "DRAM"),
+    KPROF_LEAF("gpu__compute_memory_access_throughput_internal_activity", "Memory internal activity"),
+    KPROF_LEAF("gpu__compute_memory_request_throughput_internal_activity", "Memory internal activity"),
+    KPROF_LEAF("l1tex__data_bank_reads", "L1/TEX"),
+    KPROF_LEAF("l1tex__data_bank_writes", "L1/TEX"),
+    KPROF_LEAF("l1tex__data_pipe_lsu_wavefronts", "L1/TEX"),
+    KPROF_LEAF("l1tex__data_pipe_tex_wavefronts", "L1/TEX"),
+    KPROF_LEAF("l1tex__f_wavefronts", "L1/TEX"),
+    KPROF_LEAF("l1tex__lsu_writeback_active", "L1/TEX"),
+    KPROF_LEAF("l1tex__lsuin_requests", "L1/TEX"),
+    KPROF_LEAF("l1tex__m_l1tex2xbar_req_cycles_active", "L1/TEX"),
+    KPROF_LEAF("l1tex__m_xbar2l1tex_read_sectors", "L1/TEX"),
+    KPROF_LEAF("l1tex__m_xbar2l1tex_read_sectors_mem_dshared", "L1/TEX"),
+    KPROF_LEAF("l1tex__tex_writeback_active", "L1/TEX"),
+    KPROF_LEAF("l1tex__texin_sm2tex_req_cycles_active", "L1/TEX"),
+    KPROF_LEAF("l1tex__tmain_requests", "L1/TEX"),
+    KPROF_LEAF("lts__d_atomic_input_cycles_active", "L2"),
+    KPROF_LEAF("lts__d_decomp_input_sectors", "L2"),
+    KPROF_LEAF("lts__d_sectors", "L2"),
+    KPROF_LEAF("lts__d_sectors_fill_device", "L2"),
+    KPROF_LEAF("lts__d_sectors_fill_sysmem", "L2"),
+    KPROF_LEAF("lts__lts2xbar_cycles_active", "L2"),
+    KPROF_LEAF("lts__t_sectors", "L2"),
+    KPROF_LEAF("lts__t_tag_requests", "L2"),
+    KPROF_LEAF("lts__xbar2lts_cycles_active", "L2"),
+};
+
+#undef KPROF_LEAF
+
+}  // namespace
+
+const std::vector<SolLeaf>& sm_sol_leaves() { return kSmLeaves; }
+
+const std::vector<SolLeaf>& memory_sol_leaves() { return kMemoryLeaves; }
+
+const std::vector<std::string>& sol_breakdown_requests() {
+  static const std::vector<std::string> r = {m::kSmSolBreakdown, m::kMemSolBreakdown};
+  return r;
+}
+
+std::string sol_leaf_unit(const std::string& leaf) {
+  for (const auto* leaves : {&kSmLeaves, &kMemoryLeaves})
+    for (const auto& l : *leaves)
+      if (leaf == l.name) return l.unit;
+  return "";
 }
 
 }  // namespace kprof

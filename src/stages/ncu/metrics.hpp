@@ -72,6 +72,12 @@ inline constexpr const char* kMemSol = "gpu__compute_memory_throughput.avg.pct_o
 inline constexpr const char* kDramPct = "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed";
 inline constexpr const char* kL1Pct = "l1tex__throughput.avg.pct_of_peak_sustained_elapsed";
 inline constexpr const char* kL2Pct = "lts__throughput.avg.pct_of_peak_sustained_elapsed";
+/// ncu's own breakdown of SM SOL in a .ncu-rep: a text metric, the leaves' names joined by commas
+/// (the same name asked for with --metrics collects them).
+inline constexpr const char* kSmSolBreakdown = "breakdown:sm__throughput.avg.pct_of_peak_sustained_elapsed";
+/// The same for memory SOL.
+inline constexpr const char* kMemSolBreakdown =
+    "breakdown:gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed";
 /// L1 throughput over active cycles: the weight ncu's SharedMemoryConflicts rule uses.
 inline constexpr const char* kL1PctActive = "l1tex__throughput.avg.pct_of_peak_sustained_active";
 inline constexpr const char* kDuration = "gpu__time_duration.sum";
@@ -199,6 +205,26 @@ inline constexpr const char* kL2XbarPeak = "lts__lts2xbar_cycles_active.sum.peak
 inline constexpr const char* kL2Freq = "lts__cycles_elapsed.avg.per_second";
 inline constexpr const char* kL1WritebackPeak = "l1tex__lsu_writeback_active_mem_lgds.sum.peak_sustained";
 inline constexpr const char* kL1Freq = "l1tex__cycles_elapsed.avg.per_second";
+// Asynchronous copies: LDGSTS (cp.async, global -> shared without registers) and TMA (bulk
+// tensor copies). They do not count in the LDG bytes-per-sector ratios above.
+/// LDGSTS instructions executed (warp level).
+inline constexpr const char* kLdgstsInst = "smsp__inst_executed_op_ldgsts.sum";
+/// Global sectors LDGSTS read through L1 (cache access) and around it (bypass).
+inline constexpr const char* kLdgstsSectorsAccess =
+    "sm__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum";
+inline constexpr const char* kLdgstsSectorsBypass =
+    "sm__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum";
+/// Bytes TMA loads brought from global memory into L1/shared memory.
+inline constexpr const char* kTmaLdBytes = "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum";
+/// TMA pipe instructions (% of peak, active cycles).
+inline constexpr const char* kPipeTma = "sm__inst_executed_pipe_tma.avg.pct_of_peak_sustained_active";
+// Extra SM pipes that ncu's SOL breakdown names (instruction issue % of peak, active cycles)
+/// ADU: barriers (BAR), branches resolved per block, constant loads through the ADU.
+inline constexpr const char* kPipeAdu = "sm__inst_executed_pipe_adu.avg.pct_of_peak_sustained_active";
+/// CBU: the convergence barrier unit (warp-level branches, BSSY/BSYNC, WARPSYNC).
+inline constexpr const char* kPipeCbu = "sm__inst_executed_pipe_cbu.avg.pct_of_peak_sustained_active";
+/// The uniform datapath (warp-uniform integer work).
+inline constexpr const char* kPipeUniform = "sm__inst_executed_pipe_uniform.avg.pct_of_peak_sustained_active";
 // PC sampling: per-instruction counters of ncu's SourceCounters section (not in the catalog;
 // stages/analysis/hot_lines.hpp reads them)
 /// Warp samples at an instruction (every smsp__pcsamp_interval_cycles one warp's PC is sampled).
@@ -210,6 +236,34 @@ inline constexpr const char* kPcStallReasons = "smsp__pcsamp_warp_stall_reasons"
 /// Divergent branch targets at an instruction (threads).
 inline constexpr const char* kPcDivergentTargets = "smsp__branch_targets_threads_divergent";
 }  // namespace metric
+
+/// One leaf of a Speed-of-Light breakdown: a metric (% of peak over elapsed cycles) and the unit
+/// of the SM or of the memory system it measures. SM SOL (sm__throughput) and memory SOL
+/// (gpu__compute_memory_throughput) are each the maximum of their leaves: ncu's `breakdown:`
+/// expansion of the two metrics, as ncu 2025.3.1 lists it in its H200 reports (kSmSolBreakdown,
+/// kMemSolBreakdown; every SOL of the 16 reports under tests/data equals its largest leaf). Used
+/// where a report lacks ncu's own list (CSV exports).
+struct SolLeaf {
+  const char* name;  ///< exact ncu metric name (".avg.pct_of_peak_sustained_elapsed")
+  const char* unit;  ///< "ADU pipe", "LSU pipe", "MIO", "Issue slots", "L1/TEX", "L2", "DRAM", ...
+};
+
+/// The leaves of SM SOL: every pipe (ADU, ALU, CBU, FMA, FMA heavy, FP64, IPA, LSU, TEX, TMA,
+/// uniform, XU, tensor, the shared pipe), MIO issue and its queues, the issue slots, the
+/// indexed-constant cache (IDC), ncu's internal-activity terms.
+const std::vector<SolLeaf>& sm_sol_leaves();
+
+/// The leaves of memory SOL: the L1/TEX stages (data banks, wavefronts, writeback, requests, the
+/// L1-to-crossbar paths), the L2 slices (tag, data, crossbar), DRAM (dram__cycles_active,
+/// fbpa__dram_sectors).
+const std::vector<SolLeaf>& memory_sol_leaves();
+
+/// The `breakdown:` requests that make ncu collect the leaves above with --metrics:
+/// metric::kSmSolBreakdown and metric::kMemSolBreakdown.
+const std::vector<std::string>& sol_breakdown_requests();
+
+/// The unit of a leaf of either list above ("ADU pipe", "L2", ...); "" for a name not in them.
+std::string sol_leaf_unit(const std::string& leaf);
 
 /// The catalog name of the thread-instruction rate of op `op` ("fadd", "ffma", "hfma", ...):
 /// "smsp__sass_thread_inst_executed_op_" + op + "_pred_on.sum.per_cycle_elapsed" (inst/cycle;

@@ -9,7 +9,15 @@ extern "C" __global__ void kprof_bandwidth_copy(const float4* __restrict__ src, 
   if (i < n) dst[i] = src[i];
 }
 
+// The launch floor's kernel: nothing to do, one thread (extern "C": named kEmptyKernelName).
+extern "C" __global__ void kprof_empty_kernel() {}
+
 namespace kprof {
+
+cudaError_t launch_empty_kernel() {
+  kprof_empty_kernel<<<1, 1, 0, cudaStreamLegacy>>>();
+  return cudaGetLastError();
+}
 
 cudaError_t launch_bandwidth_copy(const void* src, void* dst, size_t bytes) {
   size_t n = bytes / sizeof(float4);

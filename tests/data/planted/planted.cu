@@ -48,12 +48,62 @@ __global__ void divergent(const float* __restrict__ in, float* __restrict__ out,
   out[i] = v;
 }
 
+// Issue 42's kernels (after the ones above, which must not move): SM SOL from the ADU pipe
+// (barriers), LDGSTS loads (cp.async), the launch floor (empty), a one-block kernel and a
+// dependent FMA chain (ILP).
+#include <cuda_pipeline.h>
+
+__global__ void barrier_exchange(const float* __restrict__ in, float* __restrict__ out, int n) {
+  __shared__ float tile[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = i < n ? in[i] : 0.f;
+  for (int r = 0; r < 256; ++r) {
+    tile[threadIdx.x] = v;
+    __syncthreads();  // PLANTED: barrier (the write is visible)
+    v += tile[(threadIdx.x + 1) & 255];
+    __syncthreads();  // PLANTED: barrier (the read is done before the next write)
+  }
+  if (i < n) out[i] = v;
+}
+
+__global__ void ldgsts_copy(const float* __restrict__ in, float* __restrict__ out, int n) {
+  __shared__ float tile[2][256];
+  float acc = 0.f;
+  int stride = gridDim.x * blockDim.x;
+  int buf = 0;
+  for (int base = blockIdx.x * blockDim.x; base < n; base += stride, buf ^= 1) {
+    int i = base + threadIdx.x;
+    if (i < n) __pipeline_memcpy_async(&tile[buf][threadIdx.x], &in[i], sizeof(float));  // PLANTED: ldgsts
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    __syncthreads();
+    acc += tile[buf][(threadIdx.x + 7) & 255];
+    __syncthreads();
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+__global__ void empty_kernel() {}
+
+__global__ void one_block(const float* __restrict__ in, float* __restrict__ out) {
+  out[threadIdx.x] = in[threadIdx.x] * 2.f;  // PLANTED: one block
+}
+
+__global__ void fma_chain(const float* __restrict__ in, float* __restrict__ out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float x = in[i], a = 1.0001f, b = 0.999f;
+  for (int r = 0; r < 4096; ++r) x = fmaf(x, a, b);  // PLANTED: dependent chain (one accumulator)
+  out[i] = x;
+}
+
 // solve_<kind>.cu include the kernels above without this program (kprof's solve() contract; lines
 // above must not move: the committed reports in tests/data/ncurep refer to them).
 #ifndef PLANTED_NO_MAIN
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s uncoalesced|bank|local|divergent|all\n", argv[0]);
+    std::fprintf(stderr, "usage: %s uncoalesced|bank|local|divergent|barrier|ldgsts|empty|one_block|fma_chain|all\n",
+                 argv[0]);
     return 2;
   }
   float *in, *out;
@@ -67,6 +117,11 @@ int main(int argc, char** argv) {
   if (all || !std::strcmp(k, "bank")) bank_conflict<<<dim3(N / 1024), dim3(1024)>>>(in, out, N);
   if (all || !std::strcmp(k, "local")) local_spill<<<grid, block>>>(in, out, N);
   if (all || !std::strcmp(k, "divergent")) divergent<<<grid, block>>>(in, out, N);
+  if (all || !std::strcmp(k, "barrier")) barrier_exchange<<<grid, block>>>(in, out, N);
+  if (all || !std::strcmp(k, "ldgsts")) ldgsts_copy<<<dim3(132 * 8), block>>>(in, out, N);
+  if (all || !std::strcmp(k, "empty")) empty_kernel<<<1, 1>>>();
+  if (all || !std::strcmp(k, "one_block")) one_block<<<1, 128>>>(in, out);
+  if (all || !std::strcmp(k, "fma_chain")) fma_chain<<<dim3(132 * 4), block>>>(in, out, N);
   cudaError_t e = cudaDeviceSynchronize();
   if (e != cudaSuccess) {
     std::fprintf(stderr, "CUDA error: %s\n", cudaGetErrorString(e));
