@@ -24,6 +24,15 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 0
     if args[:1] == ["mcp"]:
         # The package's one command beyond the executable's: kprof's tools for MCP clients.
+        if args[1:] in (["--help"], ["-h"]):
+            print("Usage: kprof mcp\n\nServes kprof's commands as MCP tools on stdin/stdout (the MCP Python SDK 2:\n"
+                  "pip install 'mcp>=2,<3'). Tools: env, check, profile and run (jobs, polled with job_status),\n"
+                  "compare, analyze, findings. It takes no options; it ends when its client closes stdin.")
+            return 0
+        if args[1:]:
+            print(f"error: kprof mcp takes no options or arguments (got {' '.join(args[1:])})\n"
+                  "  hint: run `kprof mcp --help`", file=sys.stderr)
+            sys.exit(2)
         from kprof import mcp_server
 
         mcp_server.main()

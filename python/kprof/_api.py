@@ -31,7 +31,9 @@ class Report(dict):
     """One command's JSON report as a dict (``schema_version`` included), plus where it came from.
 
     Attributes: ``command`` ("check", ...), ``exit_code`` (0 success, 1 the checked thing failed),
-    ``path`` (the JSON file read, None when the command wrote none), ``output_dir`` (the folder of
+    ``path`` (the JSON file read; None when the command stopped before writing its report, e.g. on a
+    machine without a GPU: the dict then holds only ``exit_code``, ``report_written`` (False) and
+    ``error`` {"message", "hint"}), ``output_dir`` (the folder of
     its reports: Markdown, .ncu-rep, charts), ``error`` ({"message", "hint"} of the last error the
     command printed, or None) and ``stderr_tail`` (its last stderr lines).
     """
@@ -123,10 +125,17 @@ def _execute(command: str, argv: List[str], json_name: str, *, raise_on_failure:
     if data is None and json_path:
         data = _read_fresh(json_path, since)
     error = {"message": result.error_message, "hint": result.error_hint} if result.error_message else None
-    report = Report(data or {}, command=command, exit_code=result.exit_code,
-                    path=json_path if data is not None else None, output_dir=output_dir, error=error,
+    if data is None:
+        # The command stopped before writing its report (no GPU, a failed build, ...): the dict says
+        # so instead of being empty, so report["exit_code"] and report["error"] are always there.
+        last = next((ln for ln in reversed(result.stderr_tail) if ln.strip()), "")
+        data = {"exit_code": result.exit_code, "report_written": False,
+                "error": error or {"message": last or f"kprof {command} exited {result.exit_code}", "hint": ""}}
+        json_path = None
+    report = Report(data, command=command, exit_code=result.exit_code,
+                    path=json_path, output_dir=output_dir, error=error,
                     stderr_tail=result.stderr_tail)
-    if result.exit_code != 0 and (raise_on_failure or data is None and result.exit_code < 0):
+    if result.exit_code != 0 and (raise_on_failure or json_path is None and result.exit_code < 0):
         why = result.error_message or (f"killed by signal {-result.exit_code}" if result.exit_code < 0 else
                                        "the check failed")
         raise CheckFailed(report, f"kprof {command} failed (exit {result.exit_code}): {why}")

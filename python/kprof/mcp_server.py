@@ -65,6 +65,10 @@ def _error(code: str, message: str, hint: str = "") -> Dict[str, Any]:
 def _answer(call: Callable[[], kprof.Report], next_step: Callable[[kprof.Report], str]) -> Dict[str, Any]:
     try:
         report = call()
+        if report.path is None and report.exit_code != 0:  # stopped before writing its report (no GPU, ...)
+            err = report.get("error") or {}
+            return {"error": {"code": "not_run", "message": err.get("message", ""), "hint": err.get("hint", ""),
+                              "exit_code": report.exit_code, "progress": report.stderr_tail[-10:]}}
     except kprof.UsageError as e:
         return _error("usage_error", e.message, e.hint)
     except kprof.CheckFailed as e:
@@ -144,7 +148,8 @@ def create_server() -> Any:
     try:
         from mcp.server.mcpserver import MCPServer
     except ImportError as e:  # pragma: no cover - the message is the test
-        raise SystemExit(f"kprof mcp needs the MCP Python SDK 2: pip install 'kprof[mcp]' ({e})")
+        raise SystemExit(f"kprof mcp needs the MCP Python SDK 2 in this environment: pip install 'mcp>=2,<3' "
+                         f"(or install kprof with its extra: pip install '.[mcp]' in the checkout) ({e})")
 
     server = MCPServer("kprof", instructions="Check, time and profile GPU kernels; every tool returns kprof's "
                        "JSON report with a next step. run and profile are jobs: poll job_status.")

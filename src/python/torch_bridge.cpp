@@ -25,9 +25,15 @@ int g_numpy = -1;  // -1 unknown, 0 missing, 1 importable
 std::atomic<int> g_gpu{-1};
 thread_local int t_torch_device = -1;  // the device torch.cuda.set_device got on this thread
 
-const char* kTorchHint =
-    "install PyTorch with CUDA for that interpreter (pip install torch), or set KPROF_PYTHON to a "
-    "python (e.g. <venv>/bin/python) that has it; `kprof env` shows what the embedded Python sees";
+/// What to do when torch cannot be imported: the executable can embed another Python, the package
+/// runs on the one it is installed in.
+std::string torch_hint() {
+  if (python_hosted())
+    return "install PyTorch with CUDA into " + python_executable() +
+           "'s environment (the Python kprof is installed in); `kprof env` shows what it sees";
+  return "install PyTorch with CUDA for that interpreter (pip install torch), or set KPROF_PYTHON to a "
+         "python (e.g. <venv>/bin/python) that has it; `kprof env` shows what the embedded Python sees";
+}
 
 // ---- DLPack (legacy, unversioned ABI: dlpack.h v0.8) ---------------------------------------
 struct DLDevice {
@@ -127,13 +133,13 @@ void python_select_gpu(int gpu) { g_gpu.store(gpu); }
 
 py::module_ import_torch() {
   if (g_torch) return *g_torch;
-  if (g_torch_failure) throw check_failed(*g_torch_failure, kTorchHint);
+  if (g_torch_failure) throw check_failed(*g_torch_failure, torch_hint());
   try {
     g_torch = new py::module_(py::module_::import("torch"));
   } catch (const py::error_already_set& e) {
     g_torch_failure = new std::string("PyTorch cannot be imported by kprof's embedded Python (" + python_executable() +
                                       "): " + describe_python_error(e, ""));
-    throw check_failed(*g_torch_failure, kTorchHint);
+    throw check_failed(*g_torch_failure, torch_hint());
   }
   return *g_torch;
 }

@@ -78,6 +78,9 @@ def test_check_without_a_gpu_returns_its_failure(tmp_path):
         pytest.skip("this machine has a ready GPU")
     assert r.exit_code == 1
     assert r.error and r.error["message"]
+    if r.path is None:  # stopped before writing correctness.json: the dict says so, it is not empty
+        assert r["exit_code"] == 1 and r["report_written"] is False
+        assert r["error"]["message"] == r.error["message"]
     with pytest.raises(kprof.CheckFailed):
         kprof.check(VADD, VADD_REF, {"N": 1000}, output_dir=tmp_path, progress=False, build=True,
                     raise_on_failure=True)

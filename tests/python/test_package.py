@@ -42,6 +42,13 @@ def test_help_and_usage_errors_through_the_console_script(kprof_script):
     assert r.returncode == 2 and "is not a value it takes" in r.stderr, r.stderr
 
 
+def test_mcp_command_line(kprof_script):
+    r = subprocess.run([kprof_script, "mcp", "--help"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "MCP tools" in r.stdout
+    r = subprocess.run([kprof_script, "mcp", "--bogus"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "takes no options" in r.stderr and "hint:" in r.stderr
+
+
 def test_analyze_through_the_console_script(kprof_script, tmp_path):
     r = subprocess.run([kprof_script, "analyze", COPY_CSV, "-o", str(tmp_path), "--no-roofline"],
                        capture_output=True, text=True, timeout=300)

@@ -80,6 +80,20 @@ def test_gate_skips_with_the_reason_without_a_gpu(pytester):
     result.stdout.fnmatch_lines(["*kprof: no GPU:*"])
 
 
+def test_gate_reports_a_misspelt_option_on_any_machine(pytester):
+    """A typo in the gate's options is a test error even where the test would skip for want of a GPU."""
+    repo = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+    ex = os.path.join(repo, "examples", "softmax_versions")
+    pytester.makepyfile(test_typo=f"""
+        def test_softmax(kprof_gate):
+            kprof_gate({os.path.join(ex, 'v1.cu')!r}, {os.path.join(ex, 'ref.py')!r}, {{"N": 256, "D": 256}},
+                       warmup_msec=3)
+    """)
+    result = pytester.runpytest_subprocess("-rs")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*UsageError*warmup-msec*"])
+
+
 def test_plugin_options_are_registered(pytester):
     result = pytester.runpytest_subprocess("--help")
     result.stdout.fnmatch_lines(["*--kprof-save-baseline*", "*--kprof-fail-if-slower*"])

@@ -103,7 +103,9 @@ std::string not_probed(const EnvFacts& f, const std::string& what) {
 CheckItem torch_item(const EnvFacts& f) {
   const TorchInfo& t = f.python.torch;
   std::string install = "install a CUDA build of PyTorch into " + f.python.path +
-                        " (https://pytorch.org/get-started/locally/), or point KPROF_PYTHON at a Python that has one";
+                        " (https://pytorch.org/get-started/locally/)" +
+                        (python_hosted() ? std::string(", the Python kprof is installed in")
+                                         : std::string(", or point KPROF_PYTHON at a Python that has one"));
   if (!t.probed)
     return item("PyTorch", true, ItemStatus::Fail, "", not_probed(f, "torch"),
                 f.python.ran ? "raise --timeout" : python_fix());
