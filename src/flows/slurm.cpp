@@ -151,8 +151,8 @@ std::map<int, std::string> parse_sacct_states(const std::string& out, const std:
 std::pair<UnitStatus, std::string> missing_unit_status(const std::string& state, bool term_file,
                                                        const std::string& time) {
   std::string limit = time.empty() ? "the partition's time limit" : "--time " + time;
-  if (state == "TIMEOUT" || (state.empty() && term_file))
-    return {UnitStatus::Timeout, "the task was stopped at " + limit + (state.empty() ? " (or cancelled)" : "") +
+  if (state == "TIMEOUT" || (term_file && (state.empty() || state == "COMPLETED")))
+    return {UnitStatus::Timeout, "the task was stopped at " + limit + (state == "TIMEOUT" ? "" : " (or cancelled)") +
                                      " before this unit had a result"};
   if (state.empty() || state == "PENDING" || state == "RUNNING" || state == "REQUEUED")
     return {UnitStatus::NotRun, "the task did not run it" + (state.empty() ? std::string() : " (" + state + ")")};

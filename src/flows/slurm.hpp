@@ -44,7 +44,9 @@ std::map<int, std::string> parse_sacct_states(const std::string& out, const std:
 
 /// The status and reason of the units a task left without a result: TIMEOUT -> timeout, PENDING /
 /// RUNNING / unknown -> not_run, anything else -> crash. `term_file` tells that the task got
-/// SIGTERM (time limit or scancel) when sacct cannot say.
+/// SIGTERM (time limit or scancel): timeout when sacct cannot say, and also when sacct says
+/// COMPLETED (a task whose script trapped the time limit's SIGTERM and exited was read back as
+/// COMPLETED on a loaded machine).
 std::pair<UnitStatus, std::string> missing_unit_status(const std::string& state, bool term_file,
                                                        const std::string& time);
 

@@ -287,6 +287,8 @@ TEST(Slurm, ParsesSbatchAndSacct) {
   EXPECT_EQ(st[2], "CANCELLED");
   EXPECT_EQ(missing_unit_status("TIMEOUT", false, "1").first, UnitStatus::Timeout);
   EXPECT_EQ(missing_unit_status("", true, "1").first, UnitStatus::Timeout);
+  EXPECT_EQ(missing_unit_status("COMPLETED", true, "1").first, UnitStatus::Timeout);  // SIGTERM seen by the script
+  EXPECT_EQ(missing_unit_status("COMPLETED", false, "1").first, UnitStatus::Crash);
   EXPECT_EQ(missing_unit_status("FAILED", false, "").first, UnitStatus::Crash);
   EXPECT_EQ(missing_unit_status("PENDING", false, "").first, UnitStatus::NotRun);
   EXPECT_NE(missing_unit_status("TIMEOUT", false, "1").second.find("--time 1"), std::string::npos);
