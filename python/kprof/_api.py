@@ -104,7 +104,7 @@ def _read_fresh(path: str, since: float) -> Optional[Dict[str, Any]]:
 
 
 def _execute(command: str, argv: List[str], json_name: str, *, raise_on_failure: bool, progress: Progress,
-             wall_timeout_s: Optional[float], stdout_json: bool = False) -> Report:
+             wall_timeout_s: Optional[float]) -> Report:
     output = _validate(argv)
     if command == "env":  # env's -o is the Markdown report's path; the JSON is beside it
         output_dir = os.path.dirname(output) or "."
@@ -116,14 +116,7 @@ def _execute(command: str, argv: List[str], json_name: str, *, raise_on_failure:
     result: ChildResult = run_kprof(argv, progress=progress, timeout=wall_timeout_s)
     if result.exit_code == 2:
         raise_usage(result, argv)
-    data: Optional[Dict[str, Any]] = None
-    if stdout_json and result.stdout.strip():
-        try:
-            data = json.loads(result.stdout)
-        except ValueError:
-            data = None
-    if data is None and json_path:
-        data = _read_fresh(json_path, since)
+    data = _read_fresh(json_path, since)
     error = {"message": result.error_message, "hint": result.error_hint} if result.error_message else None
     if data is None:
         # The command stopped before writing its report (no GPU, a failed build, ...): the dict says
@@ -152,9 +145,9 @@ def env(*, gpu: int = 0, output: Optional[PathLike] = None, timeout: Optional[fl
     >>> r = kprof.env()
     >>> r["ready"], [b for b in r["blockers"]]
     """
-    argv = ["env", "--gpu", str(gpu), "--json"] + _option_words({"output": output, "timeout": timeout})
+    argv = ["env", "--gpu", str(gpu)] + _option_words({"output": output, "timeout": timeout})
     return _execute("env", argv, "env_check.json", raise_on_failure=raise_on_failure, progress=progress,
-                    wall_timeout_s=wall_timeout_s, stdout_json=True)
+                    wall_timeout_s=wall_timeout_s)
 
 
 def check(kernel: PathLike, ref: PathLike, dims: Optional[Mapping[str, Scalar]] = None, *,
@@ -203,12 +196,21 @@ def run(kernels: Sequence[PathLike], ref: PathLike, dims: Optional[Mapping[str, 
     >>> r = kprof.run(["v0.cu", "v1.cu"], "ref.py", {"N": 4096, "D": 1024}, build=True)
     >>> [(v["name"], v["time_ms"]) for v in r["versions"]]
     """
+    argv = run_argv(kernels, ref, dims, sizes=sizes, output_dir=output_dir, nvcc_flags=nvcc_flags, **options)
+    return _execute("run", argv, "comparison.json", raise_on_failure=raise_on_failure, progress=progress,
+                    wall_timeout_s=wall_timeout_s)
+
+
+def run_argv(kernels: Union[PathLike, Sequence[PathLike]], ref: PathLike,
+             dims: Optional[Mapping[str, Scalar]] = None, *, sizes: Optional[Mapping[str, Scalar]] = None,
+             output_dir: Optional[PathLike] = None, nvcc_flags: Optional[Sequence[str]] = None,
+             **options: Any) -> List[str]:
+    """The words of ``kprof run`` for :func:`run`'s arguments (without ``kprof``); the pytest gate
+    and the MCP tool check them with the parser before anything runs."""
     if isinstance(kernels, (str, os.PathLike)):
         kernels = [kernels]
     argv = ["run", *[os.fspath(k) for k in kernels], "--ref", os.fspath(ref)] + _out(output_dir)
-    argv += _kernel_words(dims, sizes, options) + _nvcc(nvcc_flags)
-    return _execute("run", argv, "comparison.json", raise_on_failure=raise_on_failure, progress=progress,
-                    wall_timeout_s=wall_timeout_s)
+    return argv + _kernel_words(dims, sizes, options) + _nvcc(nvcc_flags)
 
 
 def compare(results: Sequence[PathLike], *, fail_if_slower: Optional[float] = None,

@@ -181,7 +181,8 @@ def create_server() -> Any:
             output_dir: Optional[str] = None) -> Dict[str, Any]:
         """kprof run as a job: check, time, profile and compare every version (comparison.json via job_status)."""
         try:  # usage errors at once, not in the job
-            kprof._api._validate(["run", *kernels, "--ref", ref] + kprof._api._kernel_words(dims, sizes, options or {}))
+            kprof._api._validate(kprof._api.run_argv(kernels, ref, dims, sizes=sizes, output_dir=output_dir,
+                                                     **(options or {})))
         except kprof.UsageError as e:
             return _error("usage_error", e.message, e.hint)
         return _start_job("run", lambda progress: kprof.run(

@@ -136,8 +136,7 @@ class KprofGate:
 
         options.setdefault("no_ncu", True)
         # A misspelt option or a missing file is a test error on every machine, GPU or not.
-        kprof._api._validate(["run", str(kernel), "--ref", str(ref)] + kprof._api._kernel_words(
-            dims, options.get("sizes"), {k: v for k, v in options.items() if k not in ("sizes", "nvcc_flags")}))
+        kprof._api._validate(kprof._api.run_argv([kernel], ref, dims, **options))
         env_report = _session_env(self._request.config)
         why = gpu_missing_reason(env_report)
         if why:

@@ -24,9 +24,7 @@
 
 namespace {
 
-/// True for the hidden commands (`__runner`, `__session`, `__probe`, `__worker`): ncu profiles
-/// the first three, and its injection library writes its results from the process's exit handlers.
-/// Also under $KPROF_FULL_EXIT (a `kprof check` that compute-sanitizer runs, for the same reason).
+/// ends_through_exit(argv) of the command running in this process.
 bool internal_command = false;
 
 /// main()'s own returns (usage errors, --help, --version) and finish(): the exit, traced.
@@ -184,6 +182,10 @@ kprof::CliOutcome parse(CLI::App& app, const std::vector<std::string>& args, boo
 
 namespace kprof {
 
+bool ends_through_exit(const std::vector<std::string>& argv) {
+  return (argv.size() > 1 && argv[1].rfind("__", 0) == 0) || settings().full_exit;
+}
+
 CliOutcome cli_check(const std::vector<std::string>& argv) {
   if (argv.size() < 2) return {static_cast<int>(ExitCode::Usage), "no command given", "run `kprof --help`"};
   CLI::App app{kAbout, "kprof"};
@@ -215,9 +217,7 @@ int cli_main(const std::vector<std::string>& argv) {
   }
   // nvcc flags after `--` become --nvcc-flag=FLAG (check, profile, run, __runner).
   std::vector<std::string> args = rewrite_nvcc_flags(argv);
-  // KPROF_FULL_EXIT: `kprof check --sanitize` runs its child under compute-sanitizer, whose
-  // injection library must see the process end through its exit handlers (flows/sanitize.hpp).
-  internal_command = args[1].rfind("__", 0) == 0 || settings().full_exit;
+  internal_command = ends_through_exit(args);
   set_invocation(args);  // `kprof run --sweep/--gpus/--slurm` hands its words to its workers
   if (CliOutcome r = parse(app, args, true); r.code >= 0) return leave(r.code);
   if (!action) return leave(static_cast<int>(ExitCode::Usage));

@@ -28,6 +28,13 @@ struct CliOutcome {
 /// process that is kprof's own (the executable, or `python -m kprof`). Never throws.
 int cli_main(const std::vector<std::string>& argv);
 
+/// True for the hidden commands (`__runner`, `__session`, `__probe`, `__worker`): ncu profiles
+/// the first three, and its injection library writes its results from the process's exit handlers,
+/// so these end through exit(), never _Exit (nor, in the Python package, Python's finalization).
+/// Also under $KPROF_FULL_EXIT (a `kprof check` that compute-sanitizer runs, for the same reason:
+/// flows/sanitize.hpp).
+bool ends_through_exit(const std::vector<std::string>& argv);
+
 /// Parses `argv` as cli_main() would and runs nothing (no GPU, no file written, nothing printed):
 /// finds unknown commands and options, bad values and misplaced options before any work. The
 /// checks that need the files (does the kernel exist, does ref.py load) run in the command itself.

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "cli/entry.hpp"
-#include "core/settings.hpp"
 #include "core/tools.hpp"
 #include "device/cupti_loader.hpp"
 #include "python/interpreter.hpp"
@@ -40,7 +39,7 @@ PYBIND11_MODULE(_core, m) {
         // The hidden commands (ncu's and compute-sanitizer's targets) end as the executable's main()
         // does: through exit(), whose handlers the injected tools write their results from, and never
         // through Python's finalization, which PyTorch does not survive.
-        if ((argv.size() > 1 && argv[1].rfind("__", 0) == 0) || kprof::settings().full_exit) {
+        if (kprof::ends_through_exit(argv)) {
           std::fflush(nullptr);
           std::exit(code);
         }

@@ -54,6 +54,13 @@ TEST(CliEntry, CheckAcceptsWhatTheCommandWouldRun) {
   EXPECT_EQ(r.code, 0) << r.message;
 }
 
+TEST(CliEntry, HiddenCommandsEndThroughExit) {
+  EXPECT_TRUE(ends_through_exit({"kprof", "__runner", "k.cu"}));
+  EXPECT_TRUE(ends_through_exit({"python3", "__worker"}));
+  EXPECT_FALSE(ends_through_exit({"kprof", "run", "k.cu"}));
+  EXPECT_FALSE(ends_through_exit({"kprof"}));
+}
+
 TEST(CliEntry, ErrorsAlsoGoToTheErrorFileAsJsonLines) {
   std::string file = (std::filesystem::temp_directory_path() / ("kprof_errors_" + std::to_string(::getpid()))).string();
   std::filesystem::remove(file);
