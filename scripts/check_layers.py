@@ -3,7 +3,7 @@
 
 Layers, lowest first (docs/ARCHITECTURE.md):
   core < device < python < kernel < stages < report < flows < cli
-and inside stages:  stages/env < stages/{verify,timing,ncu} < stages/analysis
+and inside stages:  stages/env < stages/{verify,timing,ncu} < stages/analysis < stages/results
 (verify, timing and ncu do not include each other).
 
 Two more rules, checked on the same pass:
@@ -26,7 +26,7 @@ import re
 import sys
 
 LAYERS = ["core", "device", "python", "kernel", "stages", "report", "flows", "cli"]
-STAGE_RANK = {"env": 0, "verify": 1, "timing": 1, "ncu": 1, "analysis": 2}
+STAGE_RANK = {"env": 0, "verify": 1, "timing": 1, "ncu": 1, "analysis": 2, "results": 3}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 SOURCE_EXT = (".cpp", ".hpp", ".cu", ".cuh", ".h")
 METRIC_NAME = re.compile(r'"[^"\n]*\b(sm|smsp|l1tex|lts|dram|gpu|gpc|launch|device|fbpa|tpc|idc|pm)__[a-z0-9_]')

@@ -15,7 +15,7 @@
 #include "cli/run_options.hpp"
 #include "core/sweep.hpp"
 #include "core/tools.hpp"
-#include "flows/run_flow.hpp"
+#include "flows/run/run_flow.hpp"
 #include "flows/scale_run.hpp"
 #include "stages/env/gpu_info.hpp"
 #include "core/settings.hpp"

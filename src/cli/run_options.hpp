@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cli/kernel_options.hpp"
-#include "flows/run_flow.hpp"
+#include "flows/run/run_flow.hpp"
 #include "flows/scale_run.hpp"
 
 namespace kprof {

@@ -1,14 +1,14 @@
 // `kprof compare A B ...`: saved results of different runs (commits, days, machines) compared
 // version by version: the comparison table and noise-aware verdicts of `kprof run`, the change of
 // every headline metric, and a regression gate for CI scripts (--fail-if-slower). This flow reads
-// the files and writes the reports; the comparison is stages/analysis/compare.hpp.
+// the files and writes the reports; the comparison is stages/results/compare.hpp.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "stages/analysis/compare.hpp"
+#include "stages/results/compare.hpp"
 
 namespace kprof {
 

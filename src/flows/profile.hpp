@@ -22,7 +22,7 @@
 #include "kernel/kernel_spec.hpp"
 #include "report/ncu_report.hpp"
 #include "report/roofline_chart.hpp"
-#include "stages/analysis/versions.hpp"
+#include "stages/results/versions.hpp"
 #include "stages/timing/timing.hpp"
 #include "stages/verify/check.hpp"
 #include "flows/ncu_options.hpp"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/sweep.hpp"
-#include "flows/run_request.hpp"
+#include "flows/run/run_request.hpp"
 #include "flows/slurm.hpp"
 #include "flows/units.hpp"
 

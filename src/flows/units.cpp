@@ -9,7 +9,7 @@
 #include "core/fs.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
-#include "flows/run_steps.hpp"
+#include "flows/run/run_steps.hpp"
 #include "report/units_report.hpp"
 
 namespace kprof {

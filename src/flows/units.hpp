@@ -9,7 +9,7 @@
 
 #include "core/sweep.hpp"
 #include "kernel/kernel_spec.hpp"
-#include "stages/analysis/units.hpp"
+#include "stages/results/units.hpp"
 
 namespace kprof {
 

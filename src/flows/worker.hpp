@@ -1,5 +1,5 @@
 // `kprof __worker`: runs one shard of a scaled run's units (docs/SCALE.md) through the run
-// workflow (flows/run_flow.hpp): the environment probed once, the versions of one size together in
+// workflow (flows/run/run_flow.hpp): the environment probed once, the versions of one size together in
 // one `kprof run` (built once, profiled in one ncu session where the run workflow does so), one
 // result file per unit. By default the worker supervises a child worker so that a unit that kills
 // its process costs only its own result (status crash): the units the child left without a result
@@ -9,7 +9,7 @@
 #include <functional>
 #include <string>
 
-#include "flows/run_flow.hpp"
+#include "flows/run/run_flow.hpp"
 #include "flows/units.hpp"
 
 namespace kprof {

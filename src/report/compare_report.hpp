@@ -1,12 +1,12 @@
 // comparison.md / comparison.json / terminal summary of `kprof compare`, rendered from its
-// CompareResult (stages/analysis/compare.hpp).
+// CompareResult (stages/results/compare.hpp).
 #pragma once
 
 #include <nlohmann/json.hpp>
 
 #include <string>
 
-#include "stages/analysis/compare.hpp"
+#include "stages/results/compare.hpp"
 
 namespace kprof {
 

@@ -1,6 +1,6 @@
 // comparison.md / comparison.json of `kprof run` (and the version rows of `kprof compare`): one
 // row per kernel version, rendered from the typed VersionRow / RowComparison values
-// (stages/analysis/versions.hpp). JSON is the values serialized (to_json / from_json).
+// (stages/results/versions.hpp). JSON is the values serialized (to_json / from_json).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "report/schema.hpp"
-#include "stages/analysis/versions.hpp"
+#include "stages/results/versions.hpp"
 
 namespace kprof {
 

@@ -1,5 +1,5 @@
 // The `decision` block of comparison.json and the decision lines of comparison.md (`kprof run
-// --decide`, `kprof compare`): rendered from stages/analysis/decision.hpp's values, nothing
+// --decide`, `kprof compare`): rendered from stages/results/decision.hpp's values, nothing
 // decided here. Percentages are percent, ratios base / candidate (> 1: faster).
 #pragma once
 
@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "stages/analysis/decision.hpp"
+#include "stages/results/decision.hpp"
 
 namespace kprof {
 

@@ -12,7 +12,7 @@
 #include "core/dims.hpp"
 #include "device/buffer_view.hpp"
 #include "report/ncu_report.hpp"
-#include "stages/analysis/versions.hpp"
+#include "stages/results/versions.hpp"
 #include "stages/ncu/runner.hpp"
 
 namespace kprof {

@@ -1,4 +1,4 @@
-// The typed results of scaled runs (stages/analysis/units.hpp) as JSON (one file per unit, the
+// The typed results of scaled runs (stages/results/units.hpp) as JSON (one file per unit, the
 // unit list units.json) and the merged reports of a sweep or a multi-GPU run: comparison.md /
 // comparison.json (one table per size, "class and % of bound by size" per version) and the data of
 // sweep.svg (time and % of bound against size per version).
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "report/schema.hpp"
-#include "stages/analysis/units.hpp"
+#include "stages/results/units.hpp"
 
 namespace kprof {
 

@@ -28,10 +28,10 @@ def main():
     script = os.path.join(sys.argv[1], "check_layers.py")
     clean = {
         "core/a.hpp": "#pragma once\n",
-        "flows/run_request.hpp": '#include "core/a.hpp"\n',
-        "flows/run_flow.hpp": '#include "flows/run_request.hpp"\n',
-        "flows/run_steps.hpp": '#include "flows/run_request.hpp"\n',
-        "flows/run_flow.cpp": '#include "flows/run_flow.hpp"\n#include "flows/run_steps.hpp"\n',
+        "flows/run/run_request.hpp": '#include "core/a.hpp"\n',
+        "flows/run/run_flow.hpp": '#include "flows/run/run_request.hpp"\n',
+        "flows/run/run_steps.hpp": '#include "flows/run/run_request.hpp"\n',
+        "flows/run/run_flow.cpp": '#include "flows/run/run_flow.hpp"\n#include "flows/run/run_steps.hpp"\n',
         "stages/verify/reference.hpp": "#pragma once\n",
         "stages/verify/reference_state.hpp": '#include "stages/verify/reference.hpp"\n',
         "stages/verify/reference.cpp": '#include "stages/verify/reference_state.hpp"\n// write_file(x) in a comment\n',
@@ -43,9 +43,9 @@ def main():
     if rc != 0:
         failures.append("the clean tree failed:\n" + out)
     cases = {
-        "upward include": ({"core/b.cpp": '#include "flows/run_flow.hpp"\n'}, "includes the higher"),
-        "two-way pair": ({"flows/run_steps.cpp": '#include "flows/run_steps.hpp"\n#include "flows/run_flow.hpp"\n'},
-                         "modules include each other: src/flows/run_flow -> src/flows/run_steps -> src/flows/run_flow"),
+        "upward include": ({"core/b.cpp": '#include "flows/run/run_flow.hpp"\n'}, "includes the higher"),
+        "two-way pair": ({"flows/run/run_steps.cpp": '#include "flows/run/run_steps.hpp"\n#include "flows/run/run_flow.hpp"\n'},
+                         "modules include each other: src/flows/run/run_flow -> src/flows/run/run_steps -> src/flows/run/run_flow"),
         "stage writes a file": ({"stages/timing/t.cpp": 'void f() { write_file_atomic("x", "y"); }\n'},
                                 "a stage writes a file"),
         "stage ofstream": ({"stages/ncu/n.cpp": "std::ofstream out(path);\n"}, "a stage writes a file"),

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "stages/env/nvml.hpp"
-#include "stages/analysis/versions.hpp"
+#include "stages/results/versions.hpp"
 #include "stages/timing/call_conditions.hpp"
 #include "stages/timing/integrity.hpp"
 #include "stages/timing/timing.hpp"

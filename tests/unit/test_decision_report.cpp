@@ -1,4 +1,4 @@
-// The decision block of `kprof run --decide` (stages/analysis/decision.hpp, report/decision_report.hpp)
+// The decision block of `kprof run --decide` (stages/results/decision.hpp, report/decision_report.hpp)
 // built from synthetic rounds, `kprof compare`'s cross-run decision and gate under the same rule,
 // and the --decide options of `kprof run`.
 #include <gtest/gtest.h>
@@ -9,8 +9,8 @@
 #include "cli/run_options.hpp"
 #include "core/error.hpp"
 #include "report/decision_report.hpp"
-#include "stages/analysis/compare.hpp"
-#include "stages/analysis/decision.hpp"
+#include "stages/results/compare.hpp"
+#include "stages/results/decision.hpp"
 
 using namespace kprof;
 

@@ -3,8 +3,8 @@
 
 #include "core/enum_names.hpp"
 #include "kernel/guarded_call.hpp"
-#include "stages/analysis/units.hpp"
-#include "stages/analysis/versions.hpp"
+#include "stages/results/units.hpp"
+#include "stages/results/versions.hpp"
 #include "stages/verify/sanitizer.hpp"
 
 using namespace kprof;

@@ -1,7 +1,7 @@
-// The state-free pieces of `kprof run` (flows/run_steps.hpp).
+// The state-free pieces of `kprof run` (flows/run/run_steps.hpp).
 #include <gtest/gtest.h>
 
-#include "flows/run_steps.hpp"
+#include "flows/run/run_steps.hpp"
 
 using namespace kprof;
 

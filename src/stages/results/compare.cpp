@@ -1,5 +1,5 @@
-#include "stages/analysis/compare.hpp"
-#include "stages/analysis/decision.hpp"
+#include "stages/results/compare.hpp"
+#include "stages/results/decision.hpp"
 
 #include <fmt/format.h>
 

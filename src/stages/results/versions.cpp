@@ -1,4 +1,4 @@
-#include "stages/analysis/versions.hpp"
+#include "stages/results/versions.hpp"
 
 #include <algorithm>
 #include <cmath>

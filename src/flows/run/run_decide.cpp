@@ -1,4 +1,4 @@
-// RunWorkflow's --decide step (flows/run_workflow.hpp): the correct versions, kept loaded since
+// RunWorkflow's --decide step (flows/run/run_workflow.hpp): the correct versions, kept loaded since
 // their checks, timed in interleaved rounds, the decision per candidate against the first version.
 #include <fmt/format.h>
 
@@ -8,9 +8,9 @@
 #include "core/term.hpp"
 #include "core/text.hpp"
 #include "device/cuda.hpp"
-#include "flows/run_workflow.hpp"
+#include "flows/run/run_workflow.hpp"
 #include "report/decision_report.hpp"
-#include "stages/analysis/decision.hpp"
+#include "stages/results/decision.hpp"
 #include "stages/timing/rounds_gpu.hpp"
 #include "stages/timing/stats.hpp"
 

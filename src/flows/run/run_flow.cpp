@@ -1,4 +1,4 @@
-#include "flows/run_flow.hpp"
+#include "flows/run/run_flow.hpp"
 
 #include <string>
 #include <vector>
@@ -10,8 +10,8 @@
 #include "flows/env_gate.hpp"
 #include "flows/ncu_standby.hpp"
 #include "flows/parallel_builds.hpp"
-#include "flows/run_steps.hpp"
-#include "flows/run_workflow.hpp"
+#include "flows/run/run_steps.hpp"
+#include "flows/run/run_workflow.hpp"
 #include "stages/verify/reference.hpp"
 
 namespace kprof {

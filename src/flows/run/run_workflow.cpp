@@ -1,4 +1,4 @@
-#include "flows/run_workflow.hpp"
+#include "flows/run/run_workflow.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "stages/analysis/versions.hpp"
+#include "stages/results/versions.hpp"
 #include "stages/timing/decision.hpp"
 
 namespace kprof {

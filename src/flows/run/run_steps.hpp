@@ -1,4 +1,4 @@
-// The pieces of `kprof run` (flows/run_flow.cpp) that need none of its state: progress lines, the
+// The pieces of `kprof run` (flows/run/run_flow.cpp) that need none of its state: progress lines, the
 // rows before a version runs, the run's chart, the versions' input checks and settings.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "flows/ncu_session.hpp"
-#include "flows/run_request.hpp"
+#include "flows/run/run_request.hpp"
 #include "report/roofline_chart.hpp"
 #include "stages/verify/check.hpp"
 

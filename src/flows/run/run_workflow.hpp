@@ -1,4 +1,4 @@
-// `kprof run`'s state machine (flows/run_flow.cpp: run_workflow): the versions in turn, their
+// `kprof run`'s state machine (flows/run/run_flow.cpp: run_workflow): the versions in turn, their
 // checks, timings and the one ncu session, the results shown only once the environment passed.
 // Internal to flows/; its methods live in run_workflow.cpp and (the versions timed before their
 // checks) run_deferred.cpp.
@@ -17,8 +17,8 @@
 #include "flows/ncu_session.hpp"
 #include "flows/ncu_standby.hpp"
 #include "flows/parallel_builds.hpp"
-#include "flows/run_request.hpp"
-#include "flows/run_steps.hpp"
+#include "flows/run/run_request.hpp"
+#include "flows/run/run_steps.hpp"
 #include "report/roofline_chart.hpp"
 #include "stages/verify/reference_loader.hpp"
 

@@ -1,6 +1,6 @@
 // The versions `kprof run` times before their checks: compiled versions loaded while
 // ref.py still imports PyTorch are timed at once and checked, in order, once it is there.
-#include "flows/run_workflow.hpp"
+#include "flows/run/run_workflow.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "flows/run_request.hpp"
+#include "flows/run/run_request.hpp"
 
 namespace kprof {
 

@@ -1,5 +1,5 @@
 // What `kprof run` is asked (RunRequest) and what it returns (RunOutcome), apart from the flow
-// (flows/run_flow.hpp) so that the run's pieces (run_steps, run_workflow, scale_run) include the
+// (flows/run/run_flow.hpp) so that the run's pieces (run_steps, run_workflow, scale_run) include the
 // request, not the flow that includes them.
 #pragma once
 
@@ -10,13 +10,13 @@
 #include "flows/profile_settings.hpp"
 #include "kernel/kernel_spec.hpp"
 #include "report/comparison.hpp"
-#include "stages/analysis/decision.hpp"
+#include "stages/results/decision.hpp"
 #include "stages/env/readiness.hpp"
 #include "stages/verify/check.hpp"
 
 namespace kprof {
 
-/// `kprof run --decide` (flows/run_decide.cpp): every correct version kept loaded, then timed in
+/// `kprof run --decide` (flows/run/run_decide.cpp): every correct version kept loaded, then timed in
 /// interleaved rounds with the baseline's A/A arm, one keep / revert / inconclusive per candidate.
 struct DecideRequest {
   bool enabled = false;  ///< --decide

@@ -1,4 +1,4 @@
-#include "stages/analysis/decision.hpp"
+#include "stages/results/decision.hpp"
 
 #include <fmt/format.h>
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "stages/analysis/versions.hpp"
+#include "stages/results/versions.hpp"
 
 namespace kprof {
 

@@ -1,4 +1,4 @@
-#include "flows/run_steps.hpp"
+#include "flows/run/run_steps.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,4 +1,4 @@
-#include "stages/analysis/units.hpp"
+#include "stages/results/units.hpp"
 #include "core/enum_names.hpp"
 
 #include <map>
