@@ -10,9 +10,8 @@
 #include <vector>
 
 #include "cli/entry.hpp"
-#include "core/tools.hpp"
+#include "core/host.hpp"
 #include "device/cupti_loader.hpp"
-#include "python/interpreter.hpp"
 
 namespace py = pybind11;
 
@@ -23,9 +22,12 @@ PYBIND11_MODULE(_core, m) {
       "set_host",
       [](const std::string& executable, std::vector<std::string> self_command, bool owns_stdout,
          std::vector<std::string> cupti_wheel_dirs) {
-        kprof::set_python_host(executable, owns_stdout);
-        kprof::set_self_command(std::move(self_command));
-        kprof::set_cupti_wheel_dirs(std::move(cupti_wheel_dirs));
+        kprof::Host host;  // the host as one value (core/host.hpp)
+        host.python = executable;
+        host.owns_stdout = owns_stdout;
+        host.self_command = std::move(self_command);
+        host.cupti_dirs = std::move(cupti_wheel_dirs);
+        kprof::set_host(std::move(host));
       },
       py::arg("executable"), py::arg("self_command"), py::arg("owns_stdout"), py::arg("cupti_wheel_dirs"),
       "Tells the core which Python hosts it (sys.executable), the words that start kprof again in a child "
