@@ -58,7 +58,8 @@ TEST(PythonProbe, RunsTheRealInterpreter) {
   EXPECT_TRUE(p.error.empty()) << p.error;
   EXPECT_EQ(p.version, trim(ref.out));
   // Every package was reached and is either importable with a version, or has an error line.
-  const std::vector<const PyPackage*> pkgs = {&p.torch, &p.language(Implementation::Triton), &p.language(Implementation::CuteDsl), &p.nsight_python};
+  const std::vector<const PyPackage*> pkgs = {&p.torch, &p.language(Implementation::Triton),
+                                              &p.language(Implementation::CuteDsl), &p.nsight_python};
   for (const PyPackage* pkg : pkgs) {
     EXPECT_TRUE(pkg->probed);
     if (!pkg->importable) EXPECT_FALSE(pkg->error.empty());

@@ -214,7 +214,8 @@ TEST(Readiness, CutlassNeedsNvccAndHeaders) {
 
 TEST(Readiness, BrokenOptionalPackageWarns) {
   EnvFacts f = good_facts();
-  f.python.language(Implementation::CuteDsl).error = "ModuleNotFoundError: No module named 'cutlass.cute'";  // another 'cutlass' package
+  f.python.language(Implementation::CuteDsl).error =
+      "ModuleNotFoundError: No module named 'cutlass.cute'";  // another 'cutlass' package
   EXPECT_EQ(find(assess_env(f), "CuTe DSL").status, ItemStatus::Warn);
   EXPECT_TRUE(assess_env(f).ready);
 }

@@ -31,11 +31,11 @@ struct TorchInfo : PyPackage {
 
 /// What the one probe subprocess reported.
 struct PythonInfo {
-  std::string path;         ///< the interpreter probed
-  bool ran = false;         ///< it started and printed its first line
-  std::string error;        ///< why the probe failed or stopped early ("timed out after 60 s ...")
-  std::string version;      ///< "3.11.7"
-  TorchInfo torch;          ///< import torch
+  std::string path;     ///< the interpreter probed
+  bool ran = false;     ///< it started and printed its first line
+  std::string error;    ///< why the probe failed or stopped early ("timed out after 60 s ...")
+  std::string version;  ///< "3.11.7"
+  TorchInfo torch;      ///< import torch
   /// The languages' packages, keyed by LanguageRow::probe_key ("triton", "cute_dsl"): import of
   /// the row's probe_module, the version of its distribution. One per row with a probe_module.
   std::map<std::string, PyPackage> languages;

@@ -189,7 +189,8 @@ std::vector<ImplReadiness> implementations(const EnvFacts& f) {
       const PyPackage& p = f.python.language(row.impl);
       std::string what = row.probe_module;
       std::string detail = p.importable ? what + " " + (p.version.empty() ? "(version unknown)" : p.version)
-                                        : p.probed ? p.error : not_probed(f, what);
+                           : p.probed   ? p.error
+                                        : not_probed(f, what);
       v.push_back({row.impl, p.importable, "importable " + what + " Python package", detail});
     }
   }
@@ -218,8 +219,8 @@ EnvReport assess_env(const EnvFacts& f) {
       f.ncu, true, "install Nsight Compute (the CUDA toolkit's cuda-nsight-compute package) and put ncu on PATH", ""));
   r.items.push_back(counters_item(f));
   r.items.push_back(cupti_item(f));
-  r.items.push_back(
-      tool_item(f.nvcc, false, "install the CUDA toolkit or add its bin/ to PATH", "cuda-cpp and cutlass kernels"));
+  r.items.push_back(tool_item(f.nvcc, false, "install the CUDA toolkit or add its bin/ to PATH",
+                              language_names_of(FileKind::CudaSource, " and ") + " kernels"));
   r.items.push_back(tool_item(f.sanitizer, false, "install the CUDA toolkit's compute-sanitizer",
                               "memory checks of a kernel (optional)"));
   if (f.python.ran)

@@ -269,10 +269,10 @@ bool is_library_kernel(const std::string& kernel, bool cutlass_is_user) {
   if (starts_with(k, "void ")) k = trim(k.substr(5));
   if (k.empty()) return true;
   // PyTorch's, cuBLAS', cuDNN's and kprof's own kernels; the languages' libraries come from their rows.
-  static const char* const prefixes[] = {"at::",    "at_cuda_detail::", "c10::",         "cublas",  "cudnn",
-                                         "nvjet_",  "xmma_",            "ampere_",       "volta_",  "turing_",
-                                         "maxwell_", "gemv2",           "gemvNSP",       "gemmSN_", "gemmk1_kernel",
-                                         "splitKreduce_", "pytorch_flash::", "kprof::",  "kprof_"};
+  static const char* const prefixes[] = {
+      "at::",          "at_cuda_detail::", "c10::",           "cublas",   "cudnn", "nvjet_",  "xmma_",
+      "ampere_",       "volta_",           "turing_",         "maxwell_", "gemv2", "gemvNSP", "gemmSN_",
+      "gemmk1_kernel", "splitKreduce_",    "pytorch_flash::", "kprof::",  "kprof_"};
   for (const char* p : prefixes)
     if (starts_with(k, p)) return true;
   for (const auto& row : language_rows())
