@@ -172,6 +172,22 @@ class KprofGate:
         return GateResult(dict(report), comparison, folder, False)
 
 
+def _gate_signature() -> None:
+    """``kprof_gate(...)``'s typed signature: kprof.run's options from the option table (kprof._options),
+    with the gate's own rule that it times only (no_ncu=True) unless profiling is asked for."""
+    from kprof import _options
+
+    try:
+        sig = _options.signature_of(KprofGate.__call__, "run", drop=("size", "output_dir"))
+    except ImportError:  # a source tree without the extension module
+        return
+    params = [p.replace(default=True) if p.name == "no_ncu" else p for p in sig.parameters.values()]
+    KprofGate.__call__.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+
+
+_gate_signature()
+
+
 def save_baseline(run_dir: str, folder: str) -> None:
     """Copies a run's comparison.json (with its per-call samples), comparison.md and env_check.json
     into the baseline folder, replacing an older baseline whole."""
