@@ -21,6 +21,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import kprof
 from kprof import _child, _options
+from kprof._views import CallVerdict
 
 #: The largest JSON a tool returns (characters); longer reports lose their longest lists first.
 MAX_JSON_CHARS = 100_000
@@ -139,9 +140,13 @@ def tool_findings(result_dir: str) -> Dict[str, Any]:
         except (OSError, ValueError) as e:
             out.append({"folder": root, "error": str(e)})
             continue
-        call = profile.get("call") or {}
-        out.append({"folder": os.path.relpath(root, result_dir), "class": call.get("class"),
-                    "limiter": call.get("limiter"), "bound": call.get("bound"), "findings": call.get("findings")})
+        try:
+            call = CallVerdict.from_json(profile)  # typed view of profile.json (kprof._views)
+        except ValueError as e:
+            out.append({"folder": root, "error": f"damaged profile.json: {e}"})
+            continue
+        out.append({"folder": os.path.relpath(root, result_dir), "class": call.cls,
+                    "limiter": call.limiter, "bound": call.bound, "findings": call.findings})
     if not out:
         return _error("usage_error", f"no profile.json under {result_dir}", "run kprof profile or run first")
     body, truncated = shrink({"versions": out})

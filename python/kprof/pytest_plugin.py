@@ -29,6 +29,8 @@ from typing import Any, Dict, List, Mapping, Optional
 
 import pytest
 
+from kprof._views import CompareReport, RunReport
+
 #: The default of --kprof-fail-if-slower: a 5% margin, as sglang's nightly kernel baselines use.
 DEFAULT_FAIL_IF_SLOWER_PCT = 5.0
 
@@ -104,7 +106,10 @@ def failure_text(comparison: Mapping[str, Any], compare_dir: str) -> str:
             text = f.read()
         return text if len(text) < 6000 else text[:6000] + "\n..."
     except OSError:
-        return json.dumps(comparison.get("gate"), indent=2)
+        gate = CompareReport.from_json(comparison).gate
+        if gate is None:
+            return "(no gate in comparison.json)"
+        return "\n".join(f"{f.version} ({f.input}): {f.reason}" for f in gate.failures) or "(no failure listed)"
 
 
 class KprofGate:
@@ -147,9 +152,9 @@ class KprofGate:
                 pytest.skip(f"kprof: ncu cannot profile: {why}")
         run_dir = os.path.join(self._tmp, "run")
         report = kprof.run([kernel], ref, dims, output_dir=run_dir, progress=False, **options)
-        versions = report.get("versions") or []
-        if report.exit_code != 0 or not versions or not versions[0].get("correct", False):
-            reason = (versions[0].get("status_reason") if versions else None) or (report.error or {}).get("message")
+        versions = RunReport.from_json(report).versions  # typed view of comparison.json (kprof._views)
+        if report.exit_code != 0 or not versions or not versions[0].correct:
+            reason = (versions[0].status_reason if versions else None) or (report.error or {}).get("message")
             pytest.fail(f"kprof: {kernel} failed its check or run (exit {report.exit_code}): {reason}\n"
                         + "\n".join(report.stderr_tail[-15:]), pytrace=False)
         key = machine_key(_run_env(run_dir) or env_report)
@@ -166,7 +171,7 @@ class KprofGate:
         pct = self.fail_if_slower_pct if fail_if_slower is None else float(fail_if_slower)
         compare_dir = os.path.join(self._tmp, "compare")
         comparison = decide(folder, run_dir, compare_dir, pct)
-        if comparison["exit_code"] != 0:
+        if CompareReport.from_json(comparison).exit_code != 0:
             pytest.fail(f"kprof: {kernel} is slower than its baseline ({folder}) beyond noise and {pct:g} %, "
                         f"or no longer correct:\n{failure_text(comparison, compare_dir)}", pytrace=False)
         return GateResult(dict(report), comparison, folder, False)

@@ -134,3 +134,17 @@ def test_mcp_answers_a_malformed_request_with_an_id():
     replies = {m.get("id"): m for m in map(json.loads, p.stdout.splitlines())}
     assert replies[2]["error"]["code"] == -32602
     assert replies[3]["error"]["code"] == -32600
+
+
+def test_typed_views_read_the_saved_results_of_kprof_0():
+    from conftest import DATA
+    from kprof._views import CallVerdict, RunReport
+
+    with open(os.path.join(DATA, "saved", "run", "comparison.json"), encoding="utf-8") as f:
+        run = RunReport.from_json(json.load(f))
+    assert [v.name for v in run.versions] == ["v0", "v1"] and run.versions[1].correct
+    with open(os.path.join(DATA, "saved", "profile", "profile.json"), encoding="utf-8") as f:
+        call = CallVerdict.from_json(json.load(f))
+    assert call.cls and isinstance(call.findings, list)
+    with pytest.raises(ValueError, match="correct"):
+        RunReport.from_json({"versions": [{"name": "v0", "correct": "yes"}]})
