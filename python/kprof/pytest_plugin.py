@@ -36,6 +36,8 @@ from typing import Any, Dict, List, Mapping, Optional
 
 import pytest
 
+from kprof._views import RunReport
+
 #: The default of --kprof-fail-if-slower: a 5% margin, as sglang's nightly kernel baselines use.
 DEFAULT_FAIL_IF_SLOWER_PCT = 5.0
 
@@ -231,9 +233,9 @@ class KprofGate:
                 pytest.skip(f"kprof: ncu cannot profile: {why}")
         run_dir = os.path.join(self._tmp, "run")
         report = kprof.run([kernel], ref, dims, output_dir=run_dir, progress=False, **options)
-        versions = report.get("versions") or []
-        if report.exit_code != 0 or not versions or not versions[0].get("correct", False):
-            reason = (versions[0].get("status_reason") if versions else None) or (report.error or {}).get("message")
+        versions = RunReport.from_json(report).versions  # typed view of comparison.json (kprof._views)
+        if report.exit_code != 0 or not versions or not versions[0].correct:
+            reason = (versions[0].status_reason if versions else None) or (report.error or {}).get("message")
             pytest.fail(f"kprof: {kernel} failed its check or run (exit {report.exit_code}): {reason}\n"
                         + "\n".join(report.stderr_tail[-15:]), pytrace=False)
         key = machine_key(_run_env(run_dir) or env_report)
@@ -257,6 +259,22 @@ class KprofGate:
             pytest.fail(f"kprof: {kernel} against its baseline ({folder}, re-timed from its {source.how}) "
                         f"beside it: {comparison['reason']}", pytrace=False)
         return GateResult(dict(report), comparison, folder, False)
+
+
+def _gate_signature() -> None:
+    """``kprof_gate(...)``'s typed signature: kprof.run's options from the option table (kprof._options),
+    with the gate's own rule that it times only (no_ncu=True) unless profiling is asked for."""
+    from kprof import _options
+
+    try:
+        sig = _options.signature_of(KprofGate.__call__, "run", drop=("size", "output_dir"))
+    except ImportError:  # a source tree without the extension module
+        return
+    params = [p.replace(default=True) if p.name == "no_ncu" else p for p in sig.parameters.values()]
+    KprofGate.__call__.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+
+
+_gate_signature()
 
 
 def save_baseline(run_dir: str, folder: str) -> None:

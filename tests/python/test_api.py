@@ -39,7 +39,7 @@ def test_a_bad_option_raises_usage_error_before_any_child(tmp_path, monkeypatch)
     with pytest.raises(kprof.UsageError) as e:
         kprof.profile(VADD, {"N": 1024}, iters="2.5", output_dir=tmp_path)
     assert e.value.exit_code == 2
-    assert "is not a value it takes" in e.value.message
+    assert "iters is an integer" in e.value.message  # the option table's type, checked in Python
     assert e.value.hint
     with pytest.raises(kprof.UsageError) as e:
         kprof.profile(VADD, {"N": 1024}, frobnicate=3, output_dir=tmp_path)

@@ -7,6 +7,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "core/outcome.hpp"
 #include "core/dtype.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
@@ -104,7 +105,9 @@ void RunWorkflow::write_comparison() {
     cj["roofline"] = note.empty() ? nlohmann::json(join_path(req_.output_dir, "roofline.svg")) : nlohmann::json(note);
     if (!note.empty()) print_warning(note);
   }
-  write_file_atomic(join_path(req_.output_dir, "comparison.json"), cj.dump(2) + "\n");
+  const std::string text = cj.dump(2) + "\n";
+  write_file_atomic(join_path(req_.output_dir, "comparison.json"), text);
+  note_report(join_path(req_.output_dir, "comparison.json"), text);
 }
 
 VersionRow RunWorkflow::run_version(size_t i) {

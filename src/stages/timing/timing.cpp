@@ -288,9 +288,11 @@ void validate(const TimingOptions& o) {
                       "pass a relative standard error in percent, e.g. --noise-target 0.5");
   if (!(o.clock_floor_frac >= 0 && o.clock_floor_frac < 1))
     throw usage_error(fmt::format("--throttle-threshold {}% is not in [0, 100)", o.clock_floor_frac * 100),
-                      "pass a share of the maximum SM clock in percent (default 75; 0 keeps every call)");
+                      fmt::format("pass a share of the maximum SM clock in percent (default {:g}; 0 keeps every call)",
+                                  100 * kDefaultClockFloorFrac));
   if (o.input_sets < 1)
-    throw usage_error(fmt::format("--input-sets {} is below 1", o.input_sets), "pass 1 or more (default 3)");
+    throw usage_error(fmt::format("--input-sets {} is below 1", o.input_sets),
+                      fmt::format("pass 1 or more (default {})", kDefaultInputSets));
   if (o.min_warmup_calls < 0 || o.min_iters < 1)
     throw usage_error("internal: negative minimum warm-up or iteration count");
   if (!(o.budget_ms > 0)) throw usage_error(fmt::format("timing budget {} ms is not positive", o.budget_ms));

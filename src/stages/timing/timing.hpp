@@ -47,13 +47,16 @@ inline constexpr int kMaxNoiseDrivenCalls = 20000;
 inline constexpr int kMaxGpuDurationCalls = 100;
 
 /// How to time. Defaults are the CLI's defaults.
+/// Default of --warm-up by time, ms: 100 ms of steady calls lets the SM clock ramp up.
+inline constexpr double kDefaultWarmupMs = 100;
+
 struct TimingOptions {
   /// Warm-up by count (--warmup N): exactly N calls, 0 allowed. Unset: warm-up by time.
   std::optional<int> warmup_calls;
   /// Warm-up by time (--warmup-ms T): after the first call (which absorbs Triton compilation and
   /// autotuning, however long they take), keep calling until T ms have passed since that first
   /// call returned and at least min_warmup_calls calls ran. 100 ms lets GPU clocks ramp up.
-  double warmup_ms = 100;
+  double warmup_ms = kDefaultWarmupMs;
   int min_warmup_calls = 3;
   /// Timed calls (--iters N) of the first pass; 0 (the default): as many as the noise target
   /// needs (noise_target), within budget_ms and kMaxNoiseDrivenCalls.
