@@ -84,8 +84,8 @@ std::string gate_text(const CompareResult& r) {
   if (!r.fail_if_slower_pct) return "";
   if (r.failures.empty())
     return fmt::format(
-        "Gate (--fail-if-slower {:g}%): passed: no version slower beyond noise and the threshold, "
-        "none missing, none no longer correct.\n",
+        "Gate (--fail-if-slower {:g}%): passed: none missing, none no longer correct (saved runs decide no "
+        "slowdown: re-time both in one run, as the pytest gate does, with kprof run BASE NEW --decide).\n",
         *r.fail_if_slower_pct);
   std::string s = fmt::format("Gate (--fail-if-slower {:g}%): FAILED:\n", *r.fail_if_slower_pct);
   for (const auto& f : r.failures) s += fmt::format("- {} in {}: {}\n", f.version, f.input, f.reason);
