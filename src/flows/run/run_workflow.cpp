@@ -139,7 +139,8 @@ VersionRow RunWorkflow::run_version(size_t i) {
   bool correct = false;
   if (!step(row, "check", t0, [&] { correct = check_version(spec, *inst, row, t0); })) return row;
   if (!correct) return row;
-  builds_.wait_all();                             // no nvcc on the CPU while calls are timed or ncu runs
+  builds_.wait_all();  // no nvcc on the CPU while calls are timed or ncu runs
+  if (req_.decide.enabled && i == 0) load_aa_instance(spec);
   if (req_.decide.enabled && !req_.decide.ncu) {  // timed in the rounds only (decide_rounds)
     keep_for_decision(std::move(inst));
     return row;

@@ -47,33 +47,7 @@ void warm_up(Driver& d, const TimingOptions& o, TimingResult& r) {
 /// Whether phase 1 may stop after `n` calls of which `kept` count; sets r.stopped_by when it does.
 bool phase1_done(const TimingOptions& o, TimingResult& r, int n, const std::vector<double>& kept,
                  Clock::time_point t0) {
-  const int floor_iters = min_timed_calls(o);
-  const int k = static_cast<int>(kept.size());
-  if (o.iters > 0 && n >= o.iters) {
-    r.stopped_by = "iterations";
-    return true;
-  }
-  // The standard error is computed every call up to 64, then every 4th (it sorts the sample).
-  if (o.iters == 0 && k >= floor_iters && (n % 4 == 0 || n < 64) && median_rel_stderr(kept) <= o.noise_target) {
-    r.stopped_by = "noise target";
-    return true;
-  }
-  if (o.iters == 0 && n >= kMaxNoiseDrivenCalls) {
-    r.stopped_by = "call cap";
-    return true;
-  }
-  if (k >= floor_iters && ms_since(t0) >= o.budget_ms) {
-    r.stopped_by = "time limit";
-    r.budget_hit = true;
-    return true;
-  }
-  // Every call discarded for long: stop at the time limit anyway (the rule then keeps them all).
-  if (ms_since(t0) >= 2 * o.budget_ms && n >= floor_iters) {
-    r.stopped_by = "time limit";
-    r.budget_hit = true;
-    return true;
-  }
-  return false;
+  return phase1_stop(o, n, kept, ms_since(t0), r.stopped_by, r.budget_hit);
 }
 
 /// One timed call between CUDA events on input set `set`; records its window and post-call read.
@@ -249,6 +223,37 @@ void phase_kernel_time(Driver& d, KernelInstance& k, const InputSets& sets, cons
 }
 
 }  // namespace
+
+bool phase1_stop(const TimingOptions& o, int n, const std::vector<double>& kept, double elapsed_ms,
+                 std::string& stopped_by, bool& budget_hit) {
+  const int floor_iters = min_timed_calls(o);
+  const int k = static_cast<int>(kept.size());
+  if (o.iters > 0 && n >= o.iters) {
+    stopped_by = "iterations";
+    return true;
+  }
+  // The standard error is computed every call up to 64, then every 4th (it sorts the sample).
+  if (o.iters == 0 && k >= floor_iters && (n % 4 == 0 || n < 64) && median_rel_stderr(kept) <= o.noise_target) {
+    stopped_by = "noise target";
+    return true;
+  }
+  if (o.iters == 0 && n >= kMaxNoiseDrivenCalls) {
+    stopped_by = "call cap";
+    return true;
+  }
+  if (k >= floor_iters && elapsed_ms >= o.budget_ms) {
+    stopped_by = "time limit";
+    budget_hit = true;
+    return true;
+  }
+  // Every call discarded for long: stop at the time limit anyway (the rule then keeps them all).
+  if (elapsed_ms >= 2 * o.budget_ms && n >= floor_iters) {
+    stopped_by = "time limit";
+    budget_hit = true;
+    return true;
+  }
+  return false;
+}
 
 std::string gpu_duration_clock_mismatch(const TimingResult& r) {
   const auto& dur = r.gpu_duration.discard.median_sm_mhz;

@@ -106,6 +106,15 @@ inline int min_timed_calls(const TimingOptions& o) {
   return o.iters > 0 && o.iters < o.min_iters ? o.iters : o.min_iters;
 }
 
+/// Phase 1's stop (pure): after `n` timed calls of which `kept` were kept (ms) and `elapsed_ms`
+/// since the first, whether to stop: exactly o.iters calls; else the noise target (checked every
+/// call up to 64, then every 4th) once min_timed_calls kept, the call cap kMaxNoiseDrivenCalls, or
+/// o.budget_ms (2 x o.budget_ms when too few calls were kept). Sets `stopped_by` ("iterations",
+/// "noise target", "call cap", "time limit") and `budget_hit` when it stops. The timing stage and
+/// the simulation suite (tests/sim, a fake clock) call it.
+bool phase1_stop(const TimingOptions& o, int n, const std::vector<double>& kept, double elapsed_ms,
+                 std::string& stopped_by, bool& budget_hit);
+
 /// Throws Error (exit 2) naming the option when a value is out of range (iters < 1, negative
 /// warm-up, budget or per-call limit <= 0, a noise target outside (0, 1), a clock floor outside
 /// [0, 1), fewer than 1 input set).
