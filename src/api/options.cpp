@@ -35,12 +35,12 @@ const std::vector<std::string> kRun = {"run"};
 /// A number as the command line writes it: 100, 0.5, 900.
 std::string num(double v) { return fmt::format("{:g}", v); }
 
-/// The four implementations' names (cuda-cpp, cutlass, triton, cute-dsl).
-std::vector<std::string> implementation_names() {
+/// The languages' names, from their catalog rows (core/implementation.hpp language_rows()); with
+/// `kind`, only the rows of that file kind (`kprof build` compiles the CUDA sources).
+std::vector<std::string> implementation_names(std::optional<FileKind> kind = std::nullopt) {
   std::vector<std::string> out;
-  for (Implementation i :
-       {Implementation::CudaCpp, Implementation::Cutlass, Implementation::Triton, Implementation::CuteDsl})
-    out.push_back(implementation_name(i));
+  for (const LanguageRow& row : language_rows())
+    if (!kind || row.file == *kind) out.push_back(row.name);
   return out;
 }
 
@@ -149,11 +149,11 @@ std::vector<OptionRow> build_table() {
       R("--dry-run", {"clocks"}, T::Flag, "dry_run", "Print what would be done; change nothing"),
       // ---- build
       R("--implementation", {"build"}, T::Text, "implementation", "cuda-cpp (default) or cutlass")
-          .choices({impls[0], impls[1]})
+          .choices(implementation_names(FileKind::CudaSource))
           .own_choice_check()
           .rule("cuda-cpp"),
       R("--backend", {"build"}, T::Text, "implementation", "Alias of --implementation (seed compatibility)")
-          .choices({impls[0], impls[1]})
+          .choices(implementation_names(FileKind::CudaSource))
           .own_choice_check()
           .alias_of("--implementation"),
       R("--arch", {"build"}, T::Text, "arch", "nvcc architecture (sm_90, sm_90a, ...); default: the GPU's own")
