@@ -110,8 +110,9 @@ def check_keywords(command: str, options: Mapping[str, Any], function: str,
 
 
 def check_value(r: Mapping[str, Any], value: Any, function: str) -> None:
-    """Raises UsageError when ``value`` does not fit row ``r`` (type, list, choices)."""
+    """Raises UsageError when ``value`` does not fit row ``r`` (type, list, choices), with a hint."""
     key, kind = r["keyword"], r["type"]
+    hint = f"{key} is {r['flag']} of the command line; inspect.signature(kprof.{function}) gives every option's type"
     if kind == "paths" and isinstance(value, (str, os.PathLike)):
         return  # one path: given once (a path is never split into characters)
     if kind in ("texts", "paths"):
@@ -121,16 +122,16 @@ def check_value(r: Mapping[str, Any], value: Any, function: str) -> None:
         return
     if kind == "flag":
         if not isinstance(value, bool):
-            raise UsageError(f"{function}(): {key} is True or False, not {value!r}")
+            raise UsageError(f"{function}(): {key} is True or False, not {value!r}", hint)
         return
     if isinstance(value, (list, tuple, dict)):
-        raise UsageError(f"{function}(): {key} takes one value, not {type(value).__name__} {value!r}")
+        raise UsageError(f"{function}(): {key} takes one value, not {type(value).__name__} {value!r}", hint)
     if kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
-        raise UsageError(f"{function}(): {key} is an integer, not {value!r}")
+        raise UsageError(f"{function}(): {key} is an integer, not {value!r}", hint)
     if kind == "number" and (isinstance(value, bool) or not isinstance(value, (int, float))):
-        raise UsageError(f"{function}(): {key} is a number, not {value!r}")
+        raise UsageError(f"{function}(): {key} is a number, not {value!r}", hint)
     if r["choices"] and value not in r["choices"]:
-        raise UsageError(f"{function}(): {key}={value!r} is not one of {', '.join(r['choices'])}")
+        raise UsageError(f"{function}(): {key}={value!r} is not one of {', '.join(r['choices'])}", hint)
 
 
 def check_dims(dims: Optional[Mapping[str, Any]], command: str, function: str) -> None:

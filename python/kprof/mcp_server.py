@@ -231,7 +231,7 @@ def create_server() -> Any:
         from mcp.server.mcpserver import MCPServer
         from mcp.types import CallToolResult, TextContent
     except ImportError as e:  # pragma: no cover - the message is the test
-        raise SystemExit(f"kprof mcp needs the MCP Python SDK 2 in this environment: pip install 'mcp>=2,<3' "
+        raise SystemExit(f"kprof mcp needs the MCP Python SDK 2 in this environment: pip install 'mcp>=2.3,<2.4' "
                          f"(or install kprof with its extra: pip install '.[mcp]' in the checkout) ({e})")
 
     class KprofServer(MCPServer):  # type: ignore[misc, valid-type]

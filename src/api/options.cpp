@@ -35,12 +35,12 @@ const std::vector<std::string> kRun = {"run"};
 /// A number as the command line writes it: 100, 0.5, 900.
 std::string num(double v) { return fmt::format("{:g}", v); }
 
-/// The four implementations' names (cuda-cpp, cutlass, triton, cute-dsl).
-std::vector<std::string> implementation_names() {
+/// The languages' names, from their catalog rows (core/implementation.hpp language_rows()); with
+/// `kind`, only the rows of that file kind (`kprof build` compiles the CUDA sources).
+std::vector<std::string> implementation_names(std::optional<FileKind> kind = std::nullopt) {
   std::vector<std::string> out;
-  for (Implementation i :
-       {Implementation::CudaCpp, Implementation::Cutlass, Implementation::Triton, Implementation::CuteDsl})
-    out.push_back(implementation_name(i));
+  for (const LanguageRow& row : language_rows())
+    if (!kind || row.file == *kind) out.push_back(row.name);
   return out;
 }
 
@@ -54,21 +54,68 @@ struct R {
     r.field = std::move(field);
     r.help = std::move(help);
   }
-  R& shrt(std::string s) { r.short_name = std::move(s); return *this; }
-  R& unit(std::string u) { r.unit = std::move(u); return *this; }
-  R& choices(std::vector<std::string> c) { r.choices = std::move(c); return *this; }
-  R& positive() { r.min = 0; r.min_exclusive = true; return *this; }
-  R& range(double lo, double hi) { r.min = lo; r.max = hi; return *this; }
-  R& at_least(double lo) { r.min = lo; return *this; }
-  R& def(std::string v) { r.default_value = std::move(v); return *this; }
-  R& def(double v) { r.default_value = num(v); return *this; }
-  R& rule(std::string w) { r.default_rule = std::move(w); return *this; }
-  R& alias_of(std::string a) { r.alias_of = std::move(a); return *this; }
-  R& needs(std::string n) { r.needs = std::move(n); return *this; }
-  R& excludes(std::vector<std::string> e) { r.excludes = std::move(e); return *this; }
-  R& hidden() { r.hidden = true; return *this; }
-  R& own_choice_check() { r.cli_checks_choices = false; return *this; }
-  R& internal() { r.python = false; return *this; }
+  R& shrt(std::string s) {
+    r.short_name = std::move(s);
+    return *this;
+  }
+  R& unit(std::string u) {
+    r.unit = std::move(u);
+    return *this;
+  }
+  R& choices(std::vector<std::string> c) {
+    r.choices = std::move(c);
+    return *this;
+  }
+  R& positive() {
+    r.min = 0;
+    r.min_exclusive = true;
+    return *this;
+  }
+  R& range(double lo, double hi) {
+    r.min = lo;
+    r.max = hi;
+    return *this;
+  }
+  R& at_least(double lo) {
+    r.min = lo;
+    return *this;
+  }
+  R& def(std::string v) {
+    r.default_value = std::move(v);
+    return *this;
+  }
+  R& def(double v) {
+    r.default_value = num(v);
+    return *this;
+  }
+  R& rule(std::string w) {
+    r.default_rule = std::move(w);
+    return *this;
+  }
+  R& alias_of(std::string a) {
+    r.alias_of = std::move(a);
+    return *this;
+  }
+  R& needs(std::string n) {
+    r.needs = std::move(n);
+    return *this;
+  }
+  R& excludes(std::vector<std::string> e) {
+    r.excludes = std::move(e);
+    return *this;
+  }
+  R& hidden() {
+    r.hidden = true;
+    return *this;
+  }
+  R& own_choice_check() {
+    r.cli_checks_choices = false;
+    return *this;
+  }
+  R& internal() {
+    r.python = false;
+    return *this;
+  }
   operator OptionRow() const { return r; }  // NOLINT: the table reads better without a call
 };
 
@@ -81,12 +128,15 @@ std::vector<OptionRow> build_table() {
   std::vector<OptionRow> t = {
       // ---- env
       R("--output", {"env"}, T::Path, "output_file", "Markdown report path; env_check.json is written next to it")
-          .shrt("-o").def(kDefaultEnvReport),
+          .shrt("-o")
+          .def(kDefaultEnvReport),
       R("--gpu", {"env"}, T::Int, "gpu", "CUDA device index to check").range(0, 4095).def(kDefaultGpu),
       R("--json", {"env"}, T::Flag, "json", "Print the JSON report on stdout instead of the summary").internal(),
       R("--timeout", {"env"}, T::Number, "probe_timeout_s",
         "Time limit of each probe in seconds (tools, ncu, Python imports)")
-          .unit("s").positive().def(kDefaultEnvProbeTimeoutS),
+          .unit("s")
+          .positive()
+          .def(kDefaultEnvProbeTimeoutS),
       // ---- clocks
       R("--gpu", {"clocks"}, T::Int, "gpu", "CUDA device index").range(0, 4095).def(kDefaultGpu),
       R("--lock", {"clocks"}, T::Flag, "lock",
@@ -99,22 +149,33 @@ std::vector<OptionRow> build_table() {
       R("--dry-run", {"clocks"}, T::Flag, "dry_run", "Print what would be done; change nothing"),
       // ---- build
       R("--implementation", {"build"}, T::Text, "implementation", "cuda-cpp (default) or cutlass")
-          .choices({impls[0], impls[1]}).own_choice_check().rule("cuda-cpp"),
+          .choices(implementation_names(FileKind::CudaSource))
+          .own_choice_check()
+          .rule("cuda-cpp"),
       R("--backend", {"build"}, T::Text, "implementation", "Alias of --implementation (seed compatibility)")
-          .choices({impls[0], impls[1]}).own_choice_check().alias_of("--implementation"),
+          .choices(implementation_names(FileKind::CudaSource))
+          .own_choice_check()
+          .alias_of("--implementation"),
       R("--arch", {"build"}, T::Text, "arch", "nvcc architecture (sm_90, sm_90a, ...); default: the GPU's own")
           .rule("the GPU's own"),
       R("--output", {"build"}, T::Path, "output_so", "Output .so (default: KERNEL.so next to KERNEL.cu)")
-          .shrt("-o").rule("KERNEL.so next to KERNEL.cu"),
+          .shrt("-o")
+          .rule("KERNEL.so next to KERNEL.cu"),
       R("--gpu", {"build"}, T::Int, "gpu", "CUDA device whose architecture is used").range(0, 4095).def(kDefaultGpu),
       R("--timeout", {"build"}, T::Number, "nvcc_timeout_s", "nvcc time limit in seconds")
-          .unit("s").positive().def(kDefaultNvccTimeoutS),
+          .unit("s")
+          .positive()
+          .def(kDefaultNvccTimeoutS),
       // ---- the kernel commands (check, profile, run and the hidden __runner ncu profiles)
-      R("--implementation", kKernel, T::Text, "implementation",
-        impl_list + " (default: " + by_extension + ")")
-          .choices(impls).own_choice_check().rule(by_extension),
+      R("--implementation", kKernel, T::Text, "implementation", impl_list + " (default: " + by_extension + ")")
+          .choices(impls)
+          .own_choice_check()
+          .rule(by_extension),
       R("--backend", kKernel, T::Text, "implementation", "Alias of --implementation (seed compatibility)")
-          .choices(impls).own_choice_check().alias_of("--implementation").excludes({"--implementation"}),
+          .choices(impls)
+          .own_choice_check()
+          .alias_of("--implementation")
+          .excludes({"--implementation"}),
       R("--so", {"check", "profile", "__runner"}, T::Paths, "so_paths",
         "Shared library to load (default: the .cu's sibling .so, same base name)")
           .rule("the .cu's sibling .so"),
@@ -123,7 +184,8 @@ std::vector<OptionRow> build_table() {
         ".so, same base name)")
           .rule("each .cu's sibling .so"),
       R("--nvcc-flag", kKernel, T::Texts, "nvcc_flags", "nvcc flag (written after `--`: kprof check K.cu ... -- -DX=1)")
-          .hidden().internal(),
+          .hidden()
+          .internal(),
       R("--build", kKernel, T::Flag, "build",
         "Build the .so first (kprof build) unless an identical build exists (same source, included headers, "
         "flags, nvcc)"),
@@ -135,24 +197,31 @@ std::vector<OptionRow> build_table() {
       R("--ptr-size", kKernel, T::Int, "ptr_size",
         "Element count for every buffer (overrides the seed's rule: one int dimension -> its value; several -> "
         "product of the two largest; none -> 1 Mi)")
-          .positive().rule("the seed's rule"),
+          .positive()
+          .rule("the seed's rule"),
       R("--seed", kKernel, T::Int, "seed", "Seed of the random inputs (trial t uses seed + t)")
-          .at_least(0).def(num(static_cast<double>(kDefaultSeed))),
+
+          .def(num(static_cast<double>(kDefaultSeed))),
       R("--gpu", kKernel, T::Int, "gpu", "GPU index (CUDA order)").at_least(0).def(kDefaultGpu),
       R("--timeout", kKernel, T::Number, "call_timeout_s",
         "Seconds one kernel call may take before kprof reports it as hung (a check or timing call; under ncu, "
         "once per replay pass; ncu's whole run is bounded by --ncu-timeout)")
-          .unit("s").positive().def(kDefaultCallTimeoutS),
+          .unit("s")
+          .positive()
+          .def(kDefaultCallTimeoutS),
       R("--ref", kRef, T::Path, "ref", "Python reference: a file defining reference(**kwargs)").internal(),
       R("--atol", kRef, T::Number, "atol",
         "Absolute tolerance (default: ref.py's atol, else 1e-4 for float32; looser for float16/bfloat16, see "
         "README)")
-          .at_least(0).rule("ref.py's atol, else by dtype (1e-4 for float32)"),
+          .at_least(0)
+          .rule("ref.py's atol, else by dtype (1e-4 for float32)"),
       R("--rtol", kRef, T::Number, "rtol", "Relative tolerance (default: ref.py's rtol, else 1e-3 for float32)")
-          .at_least(0).rule("ref.py's rtol, else by dtype (1e-3 for float32)"),
+          .at_least(0)
+          .rule("ref.py's rtol, else by dtype (1e-3 for float32)"),
       R("--trials", kRef, T::Int, "trials",
         "Check on this many fresh random inputs (seed, seed+1, ...); any failure fails")
-          .positive().def(kDefaultTrials),
+          .positive()
+          .def(kDefaultTrials),
       R("--sanitize", {"check"}, T::Text, "sanitize",
         "After the check, run the kernel under NVIDIA compute-sanitizer once per tool: a comma-separated subset "
         "of memcheck, racecheck, initcheck, synccheck; findings go to correctness.md/.json and an error in the "
@@ -160,45 +229,61 @@ std::vector<OptionRow> build_table() {
       R("--output-dir", kOut, T::Path, "output_dir", "Folder for the reports").shrt("-o").def(kDefaultOutputDir),
       // ---- timing and ncu (profile, run)
       R("--warmup", kTimed, T::Int, "warmup_calls", "Warm-up calls before timing (default: by time, --warmup-ms)")
-          .unit("calls").at_least(0).rule("by time, --warmup-ms"),
+          .unit("calls")
+          .at_least(0)
+          .rule("by time, --warmup-ms"),
       R("--warmup-ms", kTimed, T::Number, "warmup_ms",
         "Warm up for at least this many milliseconds (at least 3 calls; absorbs Triton compilation and "
         "autotuning)")
-          .unit("ms").at_least(0).def(kDefaultWarmupMs).excludes({"--warmup"}),
+          .unit("ms")
+          .at_least(0)
+          .def(kDefaultWarmupMs)
+          .excludes({"--warmup"}),
       R("--iters", kTimed, T::Int, "iters",
         "Timed calls in each of the two timing passes. Not given: until the relative standard error of the "
         "median reaches --noise-target (at least 20 calls, within --time-budget-ms). Given: N, or as many as fit "
         "in 3 s once min(N, 20) ran")
-          .unit("calls").positive().rule("until --noise-target"),
+          .unit("calls")
+          .positive()
+          .rule("until --noise-target"),
       R("--noise-target", kTimed, T::Number, "noise_target_pct",
         "Stop timing once the relative standard error of the median call time is at most this many percent "
         "(nvbench's max noise; ignored with --iters)")
-          .unit("%").range(0.001, 50.0).def(100 * kDefaultNoiseTarget),
+          .unit("%")
+          .range(0.001, 50.0)
+          .def(100 * kDefaultNoiseTarget),
       R("--time-budget-ms", kTimed, T::Number, "time_budget_ms",
         "Time limit of the first timing pass in ms, once at least min(--iters, 20) calls ran; the second makes as "
         "many calls")
-          .unit("ms").positive()
+          .unit("ms")
+          .positive()
           .rule(fmt::format("{:g} ms; {:g} ms with an explicit --iters", kDefaultBudgetMs, kExplicitItersBudgetMs)),
       R("--throttle-threshold", kTimed, T::Number, "throttle_threshold_pct",
         "Discard timed calls whose SM clock (NVML) fell below this percentage of the GPU's maximum SM clock, as "
         "nvbench does (0 keeps every call)")
-          .unit("%").range(0.0, 99.0).def(100 * kDefaultClockFloorFrac),
+          .unit("%")
+          .range(0.0, 99.0)
+          .def(100 * kDefaultClockFloorFrac),
       R("--discard-throttled", kTimed, T::Flag, "discard_throttled",
         "Also discard timed calls during which NVML reported a power or thermal throttle (SW power cap, HW "
         "slowdown, thermal slowdown); by default they are counted and reported"),
       R("--input-sets", kTimed, T::Int, "input_sets",
         "Rotate the timed calls over this many seeded input sets (1: the same inputs every call); identical "
         "inputs are also timed and compared, to catch a kernel that memoizes its output")
-          .range(1, 16).def(kDefaultInputSets),
+          .range(1, 16)
+          .def(kDefaultInputSets),
       R("--no-l2-flush", kTimed, T::Flag, "no_l2_flush",
         "Do not flush the L2 cache between timed calls (measures warm-cache time)"),
       R("--metrics", kTimed, T::Text, "metric_set",
         "ncu metric set: kprof (the metrics the classification uses, fewest replay passes), sections (+ ncu's 8 "
         "main sections for browsing in Nsight Compute), full (+ --set full)")
-          .choices({"kprof", "sections", "full"}).def(kDefaultMetricSet),
+          .choices({"kprof", "sections", "full"})
+          .def(kDefaultMetricSet),
       R("--ncu-timeout", kTimed, T::Number, "ncu_timeout_s",
         "Seconds the whole ncu run (all replay passes, plus the runner's start) may take before it is stopped")
-          .unit("s").positive().def(kDefaultNcuTimeoutS),
+          .unit("s")
+          .positive()
+          .def(kDefaultNcuTimeoutS),
       R("--no-ncu", kTimed, T::Flag, "no_ncu", "Skip Nsight Compute: timing only (no classification)"),
       R("--source", kTimed, T::Flag, "source",
         std::string("Collect the source-level data (ncu per-instruction counters: kprof's KprofSourceCounters "
@@ -214,17 +299,21 @@ std::vector<OptionRow> build_table() {
       R("--sass", {"profile", "run", "analyze"}, T::Flag, "sass",
         "List the SASS instructions behind each hot line in ncu_summary.md"),
       R("--top", {"profile", "run", "analyze"}, T::Int, "top", "Hot lines per kernel")
-          .range(1, 1000).def(num(static_cast<double>(kDefaultHotLinesTop))),
+          .range(1, 1000)
+          .def(num(static_cast<double>(kDefaultHotLinesTop))),
       R("--no-roofline", {"profile", "run", "analyze"}, T::Flag, "no_roofline",
         "Do not draw roofline.svg/.png (matplotlib in kprof's Python)"),
       // ---- run
       R("--env-timeout", kRun, T::Number, "env_probe_timeout_s", "Seconds each environment probe may take")
-          .unit("s").positive().def(kDefaultEnvProbeTimeoutS),
+          .unit("s")
+          .positive()
+          .def(kDefaultEnvProbeTimeoutS),
       R("--ncu-session", kRun, T::Text, "one_ncu_session",
         "one: every correct version profiled in one Nsight Compute session (one ncu process, one PyTorch import; "
         "a version it cannot attribute, e.g. one that crashes under ncu, falls back to its own); per-version: one "
         "ncu process per version")
-          .choices({"one", "per-version"}).def(kDefaultOneNcuSession ? "one" : "per-version"),
+          .choices({"one", "per-version"})
+          .def(kDefaultOneNcuSession ? "one" : "per-version"),
       R("--sweep", kRun, T::Texts, "sweep",
         "Run every version at every size: NAME=LO..HI (powers of two from LO: N=1Ki..64Mi; Ki/Mi/Gi suffixes) or "
         "NAME=V1,V2,...; repeat for a grid; --size expressions are evaluated per point (docs/SCALE.md)"),
@@ -237,15 +326,20 @@ std::vector<OptionRow> build_table() {
         "waits and merges (docs/SCALE.md)"),
       R("--partition", kRun, T::Text, "slurm_partition", "--slurm: the partition").needs("--slurm"),
       R("--gres", kRun, T::Text, "slurm_gres", "--slurm: generic resources per array task (none: no --gres)")
-          .def(kDefaultSlurmGres).needs("--slurm"),
+          .def(kDefaultSlurmGres)
+          .needs("--slurm"),
       R("--time", kRun, T::Text, "slurm_time",
         "--slurm: time limit per array task (Slurm's format, e.g. 30 or 1:00:00)")
           .needs("--slurm"),
       R("--max-parallel", kRun, T::Int, "slurm_max_parallel", "--slurm: array tasks running at once")
-          .positive().def(kDefaultSlurmMaxParallel).needs("--slurm"),
+          .positive()
+          .def(kDefaultSlurmMaxParallel)
+          .needs("--slurm"),
       R("--units-per-task", kRun, T::Int, "slurm_units_per_task",
         "--slurm: units per array task (default: the number of versions, one size per task)")
-          .positive().rule("the number of versions").needs("--slurm"),
+          .positive()
+          .rule("the number of versions")
+          .needs("--slurm"),
       R("--no-wait", kRun, T::Flag, "no_wait", "--slurm: submit and return; run the same command again to merge")
           .needs("--slurm"),
       R("--decide", kRun, T::Flag, "decide.enabled",
@@ -255,24 +349,36 @@ std::vector<OptionRow> build_table() {
         "--decide-ncu")
           .excludes({"--sweep", "--gpus", "--slurm"}),
       R("--rounds", kRun, T::Int, "decide.rounds", "--decide: interleaved rounds to make")
-          .range(kMinRounds, 1000000).def(kDefaultRounds).needs("--decide"),
+          .range(kMinRounds, 1000000)
+          .def(kDefaultRounds)
+          .needs("--decide"),
       R("--decide-budget", kRun, T::Number, "decide.budget_s",
         fmt::format("--decide: seconds the rounds may take; they stop there (after {} rounds) even before --rounds",
                     kMinRounds))
-          .unit("s").positive().def(kDefaultDecideBudgetS).needs("--decide"),
+          .unit("s")
+          .positive()
+          .def(kDefaultDecideBudgetS)
+          .needs("--decide"),
       R("--calls-per-round", kRun, T::Int, "decide.calls_per_round",
         "--decide: calls of each version per round (its time in the round is their median)")
-          .range(1, 1000).def(kDefaultCallsPerSlot).needs("--decide"),
+          .range(1, 1000)
+          .def(kDefaultCallsPerSlot)
+          .needs("--decide"),
       R("--min-gain", kRun, T::Number, "decide.min_gain_pct",
         "--decide: the smallest gain, percent, that counts (the threshold is the larger of it and the A/A floor)")
-          .unit("%").range(0.0, 100.0).def(100 * kDefaultMinGain).needs("--decide"),
+          .unit("%")
+          .range(0.0, 100.0)
+          .def(100 * kDefaultMinGain)
+          .needs("--decide"),
       R("--confirm", kRun, T::Flag, "decide.confirm",
         "--decide: a second, independent set of rounds; keep or revert only when both sets agree")
           .needs("--decide"),
       R("--decide-time", kRun, T::Text, "decide.time",
         "--decide: what a round times: call (CUDA events around each call) or kernel (the call's kernels, CUPTI "
         "records: no launch overhead)")
-          .choices({"call", "kernel"}).def("call").needs("--decide"),
+          .choices({"call", "kernel"})
+          .def("call")
+          .needs("--decide"),
       R("--decide-ncu", kRun, T::Flag, "decide.ncu",
         "--decide: also time and profile each version with ncu as a plain run does, before the rounds")
           .needs("--decide"),
@@ -280,17 +386,23 @@ std::vector<OptionRow> build_table() {
       R("--fail-if-slower", {"compare"}, T::Number, "fail_if_slower_pct",
         "Exit 1 when a version is slower than the baseline beyond noise and by more than PCT %, no longer "
         "correct, or missing")
-          .unit("%").at_least(0).rule("no gate"),
+          .unit("%")
+          .at_least(0)
+          .rule("no gate"),
       R("--output", {"compare"}, T::Path, "output_dir", "Folder for comparison.md / comparison.json")
-          .shrt("-o").def(kDefaultCompareDir),
+          .shrt("-o")
+          .def(kDefaultCompareDir),
       // ---- analyze
       R("--output-dir", {"analyze"}, T::Path, "output_dir",
         "Folder for ncu_summary.md, ncu_details.md (and analysis.json)")
-          .shrt("-o").def(kDefaultAnalyzeDir),
+          .shrt("-o")
+          .def(kDefaultAnalyzeDir),
       R("--json", {"analyze"}, T::Flag, "json", "Print the verdict as JSON on stdout and write DIR/analysis.json")
           .internal(),
       R("--timeout", {"analyze"}, T::Number, "export_timeout_s", "Seconds allowed for ncu to export a .ncu-rep")
-          .unit("s").positive().def(kDefaultExportTimeoutS),
+          .unit("s")
+          .positive()
+          .def(kDefaultExportTimeoutS),
   };
   return t;
 }
@@ -310,13 +422,20 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 
 const char* type_name(OptionType t) {
   switch (t) {
-    case T::Flag: return "flag";
-    case T::Int: return "int";
-    case T::Number: return "number";
-    case T::Text: return "text";
-    case T::Path: return "path";
-    case T::Texts: return "texts";
-    case T::Paths: return "paths";
+    case T::Flag:
+      return "flag";
+    case T::Int:
+      return "int";
+    case T::Number:
+      return "number";
+    case T::Text:
+      return "text";
+    case T::Path:
+      return "path";
+    case T::Texts:
+      return "texts";
+    case T::Paths:
+      return "paths";
   }
   return "text";
 }
@@ -343,8 +462,7 @@ bool OptionRow::in(const std::string& command) const {
 }
 
 const std::vector<std::string>& public_commands() {
-  static const std::vector<std::string> c = {"env",     "clocks", "build",   "check",
-                                             "profile", "run",    "compare", "analyze"};
+  static const std::vector<std::string> c = {"env", "clocks", "build", "check", "profile", "run", "compare", "analyze"};
   return c;
 }
 

@@ -40,9 +40,9 @@ void in_range(const std::string& command, const std::string& flag, double value)
 void validate(const KernelRequest& k, bool several) {
   if (k.trials < 1) throw usage_error("--trials must be at least 1");
   if (!k.so_paths.empty() && k.so_paths.size() != (several ? k.kernels.size() : 1))
-    throw usage_error(several ? fmt::format("--so is given {} time(s) for {} versions", k.so_paths.size(),
-                                            k.kernels.size())
-                              : "--so is given " + std::to_string(k.so_paths.size()) + " times",
+    throw usage_error(several
+                          ? fmt::format("--so is given {} time(s) for {} versions", k.so_paths.size(), k.kernels.size())
+                          : "--so is given " + std::to_string(k.so_paths.size()) + " times",
                       several ? "give one --so per version, in the order of the kernel files, or none (each .cu then "
                                 "loads its sibling .so, same base name; --build builds them)"
                               : "give the kernel's library once: --so K.so");

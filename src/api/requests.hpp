@@ -34,24 +34,24 @@ struct KernelRequest {
 
 /// The timing and ncu part of profile and run.
 struct ProfileRequest {
-  int warmup_calls = -1;                                ///< --warmup N calls (-1: by time)
-  double warmup_ms = kDefaultWarmupMs;                  ///< --warmup-ms
-  int iters = 0;                                        ///< --iters (0: until the noise target)
-  bool iters_given = false;                             ///< --iters was given (its budget is longer)
-  double time_budget_ms = -1;                           ///< --time-budget-ms; < 0 = the rule
-  double noise_target_pct = 100 * kDefaultNoiseTarget;  ///< --noise-target, percent
+  int warmup_calls = -1;                                         ///< --warmup N calls (-1: by time)
+  double warmup_ms = kDefaultWarmupMs;                           ///< --warmup-ms
+  int iters = 0;                                                 ///< --iters (0: until the noise target)
+  bool iters_given = false;                                      ///< --iters was given (its budget is longer)
+  double time_budget_ms = -1;                                    ///< --time-budget-ms; < 0 = the rule
+  double noise_target_pct = 100 * kDefaultNoiseTarget;           ///< --noise-target, percent
   double throttle_threshold_pct = 100 * kDefaultClockFloorFrac;  ///< --throttle-threshold, percent
-  bool discard_throttled = false;                       ///< --discard-throttled
-  int input_sets = kDefaultInputSets;                   ///< --input-sets
-  bool no_l2_flush = false;                             ///< --no-l2-flush
-  std::string metric_set = kDefaultMetricSet;           ///< --metrics kprof|sections|full
-  double ncu_timeout_s = kDefaultNcuTimeoutS;           ///< --ncu-timeout
-  bool no_ncu = false;                                  ///< --no-ncu: timing only
-  bool source = kCollectSourceByDefault;                ///< --source / --no-source
-  bool sass = false;                                    ///< --sass
-  bool stock_source_section = false;                    ///< --stock-source-section (hidden)
-  size_t top = kDefaultHotLinesTop;                     ///< --top: hot lines per kernel
-  bool no_roofline = false;                             ///< --no-roofline
+  bool discard_throttled = false;                                ///< --discard-throttled
+  int input_sets = kDefaultInputSets;                            ///< --input-sets
+  bool no_l2_flush = false;                                      ///< --no-l2-flush
+  std::string metric_set = kDefaultMetricSet;                    ///< --metrics kprof|sections|full
+  double ncu_timeout_s = kDefaultNcuTimeoutS;                    ///< --ncu-timeout
+  bool no_ncu = false;                                           ///< --no-ncu: timing only
+  bool source = kCollectSourceByDefault;                         ///< --source / --no-source
+  bool sass = false;                                             ///< --sass
+  bool stock_source_section = false;                             ///< --stock-source-section (hidden)
+  size_t top = kDefaultHotLinesTop;                              ///< --top: hot lines per kernel
+  bool no_roofline = false;                                      ///< --no-roofline
 };
 
 /// The checks one request must pass before anything runs (the cross-option rules the command

@@ -35,7 +35,9 @@ std::string public_command;
 /// only: a hidden command or a sanitizer's child (KPROF_FULL_EXIT) inherits the variable from the
 /// parent whose outcome it is, and must not overwrite it.
 void write_outcome_file(int code) {
-  const std::string& file = kprof::settings().outcome_file;
+  // Read here, not in core/settings (whose struct every layer includes): the parent sets it per child.
+  const char* env = std::getenv("KPROF_OUTCOME_FILE");
+  const std::string file = env ? env : "";
   if (file.empty() || internal_command) return;
   if (!kprof::write_outcome(file, public_command, code))
     std::fprintf(stderr, "kprof: could not write the outcome document %s\n", file.c_str());

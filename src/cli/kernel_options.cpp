@@ -45,7 +45,9 @@ void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool w
   add_table_option(sub, cmd, "--arch", o.spec.arch);
   add_table_option(sub, cmd, "--size", o.spec.sizes);
   add_table_option(sub, cmd, "--ptr-size", o.spec.ptr_size);
-  add_table_option(sub, cmd, "--seed", o.spec.seed);
+  add_table_option(sub, cmd, "--seed", o.spec.seed)->check([](const std::string& s) {
+    return s.empty() || s[0] == '-' ? std::string("the seed is a non-negative integer") : std::string();
+  });
   add_table_option(sub, cmd, "--gpu", o.spec.gpu);
   add_table_option(sub, cmd, "--timeout", o.spec.timeout_s);
   if (with_ref) {

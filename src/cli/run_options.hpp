@@ -18,12 +18,12 @@ namespace kprof {
 struct RunCmd {
   KernelCliOptions k;
   ProfileCliOptions p;
-  double env_timeout_s = kDefaultEnvProbeTimeoutS;  ///< --env-timeout
+  double env_timeout_s = kDefaultEnvProbeTimeoutS;                                  ///< --env-timeout
   std::string ncu_session = api::option_row("run", "--ncu-session").default_value;  ///< one | per-version
-  std::vector<std::string> sweep;   ///< --sweep NAME=..., in order
-  std::string gpus;                 ///< --gpus all|0,1,...
-  SlurmOptions slurm;               ///< --slurm and its options
-  bool no_wait = false;             ///< --no-wait
+  std::vector<std::string> sweep;                                                   ///< --sweep NAME=..., in order
+  std::string gpus;                                                                 ///< --gpus all|0,1,...
+  SlurmOptions slurm;                                                               ///< --slurm and its options
+  bool no_wait = false;                                                             ///< --no-wait
   /// --decide and its options (RunRequest::decide); --min-gain in percent.
   bool decide = false, confirm = false, decide_ncu = false;
   int rounds = kDefaultRounds;

@@ -35,12 +35,9 @@ void note_error(const std::string& message, const std::string& hint) {
 std::string outcome_json(const std::string& command, int exit_code) {
   std::lock_guard<std::mutex> lock(recorded().mu);
   const Recorded& r = recorded();
-  nlohmann::json j = {{"schema_version", 1},
-                      {"kprof_version", KPROF_VERSION},
-                      {"command", command},
-                      {"exit_code", exit_code},
-                      {"report", nullptr},
-                      {"error", nullptr}};
+  nlohmann::json j = {{"schema_version", 1}, {"kprof_version", KPROF_VERSION},
+                      {"command", command},  {"exit_code", exit_code},
+                      {"report", nullptr},   {"error", nullptr}};
   if (r.report) {
     nlohmann::json content = nlohmann::json::parse(r.report->second, nullptr, /*allow_exceptions=*/false);
     j["report"] = {{"path", r.report->first}, {"content", content}};

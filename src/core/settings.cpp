@@ -48,7 +48,6 @@ Settings settings_from(const EnvLookup& lookup) {
   s.full_exit = lookup("KPROF_FULL_EXIT").has_value();
   s.fault_inject = text("KPROF_FAULT_INJECT");
   s.cupti_dir = text("KPROF_CUPTI_DIR");
-  s.outcome_file = text("KPROF_OUTCOME_FILE");
   s.error_file = text("KPROF_ERROR_FILE");
   for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
     if (set_nonempty(var)) s.cuda_roots.push_back(text(var));

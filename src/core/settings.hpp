@@ -32,7 +32,6 @@ struct Settings {
   std::string fault_inject;                        ///< KPROF_FAULT_INJECT (orchestration tests, read by cli/)
   std::vector<std::string> cuda_roots;             ///< CUDA_HOME, CUDA_PATH (set ones): their bin/ is searched
   std::string cupti_dir;   ///< KPROF_CUPTI_DIR: folder of the libcupti.so.13 to load first (device/cupti_loader.hpp)
-  std::string outcome_file;  ///< KPROF_OUTCOME_FILE: a public command writes its outcome document there (core/outcome.hpp)
   std::string error_file;  ///< KPROF_ERROR_FILE: print_error also writes {"message","hint"} JSON there (Python API)
 };
 

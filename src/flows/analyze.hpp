@@ -18,7 +18,7 @@ struct AnalyzeOptions {
   bool json = false;
   bool no_roofline = false;
   double timeout_s = kDefaultExportTimeoutS;  ///< seconds allowed for ncu to export a .ncu-rep
-  size_t top = kDefaultHotLinesTop;          ///< hot lines per kernel
+  size_t top = kDefaultHotLinesTop;           ///< hot lines per kernel
   bool sass = false;
 };
 

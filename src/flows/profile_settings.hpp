@@ -16,7 +16,7 @@ namespace kprof {
 /// How to profile.
 struct ProfileSettings {
   TimingOptions timing;
-  bool run_ncu = true;               ///< false: timing only (--no-ncu)
+  bool run_ncu = true;                         ///< false: timing only (--no-ncu)
   std::string metric_set = kDefaultMetricSet;  ///< --metrics
   double ncu_timeout_s = kDefaultNcuTimeoutS;  ///< --ncu-timeout
   bool show_progress = true;

@@ -83,7 +83,8 @@ async def _mcp_calls(tmp_path, csvs):
     from mcp import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
-    params = StdioServerParameters(command=sys.executable, args=["-m", "kprof", "mcp"], cwd=str(tmp_path))
+    params = StdioServerParameters(command=sys.executable, args=["-m", "kprof", "mcp"], cwd=str(tmp_path),
+                                   env=dict(os.environ))
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
@@ -95,7 +96,8 @@ async def _mcp_calls(tmp_path, csvs):
                 if i % 2:
                     args["output_dir"] = str(tmp_path / "shared")
                 res = await session.call_tool("analyze", args)
-                got[i] = res.structured_content or json.loads(res.content[0].text)
+                data = res.structured_content or json.loads(res.content[0].text)
+                got[i] = data.get("result", data) if set(data) == {"result"} else data
 
             async with anyio.create_task_group() as tg:
                 for i in range(10):

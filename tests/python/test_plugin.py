@@ -163,7 +163,7 @@ def test_gate_reports_a_misspelt_option_on_any_machine(pytester):
     """)
     result = pytester.runpytest_subprocess("-rs")
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*UsageError*warmup-msec*"])
+    result.stdout.fnmatch_lines(["*UsageError*warmup_msec*"])  # with the closest option, warmup_ms
 
 
 def test_plugin_options_are_registered(pytester):

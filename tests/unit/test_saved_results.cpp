@@ -2,8 +2,9 @@
 // comparison.json of `kprof run` and a pytest-gate baseline folder, committed under
 // tests/data/saved/. They must stay readable by `kprof compare` (and so by the gate) whatever the
 // request/outcome layer becomes. The files were written by today's writers (profile_json over the
-// real H200 `copy` export, comparison_json over typed rows, `kprof env` on the CPU machine for
-// env_check.json): set KPROF_WRITE_SAVED=DIR and run this suite to write them again into DIR.
+// real H200 `copy` export, comparison_json over typed rows; the gate baseline is the folder the
+// gate's save_baseline makes, one comparison.json under MACHINE_KEY/TEST): set KPROF_WRITE_SAVED=DIR
+// and run this suite to write them again into DIR.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -67,7 +68,7 @@ void write_saved(const std::string& dir) {
   std::vector<std::pair<std::string, std::string>> header = {
       {"GPU", "NVIDIA H200"}, {"Dimensions", "N=1024"}, {"Seed", "42"}};
   const std::string text = comparison_json(rows, compare_versions(rows), header, choose_time_basis(rows)).dump(2);
-  for (const char* sub : {"run", "gate/NVIDIA_H200-driver_580-unlocked/test_vadd"}) {
+  for (const char* sub : {"run", "gate/NVIDIA_H200__driver-580.159.04__clocks-unlocked/test_vadd"}) {
     make_dirs(join_path(dir, sub));
     write_file_atomic(join_path(dir, std::string(sub) + "/comparison.json"), text);
   }
@@ -103,7 +104,7 @@ TEST(SavedResults, ComparisonJsonOfKprof0StaysReadable) {
 
 TEST(SavedResults, GateBaselineOfKprof0ComparesAndPassesAgainstItself) {
   // The gate runs `kprof compare BASELINE_FOLDER NEW --fail-if-slower 5` (python/kprof/pytest_plugin.py).
-  const std::string base = saved("gate/NVIDIA_H200-driver_580-unlocked/test_vadd");
+  const std::string base = saved("gate/NVIDIA_H200__driver-580.159.04__clocks-unlocked/test_vadd");
   const std::string out = (fs::temp_directory_path() / ("kprof_saved_" + std::to_string(::getpid()))).string();
   EXPECT_EQ(run_compare({base, saved("run")}, 5.0, out), 0);
   EXPECT_TRUE(path_exists(join_path(out, "comparison.json")));

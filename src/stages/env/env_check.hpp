@@ -23,7 +23,7 @@ inline constexpr double kDefaultEnvProbeTimeoutS = 60;
 
 /// Options of one environment check.
 struct EnvOptions {
-  int gpu = kDefaultGpu;  ///< CUDA device index to check (--gpu)
+  int gpu = kDefaultGpu;                        ///< CUDA device index to check (--gpu)
   double timeout_s = kDefaultEnvProbeTimeoutS;  ///< time limit of EACH probe subprocess, seconds (--timeout)
   /// The words that start the kprof whose hidden `__probe` command ncu profiles; empty = this
   /// process's (core/tools.hpp self_command()). Tests point it at the built kprof binary.

@@ -39,10 +39,11 @@ struct NcuRunOptions {
   std::string ncu;                   ///< ncu executable; "" = find_ncu()
   std::vector<std::string> target;   ///< the program to profile: kprof path, "__runner", its options
   std::vector<std::string> metrics;  ///< --metrics list (the catalog, src/stages/ncu/metrics.hpp)
-  std::string metric_set = kDefaultMetricSet;  ///< "kprof" (catalog only), "sections" (+ the 8 main sections), "full" (+ --set full)
-  std::string report_base;    ///< output path without extension: DIR/profile -> DIR/profile.ncu-rep
+  std::string metric_set =
+      kDefaultMetricSet;    ///< "kprof" (catalog only), "sections" (+ the 8 main sections), "full" (+ --set full)
+  std::string report_base;  ///< output path without extension: DIR/profile -> DIR/profile.ncu-rep
   double timeout_s = kDefaultNcuTimeoutS;  ///< wall-clock limit for the profiling run, seconds
-  bool show_progress = true;  ///< echo ncu's ==PROF== progress to stderr as it arrives
+  bool show_progress = true;               ///< echo ncu's ==PROF== progress to stderr as it arrives
   /// Collect the source-level data for the hot lines: ncu's SourceCounters section (already part of
   /// "sections" and "full") and --import-source yes (the source files go into the report).
   bool source = false;

@@ -25,11 +25,11 @@ inline constexpr int kDefaultTrials = 2;
 
 /// Options of `kprof check` that shape the comparison.
 struct CheckOptions {
-  uint64_t seed = kDefaultSeed;  ///< trial t uses seed + t
-  int trials = kDefaultTrials;  ///< fresh random inputs per trial; any failing trial fails
+  uint64_t seed = kDefaultSeed;             ///< trial t uses seed + t
+  int trials = kDefaultTrials;              ///< fresh random inputs per trial; any failing trial fails
   double timeout_s = kDefaultCallTimeoutS;  ///< per kernel call (host call + GPU work), seconds
-  std::optional<double> atol;  ///< --atol: wins over ref.py and the dtype default
-  std::optional<double> rtol;  ///< --rtol
+  std::optional<double> atol;               ///< --atol: wins over ref.py and the dtype default
+  std::optional<double> rtol;               ///< --rtol
 };
 
 /// An input the kernel changed although it must not (a `const` parameter of solve, or an input
