@@ -2,7 +2,7 @@
 """kprof's layer lint: every #include "x/..." under src/ must point to the same folder or a lower layer.
 
 Layers, lowest first (docs/ARCHITECTURE.md):
-  core < device < python < kernel < stages < report < flows < cli
+  core < device < python < kernel < stages < report < api < flows < cli
 and inside stages:  stages/env < stages/{verify,timing,ncu} < stages/analysis < stages/results
 (verify, timing and ncu do not include each other).
 
@@ -29,7 +29,7 @@ import os
 import re
 import sys
 
-LAYERS = ["core", "device", "python", "kernel", "stages", "report", "flows", "cli"]
+LAYERS = ["core", "device", "python", "kernel", "stages", "report", "api", "flows", "cli"]
 STAGE_RANK = {"env": 0, "verify": 1, "timing": 1, "ncu": 1, "analysis": 2, "results": 3}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 SOURCE_EXT = (".cpp", ".hpp", ".cu", ".cuh", ".h")

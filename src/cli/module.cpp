@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "api/options.hpp"
 #include "cli/entry.hpp"
 #include "core/host.hpp"
 #include "device/cupti_loader.hpp"
@@ -65,6 +66,10 @@ PYBIND11_MODULE(_core, m) {
       py::arg("argv"),
       "Parses argv as main() would and runs nothing: {code, message, hint, command, output}: code 0, or 2 "
       "with kprof's message and hint for a usage error; output is where the command writes its reports.");
+  m.def(
+      "option_table", [] { return kprof::api::option_table_json().dump(); },
+      "The option table every face is built from (api/options.hpp) as a JSON string: {kprof_version, commands: "
+      "{name: [row, ...]}}.");
   m.def(
       "cupti_search_dirs",
       [] {

@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "stages/analysis/analyze.hpp"
+#include "core/outcome.hpp"
 #include "stages/analysis/analyze_stream.hpp"
 #include "stages/analysis/hot_lines.hpp"
 #include "stages/analysis/ncu_rules.hpp"
@@ -146,7 +147,11 @@ int run_analyze(const AnalyzeOptions& o) {
         {"launches", sa.others.launches}, {"gpu_time_ns", sa.others.gpu_time_ns}, {"launches_in_report", sa.launches}};
   if (sa.invalid_values > 0) j["impossible_values"] = {{"count", sa.invalid_values}, {"examples", sa.invalid_examples}};
   std::string json_path = join_path(o.output_dir, "analysis.json");
-  if (o.json) write_file_atomic(json_path, j.dump(2) + "\n");
+  if (o.json) {
+    const std::string text = j.dump(2) + "\n";
+    write_file_atomic(json_path, text);
+    note_report(json_path, text);
+  }
 
   if (!has_usable_metrics(a)) {
     if (sa.invalid_values > 0)

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "core/outcome.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/term.hpp"
@@ -155,7 +156,9 @@ int run_compare(const std::vector<std::string>& paths, std::optional<double> fai
   for (const auto& w : r.warnings) print_warning(w);
   make_dirs(output_dir);
   write_file_atomic(join_path(output_dir, "comparison.md"), compare_markdown(r));
-  write_file_atomic(join_path(output_dir, "comparison.json"), compare_json(r).dump(2) + "\n");
+  const std::string text = compare_json(r).dump(2) + "\n";
+  write_file_atomic(join_path(output_dir, "comparison.json"), text);
+  note_report(join_path(output_dir, "comparison.json"), text);
   std::fputs(compare_text(r).c_str(), stdout);
   std::printf("report: %s\n", join_path(output_dir, "comparison.md").c_str());
   return r.exit_code;

@@ -1,17 +1,22 @@
 #include "flows/report_files.hpp"
 
+#include "core/outcome.hpp"
 #include "core/fs.hpp"
 
 namespace kprof {
 
 void write_env_reports(const EnvReport& r, const std::string& md_path) {
   write_file_atomic(md_path, env_markdown(r));
-  write_file_atomic(json_path_for(md_path), env_json(r).dump(2) + "\n");
+  const std::string env_text = env_json(r).dump(2) + "\n";
+  write_file_atomic(json_path_for(md_path), env_text);
+  note_report(json_path_for(md_path), env_text);
 }
 
 void write_correctness_reports(const std::string& dir, const CheckResult& r, const HeaderRows& header) {
   write_file_atomic(join_path(dir, "correctness.md"), correctness_markdown(r, header));
-  write_file_atomic(join_path(dir, "correctness.json"), correctness_json(r, header).dump(2) + "\n");
+  const std::string text = correctness_json(r, header).dump(2) + "\n";
+  write_file_atomic(join_path(dir, "correctness.json"), text);
+  note_report(join_path(dir, "correctness.json"), text);
 }
 
 NcuReportFiles write_ncu_reports(const std::string& dir, const MetricTable& table, const CallVerdict& call,

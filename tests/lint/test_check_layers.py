@@ -39,6 +39,8 @@ def main():
         "report/r.cpp": "int x;  // dram__bytes_read.sum named in a comment\n",
         "stages/analysis/finding_catalog.cpp": '{FindingId::BankConflicts, "bank-conflicts", "Shared-memory bank conflicts"},\n',
         "stages/analysis/assess.cpp": 'bool b = is_finding(id, FindingId::BankConflicts);  // "bank-conflicts"\n',
+        "api/options.hpp": '#include "report/r.hpp"\n#include "stages/ncu/metrics.hpp"\n',
+        "flows/uses_api.cpp": '#include "api/options.hpp"\n',
     }
     failures = []
     rc, out = lint(script, tree(clean))
@@ -48,6 +50,8 @@ def main():
         "upward include": ({"core/b.cpp": '#include "flows/run/run_flow.hpp"\n'}, "includes the higher"),
         "two-way pair": ({"flows/run/run_steps.cpp": '#include "flows/run/run_steps.hpp"\n#include "flows/run/run_flow.hpp"\n'},
                          "modules include each other: src/flows/run/run_flow -> src/flows/run/run_steps -> src/flows/run/run_flow"),
+        "report includes api": ({"report/s.cpp": '#include "api/options.hpp"\n'}, "includes the higher"),
+        "api includes flows": ({"api/requests.cpp": '#include "flows/run/run_flow.hpp"\n'}, "includes the higher"),
         "stage writes a file": ({"stages/timing/t.cpp": 'void f() { write_file_atomic("x", "y"); }\n'},
                                 "a stage writes a file"),
         "stage ofstream": ({"stages/ncu/n.cpp": "std::ofstream out(path);\n"}, "a stage writes a file"),

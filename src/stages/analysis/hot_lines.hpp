@@ -113,9 +113,12 @@ struct KernelHotLines {
   std::string note;              ///< a plain sentence on what is missing ("" when complete)
 };
 
+/// Default of --top: hot lines per kernel.
+inline constexpr size_t kDefaultHotLinesTop = 10;
+
 /// How many lines and instructions to keep.
 struct HotLinesOptions {
-  size_t top = 10;  ///< lines (or instructions without line info)
+  size_t top = kDefaultHotLinesTop;  ///< lines (or instructions without line info)
   size_t sass_per_line = 5;
 };
 
