@@ -19,7 +19,7 @@ namespace kprof {
 
 void RunWorkflow::load_aa_instance(const KernelSpec& spec) {
   try {
-    decide_aa_ = load_kernel(spec, /*extra_copies=*/3.0);
+    decide_aa_ = ports_.load(spec);
   } catch (const Error& e) {
     decide_aa_.reset();
     decide_aa_note_ = std::string("the A/A arm reuses the baseline's instance (a second one did not load: ") +
@@ -43,18 +43,19 @@ void RunWorkflow::fill_round_times(VersionRow& row, const std::vector<double>& k
 DecisionReport RunWorkflow::time_rounds(const std::vector<KernelInstance*>& versions,
                                         const std::vector<int>& arm_of_row) {
   const DecideRequest& dr = req_.decide;
-  env_.wait_gpu_probes();  // no probe of the environment beside the timed rounds
+  ports_.wait_gpu_probes();  // no probe of the environment beside the timed rounds
   const int gpu = req_.versions.front().gpu;
   print_progress(
       fmt::format("decide: {} versions and the baseline's A/A arm in up to {} interleaved rounds ({} "
                   "calls each per round, {:.0f} s budget)",
                   versions.size(), dr.rounds.rounds, dr.rounds.calls_per_slot, dr.rounds.budget_s));
-  RoundTiming first = measure_rounds(versions, req_.profile.timing, dr.rounds, gpu, dr.kernel_time, decide_aa_.get());
+  RoundTiming first =
+      ports_.measure_rounds(versions, req_.profile.timing, dr.rounds, gpu, dr.kernel_time, decide_aa_.get());
   std::optional<RoundTiming> second;
   if (dr.confirm) {
     RoundOptions again = dr.rounds;
     again.seed = first.rounds.seed + 1;  // new orders; fresh input sets and warm-up in measure_rounds
-    second = measure_rounds(versions, req_.profile.timing, again, gpu, first.kernel_time, decide_aa_.get());
+    second = ports_.measure_rounds(versions, req_.profile.timing, again, gpu, first.kernel_time, decide_aa_.get());
   }
   DecisionReport report =
       decide_versions(out_.rows, arm_of_row, first.rounds, second ? &second->rounds : nullptr, dr.rule);
@@ -80,9 +81,9 @@ void RunWorkflow::decide_rounds() {
   }
   DecisionReport report;
   const bool baseline_timed = !arm_of_row.empty() && arm_of_row[0] == 0;
-  if (!baseline_timed || versions.size() < 2 || hard_exit_requested()) {
+  if (!baseline_timed || versions.size() < 2 || ports_.gpu_lost()) {
     report = decide_versions(out_.rows, arm_of_row, RoundsResult{}, nullptr, dr.rule);
-    if (hard_exit_requested())
+    if (ports_.gpu_lost())
       report.not_run = "a kernel hung the GPU: no rounds can run";
     else if (report.not_run.empty())
       report.not_run = "fewer than two correct versions: nothing to interleave";

@@ -7,8 +7,6 @@
 
 #include <algorithm>
 
-#include <cuda_runtime_api.h>
-
 #include "core/dtype.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
@@ -27,26 +25,25 @@ namespace kprof {
 
 void RunWorkflow::note_stop(const std::string& name) {
   if (!why_stop_.empty()) return;
-  if (hard_exit_requested())
+  if (ports_.gpu_lost())
     why_stop_ = name + " left the GPU unusable (hung kernel or lost context)";
-  else if (reference_.load_failed())
+  else if (ports_.reference_failed())
     why_stop_ = "ref.py could not be loaded (see " + name + ")";
 }
 
 bool RunWorkflow::may_time_before_check(const KernelInstance& inst) const {
   if (!req_.one_ncu_session || !req_.profile.run_ncu || req_.decide.enabled || is_python_impl(inst.implementation()))
     return false;  // --decide keeps every version for its rounds
-  if (reference_.ready()) return false;
+  if (ports_.reference_ready()) return false;
   size_t held = buffer_bytes(inst);
   for (const auto& d : deferred_) held += d.bytes;
-  size_t free = 0, total = 0;
-  if (cudaMemGetInfo(&free, &total) != cudaSuccess) return false;
-  return 2 * held <= free;
+  const size_t free = ports_.free_device_bytes();
+  return free > 0 && 2 * held <= free;
 }
 
 void RunWorkflow::time_before_check(const KernelSpec& spec, std::unique_ptr<KernelInstance> inst, VersionRow& row) {
-  builds_.wait_all();      // no nvcc on the CPU while calls are timed
-  env_.wait_gpu_probes();  // nor the environment's ncu probe on the GPU
+  ports_.wait_all_builds();  // no nvcc on the CPU while calls are timed
+  ports_.wait_gpu_probes();  // nor the environment's ncu probe on the GPU
   print_progress(fmt::format("[{}] timing while ref.py loads (its check follows)", row.name));
   auto t0 = Clock::now();
   ProfileSettings ps = profile_settings();
@@ -54,13 +51,13 @@ void RunWorkflow::time_before_check(const KernelSpec& spec, std::unique_ptr<Kern
   DeferredCheck d{out_.rows.size(), kNoTiming, spec, nullptr, buffer_bytes(*inst), 0};
   bool timed = step(row, "profile", t0, [&] {
     inst->prepare(spec.seed);
-    pending_.push_back(time_for_session(*inst, spec, ps, row.name, row.folder, /*with_work=*/false));
+    pending_.push_back(ports_.time_for_session(*inst, spec, ps, row.name, row.folder, /*with_work=*/false));
     pending_rows_.push_back(d.row);
     d.pending = pending_.size() - 1;
   });
   if (stopped_) return;
   d.timing_s = seconds_since(t0);
-  if (!timed && hard_exit_requested()) {
+  if (!timed && ports_.gpu_lost()) {
     row.status = VersionStatus::CheckError;
     const std::string what = "faulted while timed before its check (ref.py was still loading)";
     row.status_reason = what + ": " + row.profile_reason;
@@ -84,7 +81,7 @@ void RunWorkflow::check_deferred() {
       if (stopped_) return;
       if (correct && d.pending != kNoTiming) {
         PendingProfile& p = pending_[d.pending];
-        keep = step(row, "profile", t0, [&] { p.work = call_work(*d.inst, d.spec, req_.ref, p.out.notes); });
+        keep = step(row, "profile", t0, [&] { p.work = ports_.call_work(*d.inst, d.spec, req_.ref, p.out.notes); });
         if (keep) {
           fill_timing_columns(row, p.out.timing);
           row.steps_s["profile"] = d.timing_s;

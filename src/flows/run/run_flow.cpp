@@ -10,6 +10,7 @@
 #include "flows/env_gate.hpp"
 #include "flows/ncu_standby.hpp"
 #include "flows/parallel_builds.hpp"
+#include "flows/run/run_ports.hpp"
 #include "flows/run/run_steps.hpp"
 #include "flows/run/run_workflow.hpp"
 #include "stages/verify/reference.hpp"
@@ -17,7 +18,6 @@
 namespace kprof {
 
 RunOutcome run_workflow(const RunRequest& req) {
-  RunOutcome out;
   if (req.versions.empty()) throw usage_error("kprof run needs at least one kernel file");
   const KernelSpec& first = req.versions.front();
   const std::vector<std::string> names = version_folder_names(req.versions);
@@ -71,9 +71,18 @@ RunOutcome run_workflow(const RunRequest& req) {
   };
   if (req.env) start_standby(req.env->facts);  // probed before (a worker's later sizes): no ncu probe runs now
   EnvGate env(eo, req.env, join_path(req.output_dir, "env_check.md"));
-  RunWorkflow flow(req, out, builds, env, standby);
+  // ref.py starts loading in the background here (PyTorch's import overlaps the environment probe
+  // and the builds).
+  GpuRunPorts ports(builds, env, standby, req.ref, first.gpu);
+  return drive_run(req, ports);
+}
+
+RunOutcome drive_run(const RunRequest& req, RunPorts& ports) {
+  RunOutcome out;
+  RunWorkflow flow(req, out, ports);
   try {
-    select_gpu(first.gpu);  // the CUDA context for the checks (no GPU: the environment's blockers say why)
+    ports.select_gpu(
+        req.versions.front().gpu);  // the CUDA context for the checks (no GPU: the environment's blockers say why)
   } catch (const Error&) {
     if (!(out.env_ready = flow.env_ready())) return out;
     throw;

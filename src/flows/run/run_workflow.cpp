@@ -5,8 +5,6 @@
 
 #include <algorithm>
 
-#include <cuda_runtime_api.h>
-
 #include "core/outcome.hpp"
 #include "core/dtype.hpp"
 #include "core/error.hpp"
@@ -29,12 +27,12 @@
 namespace kprof {
 
 bool RunWorkflow::env_ready() {
-  if (env_.wait()) {
+  if (ports_.env_wait()) {
     flush_published();
     return true;
   }
   published_.clear();  // nothing of a machine that is not ready is a result
-  if (!stopped_) builds_.cancel();
+  if (!stopped_) ports_.cancel_builds();
   stopped_ = true;
   out_.exit_code = 1;
   return false;
@@ -43,7 +41,7 @@ bool RunWorkflow::env_ready() {
 void RunWorkflow::publish(std::function<void()> fn) {
   if (!published_.empty() || results_wait_for_env()) {
     published_.push_back(std::move(fn));
-    if (env_.done()) env_ready();  // it passed meanwhile: flush in order
+    if (ports_.env_done()) env_ready();  // it passed meanwhile: flush in order
     return;
   }
   fn();
@@ -63,7 +61,7 @@ void RunWorkflow::run_versions() {
   const size_t n = req_.versions.size();
   size_t i = 0;
   for (; i < n; ++i) {
-    if (!deferred_.empty() && reference_.ready()) check_deferred();
+    if (!deferred_.empty() && ports_.reference_ready()) check_deferred();
     if (stopped_) return;
     if (!why_stop_.empty()) break;
     VersionRow r = run_version(i);
@@ -120,7 +118,7 @@ VersionRow RunWorkflow::run_version(size_t i) {
   if (!step(row, "load", t0, [&] {
         import_shared_python(spec, row);
         t0 = Clock::now();
-        inst = load_kernel(spec, /*extra_copies=*/3.0);
+        inst = ports_.load(spec);
       }))
     return row;
   row.steps_s["load"] = seconds_since(t0);
@@ -139,7 +137,7 @@ VersionRow RunWorkflow::run_version(size_t i) {
   bool correct = false;
   if (!step(row, "check", t0, [&] { correct = check_version(spec, *inst, row, t0); })) return row;
   if (!correct) return row;
-  builds_.wait_all();  // no nvcc on the CPU while calls are timed or ncu runs
+  ports_.wait_all_builds();  // no nvcc on the CPU while calls are timed or ncu runs
   if (req_.decide.enabled && i == 0) load_aa_instance(spec);
   if (req_.decide.enabled && !req_.decide.ncu) {  // timed in the rounds only (decide_rounds)
     keep_for_decision(std::move(inst));
@@ -158,7 +156,7 @@ void RunWorkflow::import_shared_python(const KernelSpec& spec, VersionRow& row) 
   for (const auto& m : shared_python_modules(spec_implementation(spec))) {
     if (!python_imported_.insert(m).second) continue;
     trace_event("python: import " + m);
-    if (python_preimport(m).empty()) names.push_back(m);  // a failure: the load says what is wrong
+    if (ports_.import_python(m).empty()) names.push_back(m);  // a failure: the load says what is wrong
   }
   if (names.empty()) return;
   row.steps_s["python import"] = seconds_since(t0);
@@ -169,7 +167,7 @@ void RunWorkflow::import_shared_python(const KernelSpec& spec, VersionRow& row) 
 }
 
 void RunWorkflow::wait_build(size_t i, KernelSpec& spec, VersionRow& row) {
-  const VersionBuild& b = builds_.wait(i);  // rethrows a failed build's Error: the row's LoadError
+  const VersionBuild& b = ports_.wait_build(i);  // rethrows a failed build's Error: the row's LoadError
   if (!b.needed || !b.result) return;
   row.build = build_how_text(*b.result);
   row.steps_s["build"] = b.wall_s;
@@ -218,8 +216,7 @@ void RunWorkflow::note_buffers(const KernelSpec& spec, const KernelInstance& ins
 
 bool RunWorkflow::check_version(const KernelSpec& spec, KernelInstance& inst, VersionRow& row, Clock::time_point t0) {
   trace_event("check: start " + row.name);
-  CheckResult cr = run_check(
-      inst, [&]() -> ReferenceRunner& { return reference_.get(); }, req_.check);
+  CheckResult cr = ports_.check(inst, req_.check);
   trace_event("check: end " + row.name);
   expected_ = cr.expected;
   note_buffers(spec, inst, row);     // after the check, which prepared them (a version timed first already had)
@@ -236,7 +233,7 @@ bool RunWorkflow::check_version(const KernelSpec& spec, KernelInstance& inst, Ve
     write_correctness_reports(folder, cr, header);
     print_progress(line);
   });
-  if (cr.pass && !hard_exit_requested()) return true;
+  if (cr.pass && !ports_.gpu_lost()) return true;
   out_.exit_code = std::max(out_.exit_code, 1);
   return false;
 }
@@ -244,18 +241,18 @@ bool RunWorkflow::check_version(const KernelSpec& spec, KernelInstance& inst, Ve
 void RunWorkflow::profile_version(const KernelSpec& spec, KernelInstance& inst, VersionRow& row, Clock::time_point t0) {
   ProfileSettings ps = profile_settings();
   ps.expected = &expected_;
-  env_.wait_gpu_probes();  // the environment's ncu probe never runs beside timed calls
+  ports_.wait_gpu_probes();  // the environment's ncu probe never runs beside timed calls
   inst.prepare(spec.seed);
   if (req_.one_ncu_session && ps.run_ncu) {
     ps.show_progress = !results_wait_for_env();  // its result lines wait for the environment (say)
-    pending_.push_back(time_for_session(inst, spec, ps, row.name, row.folder));
+    pending_.push_back(ports_.time_for_session(inst, spec, ps, row.name, row.folder, /*with_work=*/true));
     pending_rows_.push_back(out_.rows.size());  // run_versions appends this row next
     fill_timing_columns(row, pending_.back().out.timing);
     say(step_text(row.name, "timing", fmt_duration_ms(row_time_ms(pending_.back().out.timing)) + " per call",
                   seconds_since(t0)));
     return;
   }
-  record_profile(row, run_profile(inst, spec, ps, row.folder, kernel_header_rows(spec, inst)), t0);
+  record_profile(row, ports_.profile(inst, spec, ps, row.folder, kernel_header_rows(spec, inst)), t0);
 }
 
 double RunWorkflow::row_time_ms(const TimingResult& t) {
@@ -285,11 +282,11 @@ void RunWorkflow::record_profile(VersionRow& row, const ProfileOutcome& p, Clock
 
 void RunWorkflow::finish_profiles() {
   if (stopped_ || pending_.empty()) return;
-  const bool gpu_usable = !hard_exit_requested();
+  const bool gpu_usable = !ports_.gpu_lost();
   // A standby session is released before the environment check has ended (the check's
   // Python probe can outlast the versions' checks and timings); its results are used only once the
   // environment has passed (go_on), and ncu is stopped when it fails. Without one, ncu waits for it.
-  if ((!gpu_usable || !standby_.get()) && !env_ready()) return;
+  if ((!gpu_usable || !ports_.has_standby()) && !env_ready()) return;
   try {
     // The run's chart starts with the versions' charts, once they are classified.
     auto start_run_chart = [this](const std::vector<PendingProfile>& classified) {
@@ -299,8 +296,8 @@ void RunWorkflow::finish_profiles() {
         if (p.out.classified) done.emplace_back(p.name, &*p.out.analysis);
       run_chart_ = start_versions_roofline(req_.output_dir, done);
     };
-    profile_pending(pending_, profile_settings(), req_.output_dir, gpu_usable, standby_.get(), start_run_chart,
-                    [this] { return env_ready(); });
+    ports_.profile_pending(pending_, profile_settings(), req_.output_dir, gpu_usable, start_run_chart,
+                           [this] { return env_ready(); });
     if (stopped_) return;  // the environment failed while ncu ran: nothing of it is reported
   } catch (const Error& e) {
     for (size_t k = 0; k < pending_.size(); ++k) {

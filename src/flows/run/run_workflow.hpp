@@ -13,14 +13,11 @@
 #include <utility>
 #include <vector>
 
-#include "flows/env_gate.hpp"
 #include "flows/ncu_session.hpp"
-#include "flows/ncu_standby.hpp"
-#include "flows/parallel_builds.hpp"
+#include "flows/run/run_ports.hpp"
 #include "flows/run/run_request.hpp"
 #include "flows/run/run_steps.hpp"
 #include "report/roofline_chart.hpp"
-#include "stages/verify/reference_loader.hpp"
 
 namespace kprof {
 
@@ -30,16 +27,10 @@ class RunWorkflow {
  public:
   using Clock = std::chrono::steady_clock;
 
-  /// Starts loading ref.py in the background (PyTorch's import overlaps the environment probe and
-  /// the builds); `builds` are the versions' builds, already started.
-  RunWorkflow(const RunRequest& req, RunOutcome& out, ParallelBuilds& builds, EnvGate& env, StandbySlot& standby)
-      : req_(req),
-        out_(out),
-        names_(version_folder_names(req.versions)),
-        builds_(builds),
-        env_(env),
-        standby_(standby),
-        reference_(req.ref, req.versions[0].gpu) {}
+  /// `ports` are its steps (flows/run/run_ports.hpp: GpuRunPorts, whose ref.py load and builds are
+  /// already started, or a test's fakes).
+  RunWorkflow(const RunRequest& req, RunOutcome& out, RunPorts& ports)
+      : req_(req), out_(out), names_(version_folder_names(req.versions)), ports_(ports) {}
 
   /// The environment gate (flows/env_gate.hpp): waits for the check running beside the versions;
   /// when it failed the run stops (builds cancelled, exit 1) and nothing of the versions is reported.
@@ -69,7 +60,7 @@ class RunWorkflow {
  private:
   /// Whether a version's result is shown now or queued until the environment has passed: in a run
   /// with one ncu session, versions are checked and timed beside the environment check.
-  bool results_wait_for_env() const { return req_.one_ncu_session && req_.profile.run_ncu && !env_.done(); }
+  bool results_wait_for_env() const { return req_.one_ncu_session && req_.profile.run_ncu && !ports_.env_done(); }
 
   /// Runs `fn` (a version's reports and result line: self-contained, no row reference) once the
   /// environment has passed: now, or in order when it has (dropped when it fails).
@@ -141,11 +132,8 @@ class RunWorkflow {
   const RunRequest& req_;
   RunOutcome& out_;
   std::vector<std::string> names_;
-  ParallelBuilds& builds_;
-  EnvGate& env_;
-  StandbySlot& standby_;
+  RunPorts& ports_;
   bool stopped_ = false;  ///< the environment is not ready: the run reports nothing more
-  BackgroundReference reference_;
   std::vector<std::pair<std::string, std::string>> header_;
   /// The reference answers of the version being run (its check's CheckResult::expected), for the
   /// timing's last-outputs integrity check.
@@ -193,5 +181,11 @@ class RunWorkflow {
   /// its call times, or with `kernel` its kernel times (CUPTI).
   static void fill_round_times(VersionRow& row, const std::vector<double>& kept_ms, bool kernel);
 };
+
+/// The versions of `req` through `ports` (their GPU selected, run, --decide's rounds, the ncu
+/// step), then comparison.md/.json once the environment passed: run_workflow's steps after the
+/// builds and the environment check have started. Throws what selecting the GPU throws when the
+/// environment passed (else the outcome says it failed: exit 1).
+RunOutcome drive_run(const RunRequest& req, RunPorts& ports);
 
 }  // namespace kprof
