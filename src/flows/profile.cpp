@@ -1,4 +1,5 @@
 #include "flows/profile.hpp"
+#include "core/json_text.hpp"
 
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
@@ -318,7 +319,7 @@ void write_profile_reports(const std::string& out_dir, const KernelSpec& spec, c
                                out.analysis ? &out.analysis->table : nullptr);
   }
   out.json = profile_json(out_dir, spec, s, out, nh);
-  write_file_atomic(join_path(out_dir, "profile.json"), out.json.dump(2) + "\n");
+  write_file_atomic(join_path(out_dir, "profile.json"), json_text(out.json) + "\n");
 }
 
 nlohmann::json profile_json(const std::string& out_dir, const KernelSpec& spec, const ProfileSettings& s,

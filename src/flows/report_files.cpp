@@ -1,4 +1,5 @@
 #include "flows/report_files.hpp"
+#include "core/json_text.hpp"
 
 #include "core/fs.hpp"
 
@@ -6,12 +7,12 @@ namespace kprof {
 
 void write_env_reports(const EnvReport& r, const std::string& md_path) {
   write_file_atomic(md_path, env_markdown(r));
-  write_file_atomic(json_path_for(md_path), env_json(r).dump(2) + "\n");
+  write_file_atomic(json_path_for(md_path), json_text(env_json(r)) + "\n");
 }
 
 void write_correctness_reports(const std::string& dir, const CheckResult& r, const HeaderRows& header) {
   write_file_atomic(join_path(dir, "correctness.md"), correctness_markdown(r, header));
-  write_file_atomic(join_path(dir, "correctness.json"), correctness_json(r, header).dump(2) + "\n");
+  write_file_atomic(join_path(dir, "correctness.json"), json_text(correctness_json(r, header)) + "\n");
 }
 
 NcuReportFiles write_ncu_reports(const std::string& dir, const MetricTable& table, const CallVerdict& call,

@@ -1,4 +1,5 @@
 #include "flows/scale_run.hpp"
+#include "core/json_text.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -139,7 +140,7 @@ MergedUnits write_merged_reports(const UnitPlan& plan) {
     if (spec["series"].empty()) {
       chart = "";
     } else if (std::string why =
-                   render_sweep_chart(spec.dump(), join_path(plan.out, "sweep.svg"), join_path(plan.out, "sweep.png"));
+                   render_sweep_chart(json_text(spec, -1), join_path(plan.out, "sweep.svg"), join_path(plan.out, "sweep.png"));
                why.empty()) {
       chart = "sweep.svg";
     } else {
@@ -149,7 +150,7 @@ MergedUnits write_merged_reports(const UnitPlan& plan) {
   write_file_atomic(join_path(plan.out, "comparison.md"), units_markdown(m, plan.axes, header, chart));
   nlohmann::json j = units_json(m, plan.axes, header);
   j["chart"] = chart.empty() ? nlohmann::json(nullptr) : nlohmann::json(join_path(plan.out, chart));
-  write_file_atomic(join_path(plan.out, "comparison.json"), j.dump(2) + "\n");
+  write_file_atomic(join_path(plan.out, "comparison.json"), json_text(j) + "\n");
   return m;
 }
 

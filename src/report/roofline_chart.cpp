@@ -1,5 +1,6 @@
 #include "report/roofline_chart.hpp"
 
+#include "core/json_text.hpp"
 #include "stages/analysis/derived.hpp"
 #include "stages/analysis/thresholds.hpp"
 #include "core/error.hpp"
@@ -103,7 +104,7 @@ RooflineJob start_roofline(const std::string& dir, const json& spec) {
     return job;
   }
   job.drawing_ =
-      draw_chart(ChartKind::Roofline, spec.dump(), join_path(dir, "roofline.svg"), join_path(dir, "roofline.png"));
+      draw_chart(ChartKind::Roofline, json_text(spec, -1), join_path(dir, "roofline.svg"), join_path(dir, "roofline.png"));
   return job;
 }
 

@@ -1,4 +1,5 @@
 #include "flows/run/run_workflow.hpp"
+#include "core/json_text.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -104,7 +105,7 @@ void RunWorkflow::write_comparison() {
     cj["roofline"] = note.empty() ? nlohmann::json(join_path(req_.output_dir, "roofline.svg")) : nlohmann::json(note);
     if (!note.empty()) print_warning(note);
   }
-  write_file_atomic(join_path(req_.output_dir, "comparison.json"), cj.dump(2) + "\n");
+  write_file_atomic(join_path(req_.output_dir, "comparison.json"), json_text(cj) + "\n");
 }
 
 VersionRow RunWorkflow::run_version(size_t i) {
