@@ -156,8 +156,8 @@ def mutate_json(rng, data):
         j = json.loads(data)
     except ValueError:
         return mutate_bytes(rng, data)
-    paths = [p for p in json_leaves(j) if p]
     for _ in range(rng.randint(1, 3)):
+        paths = [p for p in json_leaves(j) if p]  # again: an earlier change may have replaced a branch
         if paths:
             set_at(j, rng.choice(paths), rng.choice(JSON_VALUES))
     return json.dumps(j).encode("utf-8", "surrogateescape")
