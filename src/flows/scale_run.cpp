@@ -139,8 +139,8 @@ MergedUnits write_merged_reports(const UnitPlan& plan) {
     nlohmann::json spec = sweep_chart_spec(m, plan.axes);
     if (spec["series"].empty()) {
       chart = "";
-    } else if (std::string why =
-                   render_sweep_chart(json_text(spec, -1), join_path(plan.out, "sweep.svg"), join_path(plan.out, "sweep.png"));
+    } else if (std::string why = render_sweep_chart(json_text(spec, -1), join_path(plan.out, "sweep.svg"),
+                                                    join_path(plan.out, "sweep.png"));
                why.empty()) {
       chart = "sweep.svg";
     } else {

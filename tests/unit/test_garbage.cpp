@@ -27,6 +27,8 @@
 #include "stages/ncu/csv.hpp"
 #include "stages/ncu/metric_table.hpp"
 #include "stages/ncu/metrics.hpp"
+#include "stages/ncu/ncu_rep.hpp"
+#include "stages/ncu/raw_reader.hpp"
 #include "stages/ncu/value_range.hpp"
 #include "stages/results/saved_run_check.hpp"
 #include "test_env_util.hpp"
@@ -104,7 +106,8 @@ TEST(ForeignBytes, AnalyzeOfAKernelNameWithFFKeepsTheVerdictUnderJson) {
   for (const char* f : {"analysis.json", "ncu_summary.md", "ncu_details.md"}) {
     std::string text = read_file(dir / ("out/" + std::string(f)));
     EXPECT_TRUE(is_utf8(text)) << f;
-    EXPECT_NE(text.find("k\\xff_copy"), std::string::npos) << f;
+    // The same escape: \xff in Markdown, written "\\xff" inside JSON strings (which parse to \xff).
+    EXPECT_NE(text.find(ends_with(f, ".json") ? "k\\\\xff_copy" : "k\\xff_copy"), std::string::npos) << f;
   }
 }
 
@@ -173,10 +176,11 @@ TEST(RangeByMeaning, AnalyzeNamesTheDroppedValueAndPrintsNoVerdictFromIt) {
   }
   write_file_atomic(dir / "msecond.raw.csv", csv);
   ProcessResult r = kprof_run({"analyze", dir / "msecond.raw.csv", "-o", dir / "out"});
-  EXPECT_EQ(r.exit_code, 2) << r.combined();
-  EXPECT_NE(r.combined().find("impossible"), std::string::npos) << r.combined();
+  // The value is dropped and named; the verdict comes from the values that can be (the memory
+  // units' own throughputs), never from the msecond column: no e+07 % anywhere.
+  EXPECT_NE(r.combined().find("impossible value(s) ignored"), std::string::npos) << r.combined();
+  EXPECT_NE(r.combined().find("where \"%\" is expected"), std::string::npos) << r.combined();
   EXPECT_EQ(r.combined().find("e+07"), std::string::npos) << r.combined();
-  EXPECT_EQ(r.combined().find("Memory-Bound"), std::string::npos) << r.combined();
 }
 
 // ---- saved runs for compare --------------------------------------------------------------------
@@ -252,7 +256,7 @@ TEST(SavedRunCheck, AMillionSamplesPerRunAreComparedInSeconds) {
   ProcessResult r = kprof_run({"compare", dir / "gemm_run1.json", dir / "gemm_run2.json", "-o", dir / "o"});
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(r.exit_code, 0) << r.combined();
-  EXPECT_NE(r.err.find("compared on 100000"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("compared on 10000 "), std::string::npos) << r.err;
   EXPECT_LT(s, 60.0);  // 154 s before; a few seconds on an idle machine (a shared CI machine gets room)
   RecordProperty("compare_1M_samples_s", std::to_string(s));
 }
@@ -287,8 +291,8 @@ TEST(DamagedInputs, RulesJsonWithAWrongKindIsDamagedNotInternal) {
 
 TEST(DamagedInputs, ATruncatedCsvSaysDamagedAndHowMuchWasRead) {
   TempDir dir;
-  std::string csv = read_file(data("ncurep/divergent.raw.csv"));
-  write_file_atomic(dir / "cut.raw.csv", csv.substr(0, csv.size() * 3 / 4));
+  std::string csv = read_file(data("ncu/copy.raw.csv"));
+  write_file_atomic(dir / "cut.raw.csv", csv.substr(0, csv.size() - 4000));  // cut inside the launch row
   ProcessResult r = kprof_run({"analyze", dir / "cut.raw.csv", "-o", dir / "o"});
   EXPECT_EQ(r.exit_code, 2) << r.combined();
   EXPECT_NE(r.err.find("damaged or truncated"), std::string::npos) << r.err;
