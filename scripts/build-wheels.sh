@@ -70,7 +70,13 @@ for lang in cc c++; do  # the compilers CMake sees: zig for glibc 2.28 (symbol v
   chmod +x "$zigdir/$lang.new"
   cmp -s "$zigdir/$lang.new" "$zigdir/$lang" && rm "$zigdir/$lang.new" || mv "$zigdir/$lang.new" "$zigdir/$lang"
 done
-defs=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DKPROF_PYTHON_MODULE=ON -DKPROF_ZIG=ON
+# Debian's own Pythons put pyconfig.h under the multiarch folder, which zig (a cross compiler) does
+# not search: that one folder, not /usr/include (whose glibc headers would shadow zig's).
+mkdir -p "$zigdir/include/x86_64-linux-gnu"
+for d in /usr/include/x86_64-linux-gnu/python3*; do
+  [ -d "$d" ] && ln -sfn "$d" "$zigdir/include/x86_64-linux-gnu/$(basename "$d")"
+done
+defs=(-DCMAKE_CXX_FLAGS="-isystem $zigdir/include" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKPROF_PYTHON_MODULE=ON -DKPROF_ZIG=ON
       -DCMAKE_C_COMPILER="$zigdir/cc" -DCMAKE_CXX_COMPILER="$zigdir/c++" -DCMAKE_CUDA_HOST_COMPILER=/usr/bin/g++)
 if command -v ccache >/dev/null 2>&1; then
   export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}
@@ -106,7 +112,7 @@ for py in "${pythons[@]}"; do
   "$env_dir/bin/python" -m pip wheel . -q --no-deps --no-build-isolation -w build/wheel-raw "${settings[@]}"
   raw=$(ls build/wheel-raw/kprof-*.whl)
   rm -f dist/kprof-*-"$tag"-"$tag"-*.whl
-  auditwheel -q repair "$raw" -w dist --plat manylinux_2_28_x86_64 \
+  auditwheel repair "$raw" -w dist --plat manylinux_2_28_x86_64 \
     --exclude 'libcuda.so.*' --exclude 'libnvidia-ml.so.*' --exclude 'libcupti.so.*' \
     --exclude 'libnvperf_host.so' --exclude 'libnvperf_target.so' --exclude 'libpython3*'
   built=$(ls dist/kprof-*-"$tag"-"$tag"-*manylinux_2_28*.whl)
@@ -117,7 +123,7 @@ for py in "${pythons[@]}"; do
   tmp=$(mktemp -d)
   (cd "$tmp" && python3 -m zipfile -e "$OLDPWD/$built" . && find . -name '*.so*' -type f -exec objdump -T {} + ) > "$tmp.sym"
   for v in GLIBC GLIBCXX CXXABI GCC; do
-    top=$(grep -o "${v}_[0-9.]*" "$tmp.sym" | sort -uV | tail -1)
+    top=$(grep -o "${v}_[0-9.]*" "$tmp.sym" | sort -uV | tail -1 || true)
     echo "build-wheels:   highest $v symbol version: ${top:-none}" >&2
   done
   rm -rf "$tmp" "$tmp.sym"

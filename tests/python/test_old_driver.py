@@ -23,8 +23,10 @@ def old_driver_env(tmp_path_factory):
     d = tmp_path_factory.mktemp("old-driver")
     subprocess.run([cc, "-shared", "-fPIC", "-o", str(d / "libcuda.so.1"),
                     os.path.join(REPO, "tests", "old_driver", "libcuda_12080.c")], check=True)
-    env = dict(os.environ, LD_LIBRARY_PATH=str(d))
-    return env
+    # A kernel library exporting solve, so `check` passes its file checks and reaches the GPU.
+    (d / "vadd.c").write_text("void solve(const float* a, const float* b, float* c, int n) {}\n")
+    subprocess.run([cc, "-shared", "-fPIC", "-o", str(d / "vadd.so"), str(d / "vadd.c")], check=True)
+    return dict(os.environ, LD_LIBRARY_PATH=str(d), KPROF_TEST_SO=str(d / "vadd.so"))
 
 
 def test_import_never_fails_because_of_the_driver(old_driver_env):
@@ -34,8 +36,10 @@ def test_import_never_fails_because_of_the_driver(old_driver_env):
     assert r.stdout.strip()
 
 
-@pytest.mark.parametrize("args", [["env"], ["check", VADD, "--ref", VADD_REF, "--N=8"]], ids=["env", "check"])
+@pytest.mark.parametrize("args", [["env"], ["check", VADD, "--ref", VADD_REF, "--N=8", "--so"]], ids=["env", "check"])
 def test_gpu_commands_say_what_is_found_and_needed(kprof_script, old_driver_env, tmp_path, args):
+    if args[-1] == "--so":
+        args = args + [old_driver_env["KPROF_TEST_SO"]]
     r = subprocess.run([kprof_script, *args], env=old_driver_env, cwd=tmp_path,
                        capture_output=True, text=True, timeout=300)
     out = r.stdout + r.stderr

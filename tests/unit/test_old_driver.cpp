@@ -12,6 +12,7 @@
 
 using namespace kprof;
 using kprof::testutil::TempDir;
+using kprof::testutil::write;
 
 namespace {
 
@@ -45,13 +46,16 @@ TEST(OldDriver, EnvAndCheckSayItInOneLineAndExit1) {
   TempDir dir;
   std::string why = build_stand_in(dir.path());
   if (!why.empty()) GTEST_SKIP() << why;
+  // A kernel library exporting solve, so `check` passes its file checks and reaches the GPU.
+  write(dir / "vadd.c", "void solve(const float* a, const float* b, float* c, int n) {}\n");
+  ASSERT_TRUE(run_process({"cc", "-shared", "-fPIC", "-o", dir / "vadd.so", dir / "vadd.c"}, {120.0}).ok());
   ProcessOptions opts{120.0};
   opts.env["LD_LIBRARY_PATH"] = dir.path();
   opts.cwd = dir.path();
   const std::string ex = KPROF_EXAMPLES_DIR;
-  for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"env"},
-        {"check", ex + "/cuda/vector_add/vector_add.cu", "--ref", ex + "/cuda/vector_add/ref.py", "--N=8"}}) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"env"},
+                                               {"check", ex + "/cuda/vector_add/vector_add.cu", "--ref",
+                                                ex + "/cuda/vector_add/ref.py", "--N=8", "--so", dir / "vadd.so"}}) {
     std::vector<std::string> argv{KPROF_BINARY};
     argv.insert(argv.end(), args.begin(), args.end());
     ProcessResult r = run_process(argv, opts);
