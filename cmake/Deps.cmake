@@ -1,15 +1,18 @@
 # Locates kprof's dependencies and gathers them in the interface target `kprof_deps`.
 #
-# Two sources, tried in order:
+# Three sources, tried in order:
+#   0. <source>/third_party (only in an sdist, filled by scripts/make-sdist.sh): include/ (CLI11,
+#      nlohmann/json, fmt, ffi.h) and lib/libffi_pic.a, with their licences (third_party/LICENSES).
 #   1. KPROF_DEPS_DIR (default: <source>/.deps, filled by scripts/prepare-offline-deps.sh):
 #      include/ (CLI11, nlohmann/json, fmt, ffi.h) and googletest/ sources, for an offline machine
 #      that lacks the Debian -dev packages.
-#   2. The system (Debian: libcli11-dev nlohmann-json3-dev libfmt-dev libffi-dev libelf-dev
+#   2. The system (Debian: libcli11-dev nlohmann-json3-dev libfmt-dev libffi-dev
 #      pybind11-dev libgtest-dev python3-dev; see README.md "Install").
 set(KPROF_DEPS_DIR "${CMAKE_SOURCE_DIR}/.deps" CACHE PATH "Folder prepared by scripts/prepare-offline-deps.sh")
 
 add_library(kprof_deps INTERFACE)
-set(_kprof_hints "${KPROF_DEPS_DIR}/include" /usr/include /usr/include/x86_64-linux-gnu)
+set(_kprof_hints "${CMAKE_SOURCE_DIR}/third_party/include" "${KPROF_DEPS_DIR}/include" /usr/include
+    /usr/include/x86_64-linux-gnu)
 
 function(kprof_require_header var header what)
   find_path(${var} ${header} HINTS ${_kprof_hints})
@@ -28,37 +31,22 @@ kprof_require_header(KPROF_FFI_INC ffi.h "libffi headers (Debian: libffi-dev)")
 # from fmt's own format-inl.h): the same code builds against the Debian package's headers and the
 # carried ones, with no libfmt binary (header-only mode cost about 40% of each file's compile time).
 
-find_library(KPROF_FFI_LIB NAMES ffi libffi.so.8 libffi.so.7
-             HINTS "${KPROF_DEPS_DIR}/lib" /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib)
+# The Python extension links libffi statically (libffi_pic.a, position-independent: Debian's
+# libffi-dev ships it, and the sdist carries it), so the wheel needs no libffi.so.8 and no glibc
+# newer than libffi's own (GLIBC_2.27, memfd_create); the executable links the shared library.
+if(KPROF_PYTHON_MODULE)
+  set(_kprof_ffi_names libffi_pic.a ffi)
+else()
+  set(_kprof_ffi_names ffi libffi.so.8 libffi.so.7)
+endif()
+find_library(KPROF_FFI_LIB NAMES ${_kprof_ffi_names}
+             HINTS "${CMAKE_SOURCE_DIR}/third_party/lib" "${KPROF_DEPS_DIR}/lib" /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib)
 if(NOT KPROF_FFI_LIB)
   message(FATAL_ERROR "kprof: libffi not found (Debian: libffi-dev)")
 endif()
 target_link_libraries(kprof_deps INTERFACE ${KPROF_FFI_LIB})
-
-# ---- libelf (elfutils): reads a kernel .so's ELF header and dynamic symbols without loading it.
-# Linked statically (libelf.a, which needs only zlib), so the binary runs where libelf.so.1 is not
-# installed. Optional: without it kprof still builds, and a bad --so is found when dlopen() loads
-# it (after the GPU check) instead of before.
-find_path(KPROF_ELF_INC gelf.h HINTS ${_kprof_hints})
-# The Python extension is a shared object: Debian's libelf.a is not position-independent, so the
-# package links libelf.so.1 (auditwheel copies it into the wheel).
-if(KPROF_PYTHON_MODULE)
-  set(_kprof_elf_names elf libelf.so.1)
-else()
-  set(_kprof_elf_names libelf.a elf)
-endif()
-find_library(KPROF_ELF_LIB NAMES ${_kprof_elf_names} HINTS "${KPROF_DEPS_DIR}/lib" /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib)
-find_library(KPROF_Z_LIB NAMES z libz.so.1 HINTS /usr/lib/x86_64-linux-gnu /lib/x86_64-linux-gnu /usr/lib64 /usr/lib)
-if(KPROF_ELF_INC AND KPROF_ELF_LIB AND KPROF_Z_LIB)
-  target_include_directories(kprof_deps SYSTEM INTERFACE ${KPROF_ELF_INC})
-  target_link_libraries(kprof_deps INTERFACE ${KPROF_ELF_LIB} ${KPROF_Z_LIB})
-  target_compile_definitions(kprof_deps INTERFACE KPROF_HAVE_LIBELF=1)
-  set(_kprof_elf_status "libelf ${KPROF_ELF_LIB}")
-else()
-  message(WARNING "kprof: libelf not found (Debian: libelf-dev): a --so is then checked only when it is loaded, "
-                  "after the GPU check, not before")
-  set(_kprof_elf_status "no libelf")
-endif()
+# A kernel .so's ELF header and symbols are read by kprof itself (src/kernel/elf_check.cpp, glibc's
+# <elf.h>): no libelf.
 
 # ---- Python and pybind11 -----------------------------------------------------------------------
 # The executable embeds Python (Development.Embed, links libpython). The Python package's extension
@@ -71,13 +59,15 @@ if(KPROF_PYTHON_MODULE)
 else()
   find_package(Python3 REQUIRED COMPONENTS Interpreter Development.Embed)
 endif()
-find_package(pybind11 CONFIG QUIET)
-if(NOT pybind11_FOUND)
-  execute_process(COMMAND ${Python3_EXECUTABLE} -m pybind11 --cmakedir
-                  OUTPUT_VARIABLE _pyb_dir OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-  if(_pyb_dir)
-    find_package(pybind11 CONFIG REQUIRED HINTS ${_pyb_dir})
-  else()
+# The pybind11 of the Python kprof is built for comes first (PyPI's, the package's build requirement),
+# then the system's (Debian: pybind11-dev).
+execute_process(COMMAND ${Python3_EXECUTABLE} -m pybind11 --cmakedir
+                OUTPUT_VARIABLE _pyb_dir OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+if(_pyb_dir)
+  find_package(pybind11 CONFIG REQUIRED PATHS ${_pyb_dir} NO_DEFAULT_PATH)
+else()
+  find_package(pybind11 CONFIG QUIET)
+  if(NOT pybind11_FOUND)
     message(FATAL_ERROR "kprof: pybind11 not found (Debian: pybind11-dev, or pip install pybind11)")
   endif()
 endif()
@@ -145,4 +135,4 @@ endif()
 target_compile_definitions(kprof_deps INTERFACE KPROF_CUDA_BIN_DIR="${CUDAToolkit_BIN_DIR}")
 
 message(STATUS "kprof: Python ${Python3_VERSION} (${Python3_EXECUTABLE}), pybind11 ${pybind11_VERSION}, "
-               "CUDA ${CUDAToolkit_VERSION}, ${_kprof_cupti_status}, libffi ${KPROF_FFI_LIB}, ${_kprof_elf_status}")
+               "CUDA ${CUDAToolkit_VERSION}, ${_kprof_cupti_status}, libffi ${KPROF_FFI_LIB}")

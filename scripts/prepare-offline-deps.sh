@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Prepares what an offline GPU machine lacks to build and run kprof, in git-ignored folders:
-#   .deps/include      headers of CLI11, nlohmann/json, fmt, libffi, libelf (from this machine's Debian packages)
-#   .deps/lib          libelf.a (Debian libelf-dev; kprof links it statically, so the GPU machine needs no libelf)
+#   .deps/include      headers of CLI11, nlohmann/json, fmt, libffi (from this machine's Debian packages)
 #   .deps/googletest   GoogleTest sources (Debian package googletest)
 #   .deps/cutlass      CUTLASS C++ headers (include/ and tools/util/include/ from PyPI's nvidia-cutlass wheel),
 #                      also packed as .deps/cutlass.tar.xz (about 3 MB instead of 28) to carry to the GPU machine
@@ -13,7 +12,7 @@
 #   .dsl1/ .dsl2/      (with --cute-dsl) the nvidia-cutlass-dsl 4.8.1 wheels for Python 3.12, xz-compressed
 #                      and split in two halves of < 34 MB, for two device calls of at most 64 MiB each
 # Nothing here is committed (.gitignore). Needs: apt-get install libcli11-dev nlohmann-json3-dev
-# libfmt-dev libffi-dev libelf-dev googletest; python3 -m pip (PyPI).
+# libfmt-dev libffi-dev googletest; python3 -m pip (PyPI).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 deps="$root/.deps"
@@ -28,16 +27,11 @@ need /usr/include/nlohmann/json.hpp nlohmann-json3-dev
 need /usr/include/fmt/format.h libfmt-dev
 need /usr/include/x86_64-linux-gnu/ffi.h libffi-dev
 need /usr/src/googletest/CMakeLists.txt googletest
-need /usr/include/gelf.h libelf-dev
-need /usr/lib/x86_64-linux-gnu/libelf.a libelf-dev
 
 rm -rf "$deps"
 mkdir -p "$deps/include" "$deps/lib" "$deps/wheels"
 cp -r /usr/include/CLI /usr/include/nlohmann /usr/include/fmt "$deps/include/"
 cp /usr/include/x86_64-linux-gnu/ffi.h /usr/include/x86_64-linux-gnu/ffitarget.h "$deps/include/"
-cp /usr/include/gelf.h /usr/include/libelf.h /usr/include/nlist.h "$deps/include/"
-cp -r /usr/include/elfutils "$deps/include/"
-cp /usr/lib/x86_64-linux-gnu/libelf.a "$deps/lib/"
 cp -r /usr/src/googletest "$deps/googletest"
 
 # CUTLASS C++ headers: PyPI's nvidia-cutlass ships them under cutlass_library/source/.

@@ -10,7 +10,7 @@ Usage: bash scripts/setup.sh [--no-ncu-report] [--cupti] [--no-ccache] [--no-bui
 Sets up and builds kprof on a Debian 12 (or Ubuntu) machine:
   1. installs the Debian packages kprof needs when they are missing (apt-get; through sudo
      when not run as root): cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev
-     libffi-dev libelf-dev pybind11-dev libgtest-dev googletest python3-dev python3-pip python3-venv
+     libffi-dev pybind11-dev libgtest-dev googletest python3-dev python3-pip python3-venv
      python3-matplotlib clang-format-14 slurm-wlm munge ccache;
   2. installs PyPI's ncu-report (Nsight Compute's Python report interface, the version the
      tests read the committed H200 reports with) into the Python kprof embeds (python3 on
@@ -70,7 +70,7 @@ say() { echo "setup.sh: $*" >&2; }
 # ---- 1. Debian packages -----------------------------------------------------------------------
 # slurm-wlm and munge: the single-node Slurm cluster of the SlurmEndToEnd test (tests/slurm/);
 # clang-format-14: the pinned code style checker (scripts/check-format.sh); ccache: faster rebuilds.
-pkgs=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libffi-dev libelf-dev pybind11-dev libgtest-dev
+pkgs=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libffi-dev pybind11-dev libgtest-dev
       googletest python3-dev python3-pip python3-venv python3-matplotlib clang-format-14 slurm-wlm munge ccache)
 if command -v apt-get >/dev/null 2>&1; then
   missing=()

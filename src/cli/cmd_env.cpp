@@ -5,6 +5,7 @@
 #include "cli/commands.hpp"
 #include "api/defaults.hpp"
 #include "cli/table_options.hpp"
+#include "core/json_text.hpp"
 #include "cli/validators.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
@@ -34,7 +35,7 @@ int run_env(const EnvCli& o) {
   EnvReport report = assess_env(collect_env(opts));
   write_env_reports(report, md);
   if (o.json) {
-    std::fputs((env_json(report).dump(2) + "\n").c_str(), stdout);
+    std::fputs((json_text(env_json(report)) + "\n").c_str(), stdout);
   } else {
     std::fputs(env_summary(report, color_enabled(stdout)).c_str(), stdout);
     std::fputs(("Report: " + md + " and " + json_path_for(md) + "\n").c_str(), stdout);

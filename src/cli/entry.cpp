@@ -17,6 +17,7 @@
 #include "core/term.hpp"
 #include "core/text.hpp"
 #include "core/trace.hpp"
+#include "flows/output_lock.hpp"
 #include "kernel/guarded_call.hpp"
 #include "python/chart_pool.hpp"
 #include "python/interpreter.hpp"
@@ -223,6 +224,22 @@ CliOutcome cli_check(const std::vector<std::string>& argv) {
   return r;
 }
 
+namespace {
+
+/// The -o folder of the command parsed into `app` (given or its default), "" when it has none.
+std::string output_folder_of(CLI::App& app) {
+  for (CLI::App* sub : app.get_subcommands()) {
+    try {
+      const CLI::Option* o = sub->get_option("-o");
+      return o->count() > 0 ? o->as<std::string>() : o->get_default_str();
+    } catch (const CLI::OptionNotFound&) {
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
 int cli_main(const std::vector<std::string>& argv) {
   trace_event(std::string("start ") + (argv.size() > 1 ? argv[1] : ""));
   keep_triton_autotuning();  // before any thread or child: the ncu runner profiles the config that was timed
@@ -245,6 +262,8 @@ int cli_main(const std::vector<std::string>& argv) {
   if (!action) return leave(static_cast<int>(ExitCode::Usage));
   if (loads_cupti_first(args[1])) cupti_load();
   try {
+    // One run, one output folder: a second run into the same -o waits for the first (issue 50).
+    OutputFolderLock folder(internal_command ? std::string() : output_folder_of(app));
     return finish(action());
   } catch (const Error& e) {
     print_error(e.what(), e.hint());

@@ -40,4 +40,13 @@ inline Error check_failed(const std::string& message, std::string hint = {}) {
   return Error(ExitCode::Failed, message, std::move(hint));
 }
 
+/// The one refusal for a file that is damaged or truncated (exit 2, issue 50): "PATH is damaged
+/// or truncated: WHAT_READ" (what was read before the damage, e.g. "read 3 of its launches; then
+/// ..."). `hint` says how to get a whole file; never the reader's own exception text.
+inline Error damaged_input(const std::string& path, const std::string& what_read, std::string hint = {}) {
+  return usage_error(path + " is damaged or truncated: " + what_read,
+                     hint.empty() ? "write the file again (an interrupted run or a partial copy leaves it cut short)"
+                                  : std::move(hint));
+}
+
 }  // namespace kprof

@@ -17,6 +17,7 @@
 
 #include "core/error.hpp"
 #include "core/settings.hpp"
+#include "core/text.hpp"
 
 namespace kprof {
 
@@ -46,7 +47,11 @@ void write_file_atomic(const std::string& path, const std::string& content) {
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw usage_error("cannot write '" + tmp + "': " + std::strerror(errno));
-    out << content;
+    // A report for people (Markdown, the page, a chart) is always valid UTF-8: foreign bytes are
+    // escaped the one way JSON escapes them (core/text.hpp escape_foreign_bytes).
+    bool text_report = ends_with(path, ".md") || ends_with(path, ".html") || ends_with(path, ".svg") ||
+                       ends_with(path, ".json") || ends_with(path, ".txt");
+    out << (text_report ? escape_foreign_bytes(content) : content);
     out.flush();
     if (!out) {
       ::unlink(tmp.c_str());

@@ -35,6 +35,8 @@ class ScratchFile {
 
 /// Writes `content` to `path` atomically: a temporary file in the same folder, then rename(2),
 /// so a report is either whole or absent, never half-written. Creates missing parent folders.
+/// A text report (.md, .html, .svg, .json, .txt) is written with escape_foreign_bytes (core/text.hpp):
+/// always valid UTF-8.
 /// Throws Error (exit 2) naming the path on failure.
 void write_file_atomic(const std::string& path, const std::string& content);
 

@@ -49,6 +49,13 @@ Settings settings_from(const EnvLookup& lookup) {
   s.fault_inject = text("KPROF_FAULT_INJECT");
   s.cupti_dir = text("KPROF_CUPTI_DIR");
   s.error_file = text("KPROF_ERROR_FILE");
+  auto positive = [&](const char* name, double& field) {
+    if (auto v = lookup(name))
+      if (auto x = parse_number(*v); x && *x > 0) field = *x;
+  };
+  positive("KPROF_MAX_INPUT_BYTES", s.max_input_bytes);
+  positive("KPROF_MAX_LINE_BYTES", s.max_line_bytes);
+  positive("KPROF_INPUT_WAIT_S", s.input_wait_s);
   for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
     if (set_nonempty(var)) s.cuda_roots.push_back(text(var));
   return s;

@@ -33,6 +33,14 @@ struct Settings {
   std::vector<std::string> cuda_roots;             ///< CUDA_HOME, CUDA_PATH (set ones): their bin/ is searched
   std::string cupti_dir;   ///< KPROF_CUPTI_DIR: folder of the libcupti.so.13 to load first (device/cupti_loader.hpp)
   std::string error_file;  ///< KPROF_ERROR_FILE: print_error also writes {"message","hint"} JSON there (Python API)
+  /// Bounded reads (issue 50), each far above any real report and raised with its variable:
+  /// KPROF_MAX_INPUT_BYTES, the largest report file read (64 GiB: a `--set full` export of a large
+  /// application reaches gigabytes); KPROF_MAX_LINE_BYTES, the longest line (record) of a CSV
+  /// export (256 MiB; a real raw-page line of 2,300 metrics is about 70 KB); KPROF_INPUT_WAIT_S,
+  /// how long a FIFO or pipe may stay silent before its read is given up (60 s).
+  double max_input_bytes = 64.0 * (1ULL << 30);
+  double max_line_bytes = 256.0 * (1 << 20);
+  double input_wait_s = 60.0;
 };
 
 /// Looks up one variable: nullopt when unset.

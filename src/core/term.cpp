@@ -1,4 +1,5 @@
 #include "core/trace.hpp"
+#include "core/json_text.hpp"
 #include "core/term.hpp"
 
 #include "core/outcome.hpp"
@@ -51,7 +52,7 @@ void print_error(const std::string& message, const std::string& hint) {
   note_error(message, hint);
   if (const std::string& path = settings().error_file; !path.empty()) {
     // One JSON line per error for the Python API (python/kprof/_child.py), which reads the last one.
-    std::string line = nlohmann::json{{"message", message}, {"hint", hint}}.dump() + "\n";
+    std::string line = json_text(nlohmann::json{{"message", message}, {"hint", hint}}, -1) + "\n";
     if (std::FILE* f = std::fopen(path.c_str(), "a")) {
       std::fputs(line.c_str(), f);
       std::fclose(f);

@@ -191,4 +191,52 @@ std::string demangle(const std::string& name) {
   return s;
 }
 
+namespace {
+
+/// Length of the valid UTF-8 sequence at s[i], or 0 when the byte there starts none.
+size_t utf8_seq_len(const std::string& s, size_t i) {
+  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  unsigned char c = b(i);
+  if (c < 0x80) return 1;
+  size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k)
+    if ((b(i + k) & 0xC0) != 0x80) return 0;
+  unsigned char c1 = b(i + 1);
+  if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F) || (c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 > 0x8F))
+    return 0;  // overlong, surrogate, above U+10FFFF
+  return n;
+}
+
+}  // namespace
+
+bool is_utf8(const std::string& s) {
+  for (size_t i = 0; i < s.size();) {
+    size_t n = utf8_seq_len(s, i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
+std::string escape_foreign_bytes(const std::string& s, bool json_text) {
+  if (is_utf8(s)) return s;
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  out.reserve(s.size() + 16);
+  for (size_t i = 0; i < s.size();) {
+    size_t n = utf8_seq_len(s, i);
+    if (n > 0) {
+      out.append(s, i, n);
+      i += n;
+      continue;
+    }
+    auto c = static_cast<unsigned char>(s[i++]);
+    out += json_text ? "\\\\x" : "\\x";
+    out += hex[c >> 4];
+    out += hex[c & 15];
+  }
+  return out;
+}
+
 }  // namespace kprof

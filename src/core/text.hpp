@@ -63,6 +63,17 @@ std::string display_kernel_name(const std::string& name, size_t max_len = 60);
 /// The current local time as "YYYY-MM-DD HH:MM:SS TZ".
 std::string now_string();
 
+/// True when `s` is valid UTF-8 (no overlong forms, no surrogates, nothing above U+10FFFF).
+bool is_utf8(const std::string& s);
+
+/// `s` with every byte that is not part of valid UTF-8 written as the four characters `\xff`
+/// (lower-case hex, as Python's "backslashreplace" writes it), valid UTF-8 kept as it is: THE way
+/// foreign bytes (a Latin-1 kernel name, a path with 0xFF, embedded source in another encoding)
+/// reach every report, JSON, Markdown and the page alike, so a report is always valid UTF-8.
+/// With `json_text` the backslash is doubled (`\\xff`): for bytes inside the strings of JSON text,
+/// which then parses to the same `\xff`.
+std::string escape_foreign_bytes(const std::string& s, bool json_text = false);
+
 /// The demangled form of a C++ symbol (abi::__cxa_demangle), or `name` unchanged when it is not
 /// a mangled name (Triton kernels, extern "C" kernels).
 std::string demangle(const std::string& name);

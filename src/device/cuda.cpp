@@ -47,7 +47,38 @@ bool driver_library_present() {
   return true;
 }
 
+/// The Linux driver branch that first supports CUDA `version` (1000*major + 10*minor), from the
+/// CUDA toolkit release notes' table of minimum drivers; 0 when not in the table.
+int driver_branch_for(int version) {
+  static const int kTable[][2] = {{11080, 520}, {12000, 525}, {12010, 530}, {12020, 535}, {12030, 545}, {12040, 550},
+                                  {12050, 555}, {12060, 560}, {12080, 570}, {12090, 575}, {13000, 580}, {13010, 590}};
+  for (const auto& row : kTable)
+    if (row[0] == version) return row[1];
+  return 0;
+}
+
+std::string cuda_version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
+
 }  // namespace
+
+std::string driver_needed(int runtime_cuda) {
+  const int major = runtime_cuda / 1000, branch = driver_branch_for(major * 1000);
+  return (branch ? "R" + std::to_string(branch) + " or newer" : "a driver supporting CUDA " + std::to_string(major)) +
+         " (drivers for CUDA " + std::to_string(major) + ".x or later)";
+}
+
+std::string driver_too_old_reason(int driver_cuda, int runtime_cuda) {
+  if (driver_cuda <= 0 || driver_cuda / 1000 >= runtime_cuda / 1000) return "";
+  const int needed = (runtime_cuda / 1000) * 1000;  // minor-version compatibility: any X.0 driver runs X.y
+  const int found_branch = driver_branch_for(driver_cuda), needed_branch = driver_branch_for(needed);
+  const std::string found = found_branch ? "R" + std::to_string(found_branch) + ".x" : "";
+  const std::string need = needed_branch ? "R" + std::to_string(needed_branch) + " or newer"
+                                         : "a driver supporting CUDA " + cuda_version_text(needed);
+  return "the NVIDIA driver is too old: driver " + (found.empty() ? "" : found + " ") + "supports CUDA " +
+         cuda_version_text(driver_cuda) + "; kprof's CUDA " + std::to_string(runtime_cuda / 1000) + " runtime needs " +
+         need + ". Fix: update the NVIDIA driver to " + need +
+         " (a CUDA 12 PyTorch runs on it too: newer drivers run older CUDA)";
+}
 
 std::string cuda_unavailable_reason() {
   int n = 0;
@@ -57,6 +88,14 @@ std::string cuda_unavailable_reason() {
     // Without libcuda at all the runtime says "driver version is insufficient": say what is true.
     if (rc == cudaErrorInsufficientDriver && !driver_library_present())
       return "no CUDA driver/GPU: the NVIDIA driver library (libcuda.so.1) is not installed on this machine";
+    // A driver older than the runtime kprof carries (CUDART_VERSION): what it supports and what is
+    // needed, in one line (the runtime itself asked libcuda's cuDriverGetVersion).
+    int driver = 0;
+    if (rc == cudaErrorInsufficientDriver && cudaDriverGetVersion(&driver) == cudaSuccess) {
+      std::string old = driver_too_old_reason(driver, CUDART_VERSION);
+      if (!old.empty()) return old;
+    }
+    cudaGetLastError();
     return std::string("no CUDA driver/GPU: cudaGetDeviceCount failed: ") + cudaGetErrorName(rc) + " (" +
            cudaGetErrorString(rc) + ")";
   }

@@ -14,9 +14,19 @@ namespace kprof {
 /// Throws Error (exit 1) "<what>: <cuda error name>: <description>" unless `rc` is cudaSuccess.
 void cuda_check(cudaError_t rc, const std::string& what);
 
+/// The one line for a driver older than kprof's CUDA runtime: "the NVIDIA driver is too old: driver
+/// R570.x supports CUDA 12.8; kprof's CUDA 13 runtime needs R580 or newer. Fix: update ...", from
+/// the driver's CUDA version `driver_cuda` (cudaDriverGetVersion, 12080 for 12.8) and the runtime's
+/// `runtime_cuda` (CUDART_VERSION); "" when the driver's major version is not older. Never throws.
+std::string driver_too_old_reason(int driver_cuda, int runtime_cuda);
+
+/// What kprof's CUDA runtime `runtime_cuda` (CUDART_VERSION, 13000) needs of the driver: "R580 or
+/// newer (CUDA 13.x drivers)"; the toolkit release notes' minimum Linux drivers. Never throws.
+std::string driver_needed(int runtime_cuda);
+
 /// Why no GPU can be used, or "" when at least one device is visible. Never throws.
 /// Examples: "no CUDA driver/GPU: the NVIDIA driver library (libcuda.so.1) is not installed on this
-/// machine", "no CUDA driver/GPU: the driver reports 0 devices".
+/// machine", "no CUDA driver/GPU: the driver reports 0 devices", or driver_too_old_reason's line.
 std::string cuda_unavailable_reason();
 
 /// Makes device `index` current (creating its primary context). Throws Error (exit 1) with

@@ -10,6 +10,7 @@
 #include <cupti_target.h>
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <mutex>
 
 #include "core/fs.hpp"
@@ -42,6 +43,16 @@ CuptiLoad load_now() {
     return out;
   }
   for (const auto& [dir, source] : cupti_search_dirs()) {
+    if (dir.empty()) {  // the system loader: LD_LIBRARY_PATH, the ldconfig cache, the default folders
+      if (void* h = dlopen(kSoname, RTLD_NOW | RTLD_GLOBAL)) {
+        g_handle = h;
+        out.path = loaded_path(h);
+        out.source = source;
+        return out;
+      }
+      out.tried.push_back(std::string("system loader: no ") + kSoname);
+      continue;
+    }
     std::string lib = join_path(dir, kSoname);
     if (!path_exists(lib)) {
       out.tried.push_back(dir + ": no " + kSoname);
@@ -56,13 +67,6 @@ CuptiLoad load_now() {
     const char* why = dlerror();
     out.tried.push_back(dir + ": " + (why ? why : "dlopen failed"));
   }
-  if (void* h = dlopen(kSoname, RTLD_NOW | RTLD_GLOBAL)) {
-    g_handle = h;
-    out.path = loaded_path(h);
-    out.source = "system";
-    return out;
-  }
-  out.tried.push_back(std::string("system loader: no ") + kSoname);
   return out;
 }
 
@@ -78,12 +82,17 @@ void add_dir(std::vector<std::pair<std::string, std::string>>& dirs, const std::
 std::vector<std::pair<std::string, std::string>> cupti_search_dirs() {
   std::vector<std::pair<std::string, std::string>> dirs;
   const Settings& s = settings();
+  // kprof's own choices first (documented: docs/INSTALL.md "CUPTI"), ...
   add_dir(dirs, s.cupti_dir, "KPROF_CUPTI_DIR");
   add_dir(dirs, join_path(kprof_cache_dir(), "cupti/nvidia/cu13/lib"), "kprof cache");
 #ifdef KPROF_BUILD_CUPTI_DIR
   add_dir(dirs, KPROF_BUILD_CUPTI_DIR, "build");
 #endif
+  // ... then cuda-pathfinder's order (load_nvidia_dynamic_lib): the NVIDIA wheels on sys.path,
+  // conda, the system loader, CUDA_HOME / CUDA_PATH; then the build's toolkit and /usr/local/cuda.
   for (const auto& d : current_host().cupti_dirs) add_dir(dirs, d, "wheel");
+  if (const char* conda = std::getenv("CONDA_PREFIX"); conda && *conda) add_dir(dirs, join_path(conda, "lib"), "conda");
+  dirs.emplace_back("", "system");
   std::vector<std::string> roots = s.cuda_roots;
 #ifdef KPROF_CUDA_BIN_DIR
   roots.push_back(parent_dir(KPROF_CUDA_BIN_DIR));

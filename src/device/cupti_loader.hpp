@@ -17,19 +17,22 @@ namespace kprof {
 /// What cupti_load() found: the library's path ("" when none loaded), how it was chosen, and every
 /// place tried, in order, with why each was passed over.
 struct CuptiLoad {
-  std::string path;    ///< absolute path of the loaded libcupti.so.13, "" when none
-  std::string source;  ///< "already loaded", "KPROF_CUPTI_DIR", "kprof cache", "build", "wheel", "toolkit", "system"
+  std::string path;  ///< absolute path of the loaded libcupti.so.13, "" when none
+  /// "already loaded", "KPROF_CUPTI_DIR", "kprof cache", "build", "wheel", "conda", "system" or "toolkit"
+  std::string source;
   std::vector<std::string> tried;  ///< "DIR: why not" for each place passed over
   bool ok() const { return !path.empty(); }
 };
 
-/// The folders searched for libcupti.so.13 after one already loaded in the process (RTLD_NOLOAD),
-/// first to last: $KPROF_CUPTI_DIR; <kprof cache>/cupti/nvidia/cu13/lib (where `pip install
-/// --target <kprof cache>/cupti 'nvidia-cuda-cupti>=13.4,<14'` puts a newer CUPTI, docs/USAGE.md);
-/// the folder the source build chose (KPROF_BUILD_CUPTI_DIR: scripts/setup.sh --cupti's .cupti/);
-/// the host's (core/host.hpp Host::cupti_dirs: the Python package's nvidia-cuda-cupti wheels of
-/// its sys.path, newest first); the toolkit's (CUDA_HOME / CUDA_PATH, the build's, /usr/local/cuda:
-/// lib64 and extras/CUPTI/lib64). Then the system loader ("libcupti.so.13"). Never throws.
+/// The places searched for libcupti.so.13 after one already loaded in the process (RTLD_NOLOAD:
+/// one process never loads two CUPTIs), first to last, as (folder, source): kprof's own choices,
+/// $KPROF_CUPTI_DIR ("KPROF_CUPTI_DIR"), <kprof cache>/cupti/nvidia/cu13/lib ("kprof cache": where
+/// `pip install --target <kprof cache>/cupti 'nvidia-cuda-cupti>=13.4,<14'` puts a newer CUPTI),
+/// the source build's folder (KPROF_BUILD_CUPTI_DIR, "build"); then cuda-pathfinder's order: the
+/// host's folders (core/host.hpp Host::cupti_dirs) ("wheel": nvidia-cuda-cupti wheels on sys.path, newest
+/// first), $CONDA_PREFIX/lib ("conda"), the system loader (folder "", "system": dlopen by soname,
+/// LD_LIBRARY_PATH and ldconfig), the toolkits ("toolkit": CUDA_HOME, CUDA_PATH, the build's,
+/// /usr/local/cuda; lib64 and extras/CUPTI/lib64). No folder twice. Never throws.
 std::vector<std::pair<std::string, std::string>> cupti_search_dirs();
 
 /// Loads libcupti once per process (thread-safe) and returns what was loaded. Call it before the

@@ -1,12 +1,8 @@
-// The kernel behind device_bytes_equal (device_compare.hpp).
-#include "device/device_compare.hpp"
-
+// The kernel behind device_bytes_equal (device_compare.hpp) and its launch (device/launch.hpp).
 #include <algorithm>
 #include <cstdint>
-#include <string>
 
-#include "device/cuda.hpp"
-#include "device/device_array.hpp"
+#include "device/launch.hpp"
 
 namespace kprof {
 namespace {
@@ -34,10 +30,7 @@ __global__ void differs_kernel(const uint4* a, const uint4* b, size_t words, con
 
 }  // namespace
 
-bool device_bytes_equal(const void* a, const void* b, size_t bytes, const char* what) {
-  if (bytes == 0 || a == b) return true;
-  DeviceArray flag(sizeof(unsigned), std::string("the comparison flag of ") + what);
-  cuda_check(cudaMemset(flag.get(), 0, sizeof(unsigned)), std::string("comparing ") + what);
+cudaError_t launch_bytes_differ(const void* a, const void* b, size_t bytes, unsigned* differs) {
   const bool aligned = reinterpret_cast<uintptr_t>(a) % 16 == 0 && reinterpret_cast<uintptr_t>(b) % 16 == 0;
   const size_t words = aligned ? bytes / 16 : 0;
   const size_t head = words * 16;  // the bytes the word loop covers; the rest goes byte by byte
@@ -47,12 +40,8 @@ bool device_bytes_equal(const void* a, const void* b, size_t bytes, const char* 
   const auto* ab = static_cast<const unsigned char*>(a);
   const auto* bb = static_cast<const unsigned char*>(b);
   differs_kernel<<<grid, kThreads>>>(static_cast<const uint4*>(a), static_cast<const uint4*>(b), words, ab + head,
-                                     bb + head, bytes - head, static_cast<unsigned*>(flag.get()));
-  cuda_check(cudaGetLastError(), std::string("comparing ") + what);
-  unsigned differs = 0;
-  cuda_check(cudaMemcpy(&differs, flag.get(), sizeof differs, cudaMemcpyDeviceToHost),
-             std::string("comparing ") + what);
-  return differs == 0;
+                                     bb + head, bytes - head, differs);
+  return cudaGetLastError();
 }
 
 }  // namespace kprof

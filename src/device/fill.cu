@@ -1,15 +1,13 @@
-// kprof's fill kernels (see fill.hpp and fill_hash.hpp).
-#include "device/fill.hpp"
+// kprof's fill kernels and their launches (fill.hpp and fill_hash.hpp; the checks are in fill.cpp).
+#include "device/launch.hpp"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include <algorithm>
-#include <string>
 #include <type_traits>
 
 #include "device/fill_hash.hpp"
-#include "device/cuda.hpp"
 
 namespace kprof {
 namespace {
@@ -70,8 +68,8 @@ void launch_pattern(void* p, size_t n, uint64_t bits, cudaStream_t st) {
 
 }  // namespace
 
-void fill_seeded(void* ptr, DType dtype, size_t count, uint64_t seed, uint32_t buffer, cudaStream_t stream) {
-  if (count == 0) return;
+cudaError_t launch_fill_seeded(void* ptr, DType dtype, size_t count, uint64_t seed, uint32_t buffer,
+                               cudaStream_t stream) {
   switch (dtype) {
     case DType::F32:
       launch_seeded<float>(ptr, count, seed, buffer, stream);
@@ -110,13 +108,12 @@ void fill_seeded(void* ptr, DType dtype, size_t count, uint64_t seed, uint32_t b
       launch_seeded<uint64_t>(ptr, count, seed, buffer, stream);
       break;
   }
-  cuda_check(cudaGetLastError(), "launching kprof's seeded fill (" + dtype_name(dtype) + ")");
+  return cudaGetLastError();
 }
 
-void fill_pattern(void* ptr, DType dtype, size_t count, uint64_t bits, cudaStream_t stream) {
-  if (count == 0) return;
+cudaError_t launch_fill_pattern(void* ptr, size_t element_bytes, size_t count, uint64_t bits, cudaStream_t stream) {
   // Bit patterns are element-size integers: the same bytes whatever the element type.
-  switch (dtype_size(dtype)) {
+  switch (element_bytes) {
     case 1:
       launch_pattern<uint8_t>(ptr, count, bits, stream);
       break;
@@ -130,7 +127,7 @@ void fill_pattern(void* ptr, DType dtype, size_t count, uint64_t bits, cudaStrea
       launch_pattern<uint64_t>(ptr, count, bits, stream);
       break;
   }
-  cuda_check(cudaGetLastError(), "launching kprof's pattern fill (" + dtype_name(dtype) + ")");
+  return cudaGetLastError();
 }
 
 }  // namespace kprof

@@ -13,6 +13,7 @@
 
 #include "stages/analysis/analyze.hpp"
 #include "core/outcome.hpp"
+#include "core/json_text.hpp"
 #include "stages/analysis/analyze_stream.hpp"
 #include "stages/analysis/hot_lines.hpp"
 #include "stages/analysis/ncu_rules.hpp"
@@ -21,6 +22,7 @@
 #include "core/trace.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
+#include "core/input_file.hpp"
 #include "core/subprocess.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
@@ -97,9 +99,15 @@ StreamedAnalysis analyze_input(const AnalyzeOptions& o, const std::optional<Load
 
 }  // namespace
 
-int run_analyze(const AnalyzeOptions& o) {
-  if (auto why = output_dir_problem(o.output_dir); !why.empty())
-    throw usage_error("-o " + o.output_dir + ": " + why, "give a folder for the reports (created when missing)");
+int run_analyze(const AnalyzeOptions& given) {
+  if (auto why = output_dir_problem(given.output_dir); !why.empty())
+    throw usage_error("-o " + given.output_dir + ": " + why, "give a folder for the reports (created when missing)");
+  // Bounded: a device is refused, a FIFO or pipe is copied with a deadline, a file above the limit
+  // is refused (core/input_file.hpp); `o.report` is then the file read.
+  const std::string ext = std::filesystem::path(given.report).extension().string();
+  ReportInput input = prepare_report_input(given.report, ext == ".csv" || ext == ".ncu-rep" ? ext : ".csv");
+  AnalyzeOptions o = given;
+  o.report = input.path;
   std::string source_note, reader;
   StreamedAnalysis sa;
   std::optional<LoadedReport> in;
@@ -119,16 +127,18 @@ int run_analyze(const AnalyzeOptions& o) {
     sa = analyze_input(o, in, reader);
   } catch (const Error& e) {
     std::string what = e.what();
-    if (what.find(o.report) == std::string::npos) what = o.report + ": " + what;  // say which file
+    if (what.find(o.report) == std::string::npos && what.find(given.report) == std::string::npos)
+      what = given.report + ": " + what;  // say which file
     throw Error(e.code(), what, e.hint());
   }
   const NcuAnalysis& a = sa.kept;
   if (a.table.kernels.empty())
-    throw check_failed(o.report + " holds no profiled kernel",
+    throw check_failed(given.report + " holds no profiled kernel",
                        "profile at least one kernel launch (check ncu's --kernel-name / --launch-skip "
-                       "filters and that the application launched kernels)");
+                       "filters and that the application launched kernels); an export cut short after its "
+                       "header is exported again");
 
-  NcuReportHeader header = header_from_report(a.table, a.verdict, o.report);
+  NcuReportHeader header = header_from_report(a.table, a.verdict, given.report);
   header.rows.emplace_back("Read with", reader);
   add_hot_lines(in, source_note, o, header);
   if (sa.others.launches > 0) {
@@ -141,14 +151,14 @@ int run_analyze(const AnalyzeOptions& o) {
   }
   NcuReportFiles files = write_ncu_reports(o.output_dir, a.table, a.verdict, header);
   nlohmann::json j = ncu_json(a.table, a.verdict, header);
-  j["source"] = o.report;
+  j["source"] = given.report;
   if (sa.others.launches > 0)
     j["other_launches"] = {
         {"launches", sa.others.launches}, {"gpu_time_ns", sa.others.gpu_time_ns}, {"launches_in_report", sa.launches}};
   if (sa.invalid_values > 0) j["impossible_values"] = {{"count", sa.invalid_values}, {"examples", sa.invalid_examples}};
   std::string json_path = join_path(o.output_dir, "analysis.json");
   if (o.json) {
-    const std::string text = j.dump(2) + "\n";
+    const std::string text = json_text(j) + "\n";
     write_file_atomic(json_path, text);
     note_report(json_path, text);
   }
@@ -158,17 +168,17 @@ int run_analyze(const AnalyzeOptions& o) {
       throw usage_error(
           fmt::format("{}: no kernel can be classified: its Speed of Light values are impossible ({} "
                       "impossible value(s), e.g. {})",
-                      o.report, sa.invalid_values, sa.invalid_examples.front()),
+                      given.report, sa.invalid_values, sa.invalid_examples.front()),
           "the export is damaged or edited: export it again from the .ncu-rep; what it holds is listed in " +
               files.details);
     throw check_failed(fmt::format("{}: no kernel has the Speed of Light metrics kprof classifies with ({} and {})",
-                                   o.report, metric::kSmSol, metric::kMemSol),
+                                   given.report, metric::kSmSol, metric::kMemSol),
                        "collect them, e.g. ncu --section SpeedOfLight --section Occupancy "
                        "--section LaunchStats ... (or --set full); what the report holds is listed in " +
                            files.details);
   }
   if (sa.invalid_values > 0)
-    print_warning(fmt::format("{}: {} impossible value(s) ignored, e.g. {}", o.report, sa.invalid_values,
+    print_warning(fmt::format("{}: {} impossible value(s) ignored, e.g. {}", given.report, sa.invalid_values,
                               sa.invalid_examples.front()));
 
   std::string chart;
@@ -182,7 +192,7 @@ int run_analyze(const AnalyzeOptions& o) {
       print_warning(note);
   }
   if (o.json) {
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j) << "\n";
   } else {
     std::cout << verdict_text(a.verdict);
     for (const auto& [id, h] : header.hot_lines)

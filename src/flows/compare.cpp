@@ -9,12 +9,14 @@
 #include "core/outcome.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
+#include "core/json_text.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
 #include "report/compare_report.hpp"
 #include "flows/units.hpp"
 #include "report/comparison.hpp"
 #include "report/units_report.hpp"
+#include "stages/results/saved_run_check.hpp"
 
 namespace kprof {
 namespace {
@@ -82,7 +84,7 @@ std::map<std::string, std::string> header_of(const nlohmann::json& j) {
 void read_correctness_beside(const std::string& profile_path, VersionRow& r) {
   std::string cj = (fs::path(profile_path).parent_path() / "correctness.json").string();
   if (!path_exists(cj)) return;
-  nlohmann::json c = nlohmann::json::parse(read_file(cj));
+  nlohmann::json c = read_json_file(cj);
   bool pass = c.value("pass", false);
   r.status = pass ? VersionStatus::Pass : VersionStatus::Fail;
   if (!pass) r.status_reason = "see " + cj;
@@ -114,7 +116,10 @@ CompareInput read_compare_input(const std::string& path, const std::string& labe
         if (auto r = read_unit_result(plan.out, u)) results.push_back(*r);
       j = units_json(merge_unit_results(plan.units, results), plan.axes, {});
     } else {
-      j = nlohmann::json::parse(read_file(in.path));
+      std::error_code ec;
+      if (auto size = fs::file_size(in.path, ec); !ec && size > (16u << 20))  // progress on long work
+        print_progress(fmt::format("compare: reading {} ({})", in.path, fmt_bytes(static_cast<double>(size))));
+      j = read_json_file(in.path);  // damaged_input when it is not whole JSON
     }
     if (!j.is_object()) throw usage_error(in.path + " is not a kprof result (not a JSON object)", kReadHint);
     in.schema_version = j.value("schema_version", 1);
@@ -129,8 +134,12 @@ CompareInput read_compare_input(const std::string& path, const std::string& labe
     } else {
       throw usage_error(in.path + " is neither a comparison.json nor a profile.json of kprof", kReadHint);
     }
-  } catch (const nlohmann::json::exception& e) {
-    throw usage_error("cannot read " + in.path + ": " + one_line_summary(e.what()), kReadHint);
+  } catch (const nlohmann::json::exception&) {
+    throw wrong_kind_in(in.path, fmt::format("{} version(s) read whole before it", in.rows.size()));
+  }
+  for (auto& row : in.rows) {  // no verdict and no gate from times that cannot be (issue 50)
+    check_saved_times(in.path, row);
+    if (std::string note = bound_samples(row); !note.empty()) print_warning(in.path + ": " + note);
   }
   return in;
 }
@@ -154,11 +163,12 @@ int run_compare(const std::vector<std::string>& paths, std::optional<double> fai
   CompareResult r = compare_inputs(std::move(inputs), fail_if_slower_pct);
   r.warnings.insert(r.warnings.end(), paired.begin(), paired.end());
   for (const auto& w : r.warnings) print_warning(w);
+  // Both reports rendered before either is written: both are written whole, or neither.
+  const std::string md = compare_markdown(r), json = json_text(compare_json(r)) + "\n";
   make_dirs(output_dir);
-  write_file_atomic(join_path(output_dir, "comparison.md"), compare_markdown(r));
-  const std::string text = compare_json(r).dump(2) + "\n";
-  write_file_atomic(join_path(output_dir, "comparison.json"), text);
-  note_report(join_path(output_dir, "comparison.json"), text);
+  write_file_atomic(join_path(output_dir, "comparison.md"), md);
+  write_file_atomic(join_path(output_dir, "comparison.json"), json);
+  note_report(join_path(output_dir, "comparison.json"), json);
   std::fputs(compare_text(r).c_str(), stdout);
   std::printf("report: %s\n", join_path(output_dir, "comparison.md").c_str());
   return r.exit_code;

@@ -1,4 +1,5 @@
 #include "flows/profile.hpp"
+#include "core/json_text.hpp"
 
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
@@ -319,7 +320,7 @@ void write_profile_reports(const std::string& out_dir, const KernelSpec& spec, c
                                out.analysis ? &out.analysis->table : nullptr);
   }
   out.json = profile_json(out_dir, spec, s, out, nh);
-  const std::string text = out.json.dump(2) + "\n";
+  const std::string text = json_text(out.json) + "\n";
   write_file_atomic(join_path(out_dir, "profile.json"), text);
   note_report(join_path(out_dir, "profile.json"), text);
 }

@@ -1,4 +1,5 @@
 #include "flows/report_files.hpp"
+#include "core/json_text.hpp"
 
 #include "core/outcome.hpp"
 #include "core/fs.hpp"
@@ -7,14 +8,14 @@ namespace kprof {
 
 void write_env_reports(const EnvReport& r, const std::string& md_path) {
   write_file_atomic(md_path, env_markdown(r));
-  const std::string env_text = env_json(r).dump(2) + "\n";
+  const std::string env_text = json_text(env_json(r)) + "\n";
   write_file_atomic(json_path_for(md_path), env_text);
   note_report(json_path_for(md_path), env_text);
 }
 
 void write_correctness_reports(const std::string& dir, const CheckResult& r, const HeaderRows& header) {
   write_file_atomic(join_path(dir, "correctness.md"), correctness_markdown(r, header));
-  const std::string text = correctness_json(r, header).dump(2) + "\n";
+  const std::string text = json_text(correctness_json(r, header)) + "\n";
   write_file_atomic(join_path(dir, "correctness.json"), text);
   note_report(join_path(dir, "correctness.json"), text);
 }

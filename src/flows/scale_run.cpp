@@ -1,4 +1,5 @@
 #include "flows/scale_run.hpp"
+#include "core/json_text.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -139,8 +140,8 @@ MergedUnits write_merged_reports(const UnitPlan& plan) {
     nlohmann::json spec = sweep_chart_spec(m, plan.axes);
     if (spec["series"].empty()) {
       chart = "";
-    } else if (std::string why =
-                   render_sweep_chart(spec.dump(), join_path(plan.out, "sweep.svg"), join_path(plan.out, "sweep.png"));
+    } else if (std::string why = render_sweep_chart(json_text(spec, -1), join_path(plan.out, "sweep.svg"),
+                                                    join_path(plan.out, "sweep.png"));
                why.empty()) {
       chart = "sweep.svg";
     } else {
@@ -150,7 +151,7 @@ MergedUnits write_merged_reports(const UnitPlan& plan) {
   write_file_atomic(join_path(plan.out, "comparison.md"), units_markdown(m, plan.axes, header, chart));
   nlohmann::json j = units_json(m, plan.axes, header);
   j["chart"] = chart.empty() ? nlohmann::json(nullptr) : nlohmann::json(join_path(plan.out, chart));
-  const std::string text = j.dump(2) + "\n";
+  const std::string text = json_text(j) + "\n";
   write_file_atomic(join_path(plan.out, "comparison.json"), text);
   note_report(join_path(plan.out, "comparison.json"), text);
   return m;

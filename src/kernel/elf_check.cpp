@@ -1,24 +1,22 @@
 #include "kernel/elf_check.hpp"
 
+#include <elf.h>
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cctype>
+#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "core/fs.hpp"
 
-#ifdef KPROF_HAVE_LIBELF
-#include <gelf.h>
-#include <libelf.h>
-#endif
-
 namespace kprof {
 namespace {
 
-#ifdef KPROF_HAVE_LIBELF
 /// The first bytes of a file, printable (`#!/bin/sh`) or as hex (`50 4b 03 04`).
 std::string first_bytes(const std::string& path) {
   std::string head;
@@ -80,29 +78,63 @@ struct SolveSymbols {
   std::string mangled;        ///< a C++-mangled _Z5solve... in either table
 };
 
-void scan_symbols(Elf* e, SolveSymbols& s) {
-  Elf_Scn* scn = nullptr;
-  while ((scn = elf_nextscn(e, scn)) != nullptr) {
-    GElf_Shdr sh;
-    if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB) || sh.sh_entsize == 0)
-      continue;
+/// A read-only mapping of a whole file (the ELF reader's input); empty when the file cannot be mapped.
+struct MappedFile {
+  const unsigned char* data = nullptr;
+  size_t size = 0;
+  explicit MappedFile(int fd) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || st.st_size <= 0) return;
+    void* p = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) return;
+    data = static_cast<const unsigned char*>(p);
+    size = static_cast<size_t>(st.st_size);
+  }
+  ~MappedFile() {
+    if (data) ::munmap(const_cast<unsigned char*>(data), size);
+  }
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  /// True when [offset, offset + bytes) lies inside the file (no overflow).
+  bool holds(uint64_t offset, uint64_t bytes) const { return offset <= size && bytes <= size - offset; }
+};
+
+/// The 16-bit field at `offset` of the ELF header in the file's byte order (e_type at 16 and
+/// e_machine at 18 are at the same place in 32- and 64-bit headers).
+int header_u16(const MappedFile& f, size_t offset) {
+  const bool msb = f.data[EI_DATA] == ELFDATA2MSB;
+  return msb ? (f.data[offset] << 8) | f.data[offset + 1] : f.data[offset] | (f.data[offset + 1] << 8);
+}
+
+/// Scans the 64-bit file's .dynsym and .symtab for `solve` (section headers, symbol and string
+/// tables bounds-checked against the file: a damaged table is skipped, not read past its end).
+void scan_symbols(const MappedFile& f, const Elf64_Ehdr& eh, SolveSymbols& s) {
+  if (eh.e_shentsize != sizeof(Elf64_Shdr) || !f.holds(eh.e_shoff, uint64_t(eh.e_shnum) * sizeof(Elf64_Shdr))) return;
+  auto section = [&](size_t i) {
+    Elf64_Shdr sh;
+    std::memcpy(&sh, f.data + eh.e_shoff + i * sizeof(Elf64_Shdr), sizeof sh);
+    return sh;
+  };
+  for (size_t i = 0; i < eh.e_shnum; ++i) {
+    const Elf64_Shdr sh = section(i);
+    if ((sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB) || sh.sh_entsize != sizeof(Elf64_Sym)) continue;
     const bool dyn = sh.sh_type == SHT_DYNSYM;
     s.dynsym = s.dynsym || dyn;
-    Elf_Data* data = elf_getdata(scn, nullptr);
-    if (!data) continue;
-    const size_t n = sh.sh_size / sh.sh_entsize;
-    for (size_t i = 0; i < n; ++i) {
-      GElf_Sym sym;
-      if (!gelf_getsym(data, static_cast<int>(i), &sym)) continue;
-      const char* name = elf_strptr(e, sh.sh_link, sym.st_name);
-      if (!name) continue;
-      std::string nm = name;
+    if (!f.holds(sh.sh_offset, sh.sh_size) || sh.sh_link >= eh.e_shnum) continue;
+    const Elf64_Shdr strtab = section(sh.sh_link);
+    if (!f.holds(strtab.sh_offset, strtab.sh_size)) continue;
+    const char* strings = reinterpret_cast<const char*>(f.data + strtab.sh_offset);
+    for (size_t k = 0; k < sh.sh_size / sizeof(Elf64_Sym); ++k) {
+      Elf64_Sym sym;
+      std::memcpy(&sym, f.data + sh.sh_offset + k * sizeof sym, sizeof sym);
+      if (sym.st_name >= strtab.sh_size) continue;
+      const std::string nm(strings + sym.st_name, strnlen(strings + sym.st_name, strtab.sh_size - sym.st_name));
       if (nm.rfind("_Z5solve", 0) == 0 && s.mangled.empty()) s.mangled = nm;
       if (nm != "solve") continue;
       const bool defined = sym.st_shndx != SHN_UNDEF;
-      const int bind = GELF_ST_BIND(sym.st_info), type = GELF_ST_TYPE(sym.st_info);
-      const bool visible =
-          GELF_ST_VISIBILITY(sym.st_other) == STV_DEFAULT || GELF_ST_VISIBILITY(sym.st_other) == STV_PROTECTED;
+      const int bind = ELF64_ST_BIND(sym.st_info), type = ELF64_ST_TYPE(sym.st_info);
+      const int vis = ELF64_ST_VISIBILITY(sym.st_other);
+      const bool visible = vis == STV_DEFAULT || vis == STV_PROTECTED;
       if (dyn && !defined) s.undefined = true;
       if (dyn && defined && type != STT_FUNC && type != STT_GNU_IFUNC) s.not_function = true;
       if (dyn && defined && (type == STT_FUNC || type == STT_GNU_IFUNC) && (bind == STB_GLOBAL || bind == STB_WEAK) &&
@@ -114,39 +146,38 @@ void scan_symbols(Elf* e, SolveSymbols& s) {
   if (s.exported) s.local = false;
 }
 
-/// Throws for what the ELF header says is wrong (see check_kernel_library_file).
-void check_header(Elf* e, const std::string& so, const std::string& hint) {
-  if (elf_kind(e) != ELF_K_ELF)
+/// Throws for what the ELF header says is wrong (see check_kernel_library_file); returns the
+/// 64-bit header otherwise.
+Elf64_Ehdr check_header(const MappedFile& f, const std::string& so, const std::string& hint) {
+  if (f.size < EI_NIDENT || std::memcmp(f.data, ELFMAG, SELFMAG) != 0)
     throw usage_error(fmt::format("kernel library {} is not a shared library: not an ELF file (it starts with {})", so,
                                   first_bytes(so)),
                       hint);
-  GElf_Ehdr eh;
-  if (!gelf_getehdr(e, &eh))
-    throw usage_error("kernel library " + so + " has a damaged ELF header (" + elf_errmsg(-1) + ")", hint);
-  if (gelf_getclass(e) != ELFCLASS64 || (kHostMachine >= 0 && eh.e_machine != kHostMachine))
+  const bool is64 = f.data[EI_CLASS] == ELFCLASS64;
+  if (f.size < (is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)) || (f.data[EI_CLASS] != ELFCLASS32 && !is64) ||
+      (f.data[EI_DATA] != ELFDATA2LSB && f.data[EI_DATA] != ELFDATA2MSB))
     throw usage_error(
-        fmt::format("kernel library {} is built for {}{}; this machine is {}", so, machine_name(eh.e_machine),
-                    gelf_getclass(e) == ELFCLASS64 ? "" : " (32-bit)", kHostName),
-        "rebuild it on this machine; " + hint);
-  if (eh.e_type != ET_DYN) {
-    const char* what = eh.e_type == ET_REL    ? "an object file (.o)"
-                       : eh.e_type == ET_EXEC ? "an executable"
-                                              : "a core dump or other ELF file";
+        "kernel library " + so + " has a damaged ELF header (truncated, or an unknown class or byte order)", hint);
+  const int machine = header_u16(f, 18), type = header_u16(f, 16);
+  if (!is64 || f.data[EI_DATA] != ELFDATA2LSB || (kHostMachine >= 0 && machine != kHostMachine))
+    throw usage_error(fmt::format("kernel library {} is built for {}{}; this machine is {}", so, machine_name(machine),
+                                  is64 ? "" : " (32-bit)", kHostName),
+                      "rebuild it on this machine; " + hint);
+  if (type != ET_DYN) {
+    const char* what = type == ET_REL    ? "an object file (.o)"
+                       : type == ET_EXEC ? "an executable"
+                                         : "a core dump or other ELF file";
     throw usage_error("kernel library " + so + " is " + what + ", not a shared library",
                       "link it with nvcc -shared -Xcompiler -fPIC; " + hint);
   }
+  Elf64_Ehdr eh;
+  std::memcpy(&eh, f.data, sizeof eh);
+  return eh;
 }
-#endif
 
 }  // namespace
 
-bool elf_check_available() {
-#ifdef KPROF_HAVE_LIBELF
-  return true;
-#else
-  return false;
-#endif
-}
+bool elf_check_available() { return true; }
 
 void check_kernel_library_file(const std::string& so, const std::string& hint) {
   std::error_code ec;
@@ -155,23 +186,15 @@ void check_kernel_library_file(const std::string& so, const std::string& hint) {
     throw usage_error("kernel library " + so + " is a folder, not a shared library", hint);
   if (std::filesystem::file_size(so, ec) == 0 && !ec)
     throw usage_error("kernel library " + so + " is empty (0 bytes)", hint);
-#ifdef KPROF_HAVE_LIBELF
   int fd = ::open(so.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw usage_error("cannot read kernel library " + so, "check its permissions; " + hint);
-  elf_version(EV_CURRENT);
-  Elf* e = elf_begin(fd, ELF_C_READ, nullptr);
   SolveSymbols s;
-  try {
-    if (!e) throw usage_error("kernel library " + so + " cannot be read as ELF (" + elf_errmsg(-1) + ")", hint);
-    check_header(e, so, hint);
-    scan_symbols(e, s);
-  } catch (...) {
-    if (e) elf_end(e);
-    ::close(fd);
-    throw;
+  {
+    MappedFile f(fd);
+    ::close(fd);  // the mapping stays valid
+    if (!f.data) throw usage_error("cannot read kernel library " + so + " (it could not be mapped)", hint);
+    scan_symbols(f, check_header(f, so, hint), s);
   }
-  elf_end(e);
-  ::close(fd);
   if (s.exported) return;
   const std::string extern_c =
       "declare it as extern \"C\" void solve(...) (not static, default visibility), then rebuild; ";
@@ -183,7 +206,6 @@ void check_kernel_library_file(const std::string& so, const std::string& hint) {
     throw usage_error("kernel library " + so + " defines `solve` but does not export it (static, or hidden visibility)",
                       extern_c + hint);
   throw_no_solve(so, s.mangled, hint);
-#endif
 }
 
 void throw_no_solve(const std::string& so, const std::string& mangled, const std::string& hint) {

@@ -1,5 +1,5 @@
-// Checking a kernel library before anything loads it: its ELF header and dynamic symbols are read
-// with libelf (elfutils), without dlopen (which would run its constructors and need libcuda), so a
+// Checking a kernel library before anything loads it: its ELF header and symbol tables are read
+// from the file (glibc's <elf.h> layouts, every offset bounds-checked; no libelf), without dlopen (which would run its constructors and need libcuda), so a
 // wrong --so is an input error (exit 2) on any machine, before the GPU.
 #pragma once
 
@@ -7,8 +7,8 @@
 
 namespace kprof {
 
-/// True when kprof was built with libelf (CMake found it): check_kernel_library_file then reads
-/// the ELF header and symbols; without it only existence and "not a folder" are checked.
+/// True: check_kernel_library_file always reads the ELF header and symbols (kept for the callers
+/// and tests written when that needed libelf).
 bool elf_check_available();
 
 /// Checks that `so_path` is a shared library for this machine that exports a function `solve`.

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 #include "python/errors.hpp"
 #include "python/interpreter.hpp"
 #include "python/py_internal.hpp"
@@ -42,9 +43,19 @@ nlohmann::json call_embedded_python(const std::string& module_name, const char* 
     py::module_ json = py::module_::import("json");
     py::object py_arg = json.attr("loads")(arg.dump());
     py::object result = mod.attr(function.c_str())(py_arg);
-    std::string text = json.attr("dumps")(result, py::arg("default") = py::module_::import("builtins").attr("str"))
-                           .cast<std::string>();
-    return nlohmann::json::parse(text);
+    // ensure_ascii=False and surrogateescape: a string that came from bytes that are not UTF-8 (a
+    // Latin-1 source file inside a .ncu-rep) reaches C++ as those bytes, then escaped the one way
+    // every report escapes them (core/text.hpp escape_foreign_bytes), instead of a lone surrogate
+    // ("\udcff") that is not JSON nlohmann accepts.
+    py::object dumped = json.attr("dumps")(result, py::arg("default") = py::module_::import("builtins").attr("str"),
+                                           py::arg("ensure_ascii") = false);
+    py::object raw;
+    try {
+      raw = dumped.attr("encode")("utf-8", "surrogateescape");
+    } catch (const py::error_already_set&) {  // a surrogate not from bytes: written as \udXXX
+      raw = dumped.attr("encode")("utf-8", "backslashreplace");
+    }
+    return nlohmann::json::parse(escape_foreign_bytes(raw.cast<std::string>(), /*json_text=*/true));
   } catch (const py::error_already_set& e) {
     throw check_failed(module_name + "." + function + " failed: " + describe_python_error(e, ""),
                        "this is kprof's own Python code; run with KPROF_PY_TRACEBACK=1 for the traceback");

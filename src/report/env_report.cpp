@@ -3,10 +3,13 @@
 #include "report/schema.hpp"
 
 #include <fmt/format.h>
+#include <gnu/libc-version.h>
 
 #include "core/fs.hpp"
+#include "core/platform.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
+#include "device/cuda.hpp"
 #include "device/cupti_version.hpp"
 
 namespace kprof {
@@ -89,6 +92,7 @@ std::string env_markdown(const EnvReport& r) {
     rows.push_back({"Status", "not available: " + g.error});
   }
   rows.push_back({"CUDA runtime (kprof's)", format_cuda_version(g.versions.runtime)});
+  rows.push_back({"Driver needed", driver_needed(g.versions.runtime)});
   rows.push_back({"CUDA driver API", format_cuda_version(g.versions.driver_api)});
   rows.push_back({"Device count", std::to_string(g.versions.device_count)});
   rows.push_back({"Driver version (NVML)", or_dash(g.driver_version)});
@@ -115,6 +119,8 @@ std::string env_markdown(const EnvReport& r) {
           (f.counters.probed_in_session ? " (kprof's probe kernel, the first launch of the run's ncu session)" : "") +
           "  \nCommand: `" + f.counters.command + "`\n";
 
+  md +=
+      "\n## Platform\n\nThis machine: glibc " + std::string(gnu_get_libc_version()) + ". " + kPlatformSupported + "\n";
   md += "\n## Python\n\nInterpreter: `" + f.python.path + "` " + or_dash(f.python.version) +
         (f.python.error.empty() ? "" : "  \nProbe problem: " + f.python.error) + "\n\n";
   const TorchInfo& t = f.python.torch;

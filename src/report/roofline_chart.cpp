@@ -1,5 +1,6 @@
 #include "report/roofline_chart.hpp"
 
+#include "core/json_text.hpp"
 #include "stages/analysis/derived.hpp"
 #include "stages/analysis/thresholds.hpp"
 #include "core/error.hpp"
@@ -102,8 +103,8 @@ RooflineJob start_roofline(const std::string& dir, const json& spec) {
     job.note_ = std::string("roofline not drawn: ") + e.what();
     return job;
   }
-  job.drawing_ =
-      draw_chart(ChartKind::Roofline, spec.dump(), join_path(dir, "roofline.svg"), join_path(dir, "roofline.png"));
+  job.drawing_ = draw_chart(ChartKind::Roofline, json_text(spec, -1), join_path(dir, "roofline.svg"),
+                            join_path(dir, "roofline.png"));
   return job;
 }
 

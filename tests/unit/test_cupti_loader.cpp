@@ -16,6 +16,7 @@
 #include "unit/test_env_util.hpp"
 
 using namespace kprof;
+using kprof::testutil::ScopedEnv;
 
 namespace {
 
@@ -31,7 +32,9 @@ size_t index_of(const std::vector<std::string>& v, const std::string& x) {
 
 }  // namespace
 
-TEST(CuptiLoader, SearchOrderPutsTheUsersChoiceFirstAndTheToolkitLast) {
+// kprof's choices, then cuda-pathfinder's order: wheels, conda, the system loader, CUDA_HOME.
+TEST(CuptiLoader, SearchOrderPutsTheUsersChoiceFirstThenCudaPathfindersOrder) {
+  ScopedEnv conda("CONDA_PREFIX", "/opt/conda/envs/k");
   Settings s = settings();
   s.cupti_dir = "/opt/cupti-13.5/lib";
   s.cache_dir = "/tmp/kprof-cache-test";
@@ -50,7 +53,12 @@ TEST(CuptiLoader, SearchOrderPutsTheUsersChoiceFirstAndTheToolkitLast) {
   ASSERT_LT(wheel, d.size());
   ASSERT_LT(custom, d.size());
   ASSERT_LT(standard, d.size());
-  EXPECT_LT(wheel, custom);  // a wheel beside PyTorch before any toolkit
+  size_t conda_lib = index_of(d, "/opt/conda/envs/k/lib"), system = index_of(d, "");
+  ASSERT_LT(conda_lib, d.size());
+  ASSERT_LT(system, d.size());
+  EXPECT_LT(wheel, conda_lib);  // a wheel beside PyTorch before conda and any toolkit
+  EXPECT_LT(conda_lib, system);
+  EXPECT_LT(system, custom);  // the system loader before CUDA_HOME
   EXPECT_LT(custom, standard);
   EXPECT_EQ(std::count(d.begin(), d.end(), "/usr/local/cuda/lib64"), 1);  // no folder twice
 }

@@ -1,4 +1,5 @@
 #include "flows/run/run_workflow.hpp"
+#include "core/json_text.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -103,7 +104,7 @@ void RunWorkflow::write_comparison() {
     cj["roofline"] = note.empty() ? nlohmann::json(join_path(req_.output_dir, "roofline.svg")) : nlohmann::json(note);
     if (!note.empty()) print_warning(note);
   }
-  const std::string text = cj.dump(2) + "\n";
+  const std::string text = json_text(cj) + "\n";
   write_file_atomic(join_path(req_.output_dir, "comparison.json"), text);
   note_report(join_path(req_.output_dir, "comparison.json"), text);
 }

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/fs.hpp"
+#include "core/json_text.hpp"
 #include "core/text.hpp"
 
 namespace kprof {
@@ -93,13 +94,12 @@ void set_rule_result_reader(RuleResultReader reader) {
 
 std::optional<std::vector<KernelRuleResults>> read_rule_results(const std::string& path, std::string* why) {
   auto from_json = [&](const std::string& file) -> std::optional<std::vector<KernelRuleResults>> {
-    nlohmann::json j;
+    nlohmann::json j = read_json_file(file);  // damaged_input when it is not whole JSON
     try {
-      j = nlohmann::json::parse(read_file(file));
-    } catch (const nlohmann::json::exception& e) {
-      throw usage_error(file + " is not valid JSON: " + e.what());
+      return parse_rule_results_json(j);
+    } catch (const nlohmann::json::exception&) {
+      throw wrong_kind_in(file, "ncu's rule results");
     }
-    return parse_rule_results_json(j);
   };
   if (ends_with(path, ".json")) return from_json(path);
   if (ends_with(path, ".csv")) {

@@ -2,10 +2,6 @@
 
 #include <cuda_runtime.h>
 
-#include "device/cuda.hpp"
-#include "device/device_array.hpp"
-#include "core/error.hpp"
-
 namespace kprof {
 namespace {
 
@@ -18,16 +14,9 @@ __global__ void kprof_probe_kernel(unsigned* out) {
 
 }  // namespace
 
-void run_probe_kernel(int gpu) {
-  select_gpu(gpu);
-  DeviceArray mem(33 * sizeof(unsigned), "the probe kernel's output");
-  unsigned* d = static_cast<unsigned*>(mem.get());
-  kprof_probe_kernel<<<1, 32>>>(d);
-  cuda_check(cudaGetLastError(), "launching kprof's probe kernel");
-  unsigned first = 0;
-  cuda_check(cudaMemcpy(&first, d, sizeof first, cudaMemcpyDeviceToHost), "running kprof's probe kernel");
-  if (first != 42u)
-    throw check_failed("kprof's probe kernel ran but wrote " + std::to_string(first) + " instead of 42");
+cudaError_t launch_probe_kernel(unsigned* out) {
+  kprof_probe_kernel<<<1, 32>>>(out);
+  return cudaGetLastError();
 }
 
 }  // namespace kprof

@@ -1,8 +1,26 @@
 #include "stages/ncu/csv.hpp"
 
+#include <fmt/format.h>
+
 #include <sstream>
 
+#include "core/error.hpp"
+#include "core/settings.hpp"
+#include "core/text.hpp"
+
 namespace kprof {
+
+CsvReader::CsvReader(std::istream& in, bool skip_messages)
+    : in_(in), skip_messages_(skip_messages), max_record_(static_cast<uint64_t>(settings().max_line_bytes)) {}
+
+void CsvReader::check_record_length() const {
+  if (consumed_ - record_start_ <= max_record_) return;
+  throw usage_error(fmt::format("line {} of the CSV is longer than {} (the limit on one line): not an ncu export, "
+                                "or input that never ends a line",
+                                record_line_, fmt_bytes(static_cast<double>(max_record_))),
+                    "pass an export written by ncu --csv --page raw; a longer line is read with "
+                    "KPROF_MAX_LINE_BYTES=BYTES");
+}
 
 bool CsvReader::fill() {
   if (!in_) return false;
@@ -22,6 +40,7 @@ void CsvReader::append_run(std::string& field, char first, bool quoted) {
   field.append(buf_.data() + pos_, end - pos_);
   consumed_ += end - pos_;
   pos_ = end;
+  check_record_length();
 }
 
 bool CsvReader::skip_message_line() {
@@ -43,7 +62,7 @@ bool CsvReader::next(CsvRecord& record) {
     return record[n];
   };
   auto start = [&] {
-    if (!started) record_line_ = line_, field().clear();
+    if (!started) record_line_ = line_, record_start_ = consumed_ - 1, field().clear();
     started = true;
   };
   while (pos_ < len_ || fill()) {

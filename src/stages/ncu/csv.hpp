@@ -16,10 +16,12 @@ using CsvRecord = std::vector<std::string>;
 /// whatever the file's size. Empty lines are skipped. A quote left open at the end of the input
 /// closes there (ncu never writes one; a truncated file then yields a short last record). Lines
 /// that start with "==" outside a quoted field (ncu's "==PROF==" / "==WARNING==" messages) are
-/// skipped when `skip_messages`. Never throws.
+/// skipped when `skip_messages`. Throws usage_error (exit 2) only for a record longer than
+/// settings().max_line_bytes (KPROF_MAX_LINE_BYTES, core/settings.hpp): input that never ends a
+/// line is refused, not held in memory.
 class CsvReader {
  public:
-  explicit CsvReader(std::istream& in, bool skip_messages = false) : in_(in), skip_messages_(skip_messages) {}
+  explicit CsvReader(std::istream& in, bool skip_messages = false);
   /// The next record into `rec` (cleared first); false at the end of the input.
   bool next(CsvRecord& rec);
   /// Bytes consumed so far (for progress).
@@ -39,9 +41,12 @@ class CsvReader {
   std::vector<char> buf_ = std::vector<char>(1 << 20);
   size_t pos_ = 0, len_ = 0;
   uint64_t consumed_ = 0, line_ = 1, record_line_ = 0;
+  uint64_t record_start_ = 0;  ///< consumed_ where the record being read began
+  uint64_t max_record_;        ///< settings().max_line_bytes
+  void check_record_length() const;
 };
 
-/// Splits `text` into records (CsvReader over the text). Never throws.
+/// Splits `text` into records (CsvReader over the text). Throws as CsvReader::next.
 std::vector<CsvRecord> parse_csv(const std::string& text);
 
 }  // namespace kprof

@@ -29,11 +29,13 @@ const std::vector<MetricSpec> kCatalog = {
     {m::kL1PctActive, "L1/TEX throughput (active cycles)", "%", C::SpeedOfLight,
      "finding: bank conflicts (ncu's weight)", false, nullptr, 0},
     {m::kDuration, "GPU time (duration under ncu)", "ns", C::SpeedOfLight, "call: leading kernel; roofline", true,
-     nullptr, 0},
-    {"gpc__cycles_elapsed.max", "Elapsed cycles", "cycle", C::SpeedOfLight, "report", false, nullptr, 0},
+     nullptr, 0, ValueKind::Positive},
+    {"gpc__cycles_elapsed.max", "Elapsed cycles", "cycle", C::SpeedOfLight, "report", false, nullptr, 0,
+     ValueKind::Positive},
     {"sm__cycles_active.avg", "SM active cycles", "cycle", C::SpeedOfLight, "report", false, nullptr, 0},
-    {m::kSmFreq, "SM frequency", "Hz", C::SpeedOfLight, "report", false, nullptr, 0},
-    {m::kDramFreq, "DRAM frequency", "Hz", C::SpeedOfLight, "roofline (peak bandwidth)", false, nullptr, 0},
+    {m::kSmFreq, "SM frequency", "Hz", C::SpeedOfLight, "report", false, nullptr, 0, ValueKind::Positive},
+    {m::kDramFreq, "DRAM frequency", "Hz", C::SpeedOfLight, "roofline (peak bandwidth)", false, nullptr, 0,
+     ValueKind::Positive},
     // ---- Memory ---------------------------------------------------------------------------------
     {m::kDramRead, "DRAM bytes read", "byte", C::Memory, "roofline", false, nullptr, 0},
     {m::kDramWrite, "DRAM bytes written", "byte", C::Memory, "roofline", false, nullptr, 0},
@@ -137,7 +139,7 @@ const std::vector<MetricSpec> kCatalog = {
     {"smsp__warps_active.avg.per_cycle_active", "Active warps per scheduler", "warp", C::Scheduler, "report", false,
      nullptr, 0},
     {m::kWarpLatency, "Warp cycles per issued instruction", "cycle", C::Scheduler, "stall shares (denominator)", false,
-     nullptr, 0},
+     nullptr, 0, ValueKind::CyclesPerIssue},
     KPROF_STALL("long_scoreboard", "long scoreboard", "class: Latency-Bound cause; signal"),
     KPROF_STALL("barrier", "barrier", "class: Latency-Bound cause; signal"),
     KPROF_STALL("mio_throttle", "MIO throttle", "class: Latency-Bound cause"),
@@ -161,7 +163,7 @@ const std::vector<MetricSpec> kCatalog = {
                nullptr, 90},
     // ---- Roofline point -------------------------------------------------------------------------
     {m::kSmspCycles, "SMSP elapsed cycles (count base for the rates below)", "cycle", C::Roofline, "roofline", false,
-     nullptr, 0},
+     nullptr, 0, ValueKind::Positive},
     {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum.per_cycle_elapsed", "FADD thread instructions per cycle",
      "inst/cycle", C::Roofline, "roofline (1 FLOP)", false, nullptr, 0},
     {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum.per_cycle_elapsed", "FMUL thread instructions per cycle",
@@ -234,6 +236,12 @@ constexpr auto kCategoryTitles = enum_names<MetricCategory>({{MetricCategory::Sp
 std::string category_title(MetricCategory c) { return kCategoryTitles.name(c); }
 
 const std::vector<MetricSpec>& metric_catalog() { return kCatalog; }
+
+const MetricSpec* find_metric_or_fallback(const std::string& name) {
+  for (const auto& s : kCatalog)
+    if (name == s.name || (s.fallback && name == s.fallback)) return &s;
+  return nullptr;
+}
 
 const MetricSpec* find_metric(const std::string& name) {
   for (const auto& s : kCatalog)

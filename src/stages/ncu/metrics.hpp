@@ -20,6 +20,16 @@ enum class MetricCategory { SpeedOfLight, Memory, Compute, Occupancy, Launch, Sc
 /// "Roofline point".
 std::string category_title(MetricCategory c);
 
+/// What a metric's value can be, by its meaning (issue 50): drop_invalid_values
+/// (stages/ncu/value_range.hpp) removes a value outside it before any verdict reads it.
+enum class ValueKind {
+  ByUnit,          ///< from the catalog unit: "%" a share of peak (ValueKind::Share), else a count (NonNegative)
+  Share,           ///< a share of peak or a hit rate, % in [-kNegativePercentNoise, 100 + kPercentMargin]
+  NonNegative,     ///< a count, bytes, a ratio, a rate: >= 0 and below kCounterCeiling
+  Positive,        ///< a time, an elapsed cycle count, a clock: > 0 (a launch takes time) and below kCounterCeiling
+  CyclesPerIssue,  ///< cycles between two issued instructions of a warp: >= 1 (ncu's "selected" stall is 1 cycle)
+};
+
 /// One catalog entry.
 struct MetricSpec {
   const char* name;         ///< exact ncu metric name
@@ -30,7 +40,11 @@ struct MetricSpec {
   bool required;            ///< the primary classification needs it (missing -> no class from it)
   const char* fallback;     ///< ncu name read when `name` is absent (same meaning), or nullptr
   int min_cc;               ///< lowest compute capability (major*10+minor) where ncu has it; 0 = all
+  ValueKind kind = ValueKind::ByUnit;  ///< what its value can be (the range check's column)
 };
+
+/// The catalog entry whose primary name or fallback is `name`, or nullptr (drop_invalid_values).
+const MetricSpec* find_metric_or_fallback(const std::string& name);
 
 /// The catalog, in report order (SOL first).
 const std::vector<MetricSpec>& metric_catalog();

@@ -111,10 +111,61 @@ void check_ncu_rep_header(const std::string& path) {
   in.read(head, sizeof head);
   if (in.gcount() == sizeof head && std::equal(head, head + 4, kNcuRepMagic)) return;
   std::error_code ec;
+  if (in.gcount() < static_cast<std::streamsize>(sizeof head) && std::equal(head, head + in.gcount(), kNcuRepMagic))
+    throw damaged_input(path, fmt::format("it is {} bytes, shorter than a report's header", in.gcount()),
+                        "profile again, or copy the whole report again from where ncu wrote it");
   throw usage_error(fmt::format("{} is not an Nsight Compute report: it is {} bytes and does not start like one "
                                 "(a .ncu-rep begins with \"NVR\"); it may be truncated or another file",
                                 path, std::filesystem::file_size(path, ec)),
                     "pass the report ncu wrote (ncu -o NAME writes NAME.ncu-rep), or profile again");
+}
+
+/// The layout of a .ncu-rep of format version 2 (Nsight Compute 2025.x; every report in
+/// tests/data/ncurep and stages/ncu/warmup.ncu-rep): "NVR\0", the version as a little-endian u32,
+/// two bytes, then blocks of [u32 length][length bytes] (a header, then the report's records) that
+/// end exactly at the end of the file.
+constexpr uint32_t kNcuRepLayoutVersion = 2;
+constexpr std::streamoff kNcuRepFirstBlock = 10;
+
+uint32_t le32(const unsigned char* b) {
+  return static_cast<uint32_t>(b[0]) | static_cast<uint32_t>(b[1]) << 8 | static_cast<uint32_t>(b[2]) << 16 |
+         static_cast<uint32_t>(b[3]) << 24;
+}
+
+/// The first check of a .ncu-rep before Nsight Compute's closed module reads it (issue 50): its
+/// header, then (format version 2) its chain of blocks, which a cut or a partial copy breaks.
+/// Throws damaged_input (exit 2) naming what was read whole; usage_error for another file. A
+/// version kprof does not know the layout of is left to ncu_report.
+void check_ncu_rep_structure(const std::string& path) {
+  check_ncu_rep_header(path);
+  if (!ends_with(path, ".ncu-rep")) return;
+  std::ifstream in(path, std::ios::binary);
+  unsigned char b[4];
+  in.seekg(4);
+  if (!in.read(reinterpret_cast<char*>(b), 4) || le32(b) != kNcuRepLayoutVersion) return;
+  std::error_code ec;
+  const auto size = static_cast<std::streamoff>(std::filesystem::file_size(path, ec));
+  if (ec) return;
+  std::streamoff off = kNcuRepFirstBlock;
+  size_t blocks = 0;
+  while (off < size) {
+    in.seekg(off);
+    if (off + 4 > size || !in.read(reinterpret_cast<char*>(b), 4))
+      throw damaged_input(path,
+                          fmt::format("it ends inside the length of its block {} ({} whole blocks, {} of {} bytes "
+                                      "read)",
+                                      blocks + 1, blocks, off, size),
+                          "profile again, or copy the whole report again from where ncu wrote it");
+    const std::streamoff next = off + 4 + static_cast<std::streamoff>(le32(b));
+    if (next > size)
+      throw damaged_input(path,
+                          fmt::format("its block {} runs to byte {}, past its end at byte {} ({} whole blocks "
+                                      "read)",
+                                      blocks + 1, next, size, blocks),
+                          "profile again, or copy the whole report again from where ncu wrote it");
+    off = next;
+    ++blocks;
+  }
 }
 
 /// Calls the reader's `fn` with `arg` (its path and candidates added); nullopt with `why` when no
@@ -124,12 +175,28 @@ std::optional<json> call_reader(const std::string& fn, const std::string& path, 
   arg["candidates"] = candidates_json();
   json r = call_embedded_python("_kprof_ncu_rep", kNcuRepReaderSource, fn, arg);
   if (r.contains("error")) {
-    if (r.value("kind", "") == "no_module") {
-      if (why) *why = r["error"].get<std::string>();
+    const std::string kind = r.value("kind", "");
+    if (kind == "no_module") {
+      if (why) *why = r.value("error", std::string("no ncu_report module imports"));
       return std::nullopt;
     }
+    if (fn == "read") {
+      check_ncu_rep_header(path);  // not a report at all: say so rather than "damaged"
+      const std::string module = r.value("module", std::string("?"));
+      if (kind == "damaged")
+        throw damaged_input(path,
+                            fmt::format("Nsight Compute's ncu_report read {} launch(es) whole, then failed on {}",
+                                        r.value("read", 0), r.value("stage", std::string("the next launch"))),
+                            "profile again, or copy the whole report again from where ncu wrote it (ncu -o NAME "
+                            "writes NAME.ncu-rep); the module used was " +
+                                module);
+      throw damaged_input(path, "Nsight Compute's ncu_report could not open it (or a newer Nsight Compute wrote it)",
+                          "profile again, or copy the whole report again; a report of a newer ncu needs its own "
+                          "ncu_report (the module used was " +
+                              module + ")");
+    }
     throw usage_error(
-        fmt::format("ncu_report could not read {}: {}", path, r["error"].get<std::string>()),
+        fmt::format("ncu_report could not read {}: {}", path, r.value("error", std::string("?"))),
         "check that the file is an Nsight Compute report; the module used was " + r.value("module", std::string("?")));
   }
   return r;
@@ -231,6 +298,7 @@ std::string ncu_report_unavailable_reason() {
 
 std::optional<NcuRep> try_read_ncu_rep(const std::string& path, const NcuRepReadOptions& opts, std::string* why_not) {
   if (!path_exists(path)) throw usage_error("no such file: " + path, "pass an Nsight Compute report (.ncu-rep)");
+  check_ncu_rep_structure(path);  // a cut report is refused before the closed module reads it
   json arg = {{"metrics", opts.metrics},
               {"source", opts.source},
               {"sass", opts.sass},
@@ -243,8 +311,21 @@ std::optional<NcuRep> try_read_ncu_rep(const std::string& path, const NcuRepRead
   rep.sass_deferred = opts.source && !opts.sass;
   if (rep.sass_deferred) warm_disassembler();
   rep.module_origin = r->value("module", "");
-  for (const auto& k : (*r)["kernels"]) rep.kernels.push_back(kernel_of(k));
-  if (rep.kernels.empty()) check_ncu_rep_header(path);  // ncu_report reads a broken file as one of no launches
+  try {
+    for (const auto& k : r->at("kernels")) rep.kernels.push_back(kernel_of(k));
+  } catch (const nlohmann::json::exception&) {  // a field of the wrong kind: what the module read is not whole
+    check_ncu_rep_header(path);
+    throw damaged_input(
+        path, fmt::format("launch {} as Nsight Compute's ncu_report read it is incomplete", rep.kernels.size()));
+  }
+  if (rep.kernels.empty()) {  // ncu_report reads a broken file as one of no launches; ncu writes none such
+    check_ncu_rep_header(path);
+    if (opts.metrics || opts.source)
+      throw damaged_input(path,
+                          "Nsight Compute's ncu_report read no launch from it (ncu writes no report when it "
+                          "profiles none)",
+                          "profile again, or copy the whole report again from where ncu wrote it");
+  }
   return rep;
 }
 

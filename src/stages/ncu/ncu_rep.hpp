@@ -110,8 +110,10 @@ std::string ncu_report_unavailable_reason();
 std::string ncu_report_install_hint();
 
 /// Reads `path` when an ncu_report module imports; nullopt (and `why_not`, where it looked) when
-/// none does. Throws usage_error (exit 2) when the file is missing, ncu_report cannot load it, or
-/// it reads as no launches and does not start like a .ncu-rep (empty, truncated, another file).
+/// none does. Throws usage_error (exit 2) when the file is missing or does not start like a
+/// .ncu-rep (another file); damaged_input (exit 2, "damaged or truncated", core/error.hpp) when its
+/// chain of blocks is cut (checked before the module reads it), when ncu_report cannot load it,
+/// fails part-way or reads no launch from it: never the module's own exception text.
 std::optional<NcuRep> try_read_ncu_rep(const std::string& path, const NcuRepReadOptions& opts, std::string* why_not);
 
 /// Reads `path`. Throws usage_error (exit 2) when the file is missing or ncu_report cannot load

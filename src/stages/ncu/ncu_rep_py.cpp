@@ -95,8 +95,9 @@ def _scalars(act):
             v = m.value()
         except Exception:  # noqa: BLE001 - a value kind the module cannot convert
             continue
-        if isinstance(v, (int, float, str)):
-            out[name] = [_num(v), m.unit()]
+        unit = m.unit()
+        if isinstance(v, (int, float, str)) and isinstance(name, str):
+            out[name] = [_num(v), unit if isinstance(unit, str) else ""]
     return out
 
 
@@ -242,25 +243,48 @@ def sass(arg):
     return {"error": "the report has no launch with ID %d" % arg["kernel"], "kind": "load_failed", "module": origin}
 
 
+def _source_files(act):
+    """{file: text} of the source ncu imported; a file whose text the module cannot convert is
+    left out (its hot lines still name file and line)."""
+    try:
+        return dict(act.source_files())
+    except Exception:  # noqa: BLE001 - e.g. text in an encoding the module cannot decode
+        return {}
+
+
 def read(arg):
+    """{"module", "kernels"}; a report the module fails on part-way: {"error", "kind": "damaged",
+    "read": launches read whole, "stage": what failed}, without the module's own exception text
+    (kprof says "damaged or truncated")."""
     mod, origin, ctx, error = _open(arg)
     if error:
         return error
     kernels = []
-    for n, r, act in _actions(ctx):
-        k = {"id": n, "range": r, "function": act.name(),
-             "name": act.name(mod.IAction.NameBase_DEMANGLED),
-             "mangled": act.name(mod.IAction.NameBase_MANGLED)}
-        if arg.get("metrics"):
-            k["metrics"] = _scalars(act)
-        if arg.get("source"):
-            k["instructions"] = _instructions(act, arg.get("sass", True))
-            k["source_files"] = dict(act.source_files())
-        if arg.get("rules"):
-            k["rules"] = _rules(act)
-        if arg.get("nvtx"):
-            k["nvtx"] = _nvtx(act)
-        kernels.append(k)
+    stage = "the list of launches"
+    try:
+        for n, r, act in _actions(ctx):
+            stage = "launch %d's name" % n
+            k = {"id": n, "range": r, "function": act.name(),
+                 "name": act.name(mod.IAction.NameBase_DEMANGLED),
+                 "mangled": act.name(mod.IAction.NameBase_MANGLED)}
+            for key in ("function", "name", "mangled"):
+                if not isinstance(k[key], str):
+                    raise ValueError("no %s" % key)
+            if arg.get("metrics"):
+                stage = "launch %d's metrics" % n
+                k["metrics"] = _scalars(act)
+            if arg.get("source"):
+                stage = "launch %d's source counters" % n
+                k["instructions"] = _instructions(act, arg.get("sass", True))
+                k["source_files"] = _source_files(act)
+            if arg.get("rules"):
+                stage = "launch %d's rule results" % n
+                k["rules"] = _rules(act)
+            if arg.get("nvtx"):
+                k["nvtx"] = _nvtx(act)
+            kernels.append(k)
+    except Exception as e:  # noqa: BLE001 - a damaged report: the module's own text stays out
+        return {"error": type(e).__name__, "kind": "damaged", "read": len(kernels), "stage": stage, "module": origin}
     return {"module": origin, "kernels": kernels}
 )PY";
 

@@ -1,5 +1,7 @@
 #include "stages/ncu/raw_reader.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -188,11 +190,13 @@ void NcuRawReader::fill(KernelMetrics& k, const std::vector<bool>* wanted) {
 bool NcuRawReader::next(KernelMetrics& k, const std::vector<bool>* wanted) {
   if (!csv_.next(rec_)) return false;
   if (rec_.size() != header_.size())
-    throw usage_error("line " + std::to_string(csv_.line()) + " of the ncu CSV has " + std::to_string(rec_.size()) +
-                          " fields where its header has " + std::to_string(header_.size()) +
-                          " (truncated or edited file?)",
-                      kNcuExportHint);
+    throw usage_error(
+        fmt::format("the ncu CSV is damaged or truncated: line {} has {} fields where its header has {} ({} "
+                    "launch row(s) read whole before it)",
+                    csv_.line(), rec_.size(), header_.size(), rows_read_),
+        kNcuExportHint);
   fill(k, wanted);
+  ++rows_read_;
   return true;
 }
 
@@ -215,10 +219,11 @@ MetricTable pivot_long_layout(NcuRawReader& reader) {
   CsvRecord rec;
   while (reader.next_record(rec)) {
     if (rec.size() != header.size())
-      throw usage_error("line " + std::to_string(reader.line()) + " of the ncu CSV has " + std::to_string(rec.size()) +
-                            " fields where its header has " + std::to_string(header.size()) +
-                            " (truncated or edited file?)",
-                        kNcuExportHint);
+      throw usage_error(
+          fmt::format("the ncu CSV is damaged or truncated: line {} has {} fields where its header has {} ({} "
+                      "metric row(s) read whole before it)",
+                      reader.line(), rec.size(), header.size(), table.columns.size()),
+          kNcuExportHint);
     KernelMetrics probe;
     fill_identity(probe, index, rec);
     auto it = row_of_id.find(probe.id);

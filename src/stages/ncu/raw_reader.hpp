@@ -75,6 +75,7 @@ class NcuRawReader {
   std::vector<std::string> raw_units_;     ///< per metric column, as written (trimmed)
   std::vector<size_t> by_name_;            ///< metric column numbers in name order (map insertion)
   bool moved_ = false;                     ///< the cells of rec_ were moved out (a full read)
+  size_t rows_read_ = 0;                   ///< launch rows read whole (for the damaged-file message)
   void fill(KernelMetrics& k, const std::vector<bool>* wanted);
   bool long_ = false;
 };

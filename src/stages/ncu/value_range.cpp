@@ -4,8 +4,63 @@
 #include <fmt/format.h>
 
 #include "core/text.hpp"
+#include "stages/ncu/metrics.hpp"
 
 namespace kprof {
+
+namespace {
+
+/// The dimension of a normalised unit: "%", "time", "data", "freq", "data/time", "data/cycle";
+/// "" for counts and ratios (inst, warp, cycle, "", branches, register/thread ...).
+std::string dimension(const std::string& unit) {
+  if (unit == "%") return "%";
+  if (unit == "ns" || unit == "s") return "time";
+  if (unit == "byte") return "data";
+  if (unit == "Hz") return "freq";
+  if (unit == "byte/s") return "data/time";
+  if (unit == "byte/cycle") return "data/cycle";
+  if (unit.find('%') != std::string::npos) return "%";
+  return "";
+}
+
+/// Why `v` (a catalog metric `spec`) cannot be, or "".
+std::string catalog_problem(const MetricSpec& spec, const MetricValue& v, double x) {
+  const std::string want = dimension(spec.unit), got = dimension(v.unit);
+  if (want != got)
+    return fmt::format("in \"{}\" where {} is expected", v.raw_unit,
+                       spec.unit[0] ? "\"" + std::string(spec.unit) + "\"" : "a count");
+  ValueKind kind = spec.kind;
+  if (kind == ValueKind::ByUnit) kind = want == "%" ? ValueKind::Share : ValueKind::NonNegative;
+  switch (kind) {
+    case ValueKind::Share:
+      if (x < -kNegativePercentNoise) return "a negative share of peak";
+      if (x > 100.0 + kPercentMargin) return fmt::format("a share of peak above {:g}%", 100.0 + kPercentMargin);
+      return "";
+    case ValueKind::Positive:
+      if (x <= 0) return "not positive (a launch takes time and cycles)";
+      break;
+    case ValueKind::CyclesPerIssue:
+      if (x < 1.0) return "below 1 cycle per issued instruction";
+      break;
+    default:
+      if (x < 0) return "negative";
+  }
+  if (x > kCounterCeiling) return fmt::format("above {:g}, more than any counter can hold", kCounterCeiling);
+  return "";
+}
+
+/// Why `v` (not in the catalog) cannot be, or "".
+std::string other_problem(const std::string& name, const MetricValue& v, double x) {
+  if (!v.raw_unit.empty() && x < (v.raw_unit == "%" ? -kNegativePercentNoise : 0.0)) return "negative";
+  if (v.raw_unit == "%" && name.find("pct") != std::string::npos && name.find(".max.") == std::string::npos &&
+      name.rfind("derived__", 0) != 0 && x > 100.0 + kPercentMargin)
+    return fmt::format("a share of a whole above {:g}%", 100.0 + kPercentMargin);
+  if (v.raw_unit != "%" && std::fabs(x) > kCounterCeiling)
+    return fmt::format("above {:g}, more than any counter can hold", kCounterCeiling);
+  return "";
+}
+
+}  // namespace
 
 std::vector<InvalidValue> drop_invalid_values(KernelMetrics& k) {
   std::vector<InvalidValue> out;
@@ -13,11 +68,12 @@ std::vector<InvalidValue> drop_invalid_values(KernelMetrics& k) {
     std::string why;
     if (!v.value) {
       if (auto x = parse_number(v.raw); x && !std::isfinite(*x)) why = "not a finite number";
-    } else if (!v.raw_unit.empty() && *v.value < (v.raw_unit == "%" ? -kNegativePercentNoise : 0.0)) {
-      why = "negative";
-    } else if (v.raw_unit == "%" && name.find("pct") != std::string::npos && name.find(".max.") == std::string::npos &&
-               name.rfind("derived__", 0) != 0 && *v.value > 100.0 + kPercentMargin) {
-      why = fmt::format("a share of a whole above {:g}%", 100.0 + kPercentMargin);
+    } else if (!std::isfinite(*v.value)) {
+      why = "not a finite number";
+    } else if (const MetricSpec* spec = find_metric_or_fallback(name)) {
+      why = catalog_problem(*spec, v, *v.value);
+    } else {
+      why = other_problem(name, v, *v.value);
     }
     if (why.empty()) continue;
     out.push_back({name, trim(v.raw), v.raw_unit, why});

@@ -1,5 +1,7 @@
 // Values an ncu export cannot hold: flagged and removed before classification, so a corrupt or
-// edited export (an SOL of -50%, an infinite duration) never decides a class.
+// edited export (an SOL of -50%, an SOL column in msecond, an infinite duration, a stall ratio of
+// 1e299) never decides a class. One check by what a value means (the catalog's ValueKind column,
+// stages/ncu/metrics.hpp), not by its unit string.
 #pragma once
 
 #include <string>
@@ -20,19 +22,29 @@ inline constexpr double kPercentMargin = 5.0;
 /// tests/data/ncurep/divergent.ncu-rep, H200). In percentage points.
 inline constexpr double kNegativePercentNoise = 1.0;
 
+/// Above this no count, byte total, rate or clock of one launch can read: ncu's counters are 64-bit
+/// (at most 1.8e19), and no GPU moves 1e20 bytes per second. Far above any real value.
+inline constexpr double kCounterCeiling = 1e20;
+
 /// One value outside its metric's range.
 struct InvalidValue {
   std::string metric;  ///< ncu metric name
   std::string raw;     ///< the cell as written
   std::string unit;    ///< its unit as written
-  std::string why;     ///< "a percentage above 105%", "negative", "not a finite number"
+  std::string why;     ///< "negative", "not a finite number", "in \"msecond\" where \"%\" is expected"
 };
 
-/// Checks every metric of `k` and removes (value = nullopt) those that cannot be: a number that is
-/// not finite ("inf", 1e999); a negative value of a quantity with a unit (time, bytes, cycles,
-/// counts, rates; a percentage below -kNegativePercentNoise); a percentage above 100% + kPercentMargin for metrics that are a
-/// share of a whole (unit "%" and "pct" in the name), except per-unit maxima (".max.") and ncu's
-/// derived__ tables, which legitimately exceed 100%. Returns what was removed, by metric name.
+/// Checks every metric of `k` and removes (value = nullopt) those that cannot be:
+/// - any value: not finite ("inf", 1e999), or above kCounterCeiling (a share of peak aside);
+/// - a catalog metric (primary or fallback name): its unit must be of its catalog unit's kind
+///   (a "%" metric in "%"; a time in a time unit, bytes in a data unit...; ncu's scaled units such
+///   as usecond, Kbyte, Gbyte/second are read), else the value is refused rather than read with a
+///   factor of 1; then its ValueKind: Share in [-kNegativePercentNoise, 100 + kPercentMargin],
+///   Positive > 0, CyclesPerIssue >= 1, NonNegative >= 0;
+/// - another metric: negative with a unit (a percentage below -kNegativePercentNoise), or a share
+///   of a whole (unit "%" and "pct" in the name) above 100% + kPercentMargin, except per-unit
+///   maxima (".max.") and ncu's derived__ tables, which legitimately exceed 100%.
+/// Returns what was removed, by metric name.
 std::vector<InvalidValue> drop_invalid_values(KernelMetrics& k);
 
 /// "sm__throughput.avg.pct_of_peak_sustained_elapsed = -50 %: negative".
