@@ -40,7 +40,7 @@ enum class CheckScript { Pass, Fail, Hang };
 class FakePorts final : public RunPorts {
  public:
   std::map<std::string, CheckScript> verdicts;  ///< kernel path -> its check (default Pass)
-  std::map<std::string, double> call_ms;    ///< kernel path -> its timed call, ms (default 1.0)
+  std::map<std::string, double> call_ms;        ///< kernel path -> its timed call, ms (default 1.0)
   bool env_passes = true;
   bool env_ended = true;          ///< env_done() before env_wait()
   int reference_ready_after = 0;  ///< ref.py's load ends once this many versions were loaded
