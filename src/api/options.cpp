@@ -155,7 +155,8 @@ std::vector<OptionRow> build_table() {
       R("--backend", {"build"}, T::Text, "implementation", "Alias of --implementation (seed compatibility)")
           .choices(implementation_names(FileKind::CudaSource))
           .own_choice_check()
-          .alias_of("--implementation"),
+          .alias_of("--implementation")
+          .excludes({"--implementation"}),
       R("--arch", {"build"}, T::Text, "arch", "nvcc architecture (sm_90, sm_90a, ...); default: the GPU's own")
           .rule("the GPU's own"),
       R("--output", {"build"}, T::Path, "output_so", "Output .so (default: KERNEL.so next to KERNEL.cu)")

@@ -2,30 +2,21 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "api/options.hpp"
+#include "api/request_fields.hpp"
 #include "core/error.hpp"
 
 namespace kprof::api {
-namespace {
-
 using nlohmann::json;
 
-/// The value of `key` in `j` read into `out` when present; Error (exit 2) naming the field when
-/// it has another type.
-template <class V>
-void read(const json& j, const char* key, V& out) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return;
-  try {
-    out = it->get<V>();
-  } catch (const json::exception&) {
-    throw usage_error(fmt::format("request field '{}' has the wrong type ({})", key, it->type_name()),
-                      "see `kprof __options` for each field's type");
-  }
+void wrong_field_type(const char* key, const char* type_name) {
+  throw usage_error(fmt::format("request field '{}' has the wrong type ({})", key, type_name),
+                    "see `kprof __options` for each field's type");
 }
 
-/// Error (exit 2) when `value` of `flag` (row of `command`) is outside the row's range.
-void in_range(const std::string& command, const std::string& flag, double value) {
+void check_range(const std::string& command, const std::string& flag, double value) {
   const OptionRow& r = option_row(command, flag);
   bool low = r.min && (r.min_exclusive ? value <= *r.min : value < *r.min);
   bool high = r.max && value > *r.max;
@@ -35,7 +26,19 @@ void in_range(const std::string& command, const std::string& flag, double value)
                       "see `kprof " + command + " --help`");
 }
 
-}  // namespace
+void check_choice(const std::string& command, const std::string& flag, const std::string& value) {
+  const auto& c = option_row(command, flag).choices;
+  if (c.empty() || std::find(c.begin(), c.end(), value) != c.end()) return;
+  std::string list;
+  for (const auto& v : c) list += (list.empty() ? "" : ", ") + v;
+  throw usage_error(flag + " " + value + " is not one of " + list, "see `kprof " + command + " --help`");
+}
+
+void check_object(const json& j, const char* what) {
+  if (!j.is_object())
+    throw usage_error(std::string(what) + " is not a JSON object (" + j.type_name() + ")",
+                      "a request is an object of fields: see `kprof __options`");
+}
 
 void validate(const KernelRequest& k, bool several) {
   if (k.trials < 1) throw usage_error("--trials must be at least 1");
@@ -46,64 +49,80 @@ void validate(const KernelRequest& k, bool several) {
                       several ? "give one --so per version, in the order of the kernel files, or none (each .cu then "
                                 "loads its sibling .so, same base name; --build builds them)"
                               : "give the kernel's library once: --so K.so");
-  in_range("check", "--timeout", k.spec.timeout_s);
+  check_range("check", "--timeout", k.spec.timeout_s);
 }
 
 void validate(const ProfileRequest& p) {
-  in_range("profile", "--warmup-ms", p.warmup_ms);
-  in_range("profile", "--noise-target", p.noise_target_pct);
-  in_range("profile", "--throttle-threshold", p.throttle_threshold_pct);
-  in_range("profile", "--input-sets", p.input_sets);
-  in_range("profile", "--ncu-timeout", p.ncu_timeout_s);
-  in_range("profile", "--top", static_cast<double>(p.top));
-  const auto& m = option_row("profile", "--metrics").choices;
-  if (std::find(m.begin(), m.end(), p.metric_set) == m.end())
-    throw usage_error("--metrics " + p.metric_set + " is not one of kprof, sections, full");
+  check_range("profile", "--warmup-ms", p.warmup_ms);
+  check_range("profile", "--noise-target", p.noise_target_pct);
+  check_range("profile", "--throttle-threshold", p.throttle_threshold_pct);
+  check_range("profile", "--input-sets", p.input_sets);
+  check_range("profile", "--ncu-timeout", p.ncu_timeout_s);
+  check_range("profile", "--top", static_cast<double>(p.top));
+  check_choice("profile", "--metrics", p.metric_set);
 }
 
-json to_json(const KernelRequest& k) {
+namespace {
+
+/// The fields of a kernel spec shared by every request that carries one (not `kernel`/`so_path`,
+/// which a KernelRequest holds per kernel).
+json spec_json(const KernelSpec& s) {
   json dims = json::object();
-  for (const auto& d : k.spec.dims.all()) dims[d.name] = d.text;
-  return {{"kprof_version", KPROF_VERSION},
-          {"kernels", k.kernels},
-          {"implementation", k.spec.implementation},
-          {"so_paths", k.so_paths},
-          {"nvcc_flags", k.spec.nvcc_flags},
-          {"build", k.spec.build},
-          {"arch", k.spec.arch},
-          {"sizes", k.spec.sizes},
-          {"ptr_size", k.spec.ptr_size},
-          {"seed", k.spec.seed},
-          {"gpu", k.spec.gpu},
-          {"call_timeout_s", k.spec.timeout_s},
-          {"dims", dims},
-          {"ref", k.ref},
-          {"atol", k.atol},
-          {"rtol", k.rtol},
-          {"trials", k.trials},
-          {"output_dir", k.output_dir}};
+  for (const auto& d : s.dims.all()) dims[d.name] = d.text;
+  return {{"implementation", s.implementation},
+          {"nvcc_flags", s.nvcc_flags},
+          {"build", s.build},
+          {"arch", s.arch},
+          {"sizes", s.sizes},
+          {"ptr_size", s.ptr_size},
+          {"seed", s.seed},
+          {"gpu", s.gpu},
+          {"call_timeout_s", s.timeout_s},
+          {"dims", dims}};
+}
+
+void read_spec(const json& j, KernelSpec& s) {
+  read_field(j, "implementation", s.implementation);
+  read_field(j, "nvcc_flags", s.nvcc_flags);
+  read_field(j, "build", s.build);
+  read_field(j, "arch", s.arch);
+  read_field(j, "sizes", s.sizes);
+  read_field(j, "ptr_size", s.ptr_size);
+  read_field(j, "seed", s.seed);
+  read_field(j, "gpu", s.gpu);
+  read_field(j, "call_timeout_s", s.timeout_s);
+  if (auto it = j.find("dims"); it != j.end() && !it->is_null()) {
+    if (!it->is_object()) wrong_field_type("dims", it->type_name());
+    for (const auto& [name, v] : it->items()) s.dims.set(name, v.is_string() ? v.get<std::string>() : v.dump());
+  }
+}
+
+}  // namespace
+
+json to_json(const KernelRequest& k) {
+  json j = spec_json(k.spec);
+  j.update({{"kprof_version", KPROF_VERSION},
+            {"kernels", k.kernels},
+            {"so_paths", k.so_paths},
+            {"ref", k.ref},
+            {"atol", k.atol},
+            {"rtol", k.rtol},
+            {"trials", k.trials},
+            {"output_dir", k.output_dir}});
+  return j;
 }
 
 KernelRequest kernel_request_from_json(const json& j) {
+  check_object(j, "the kernel request");
   KernelRequest k;
-  read(j, "kernels", k.kernels);
-  read(j, "implementation", k.spec.implementation);
-  read(j, "so_paths", k.so_paths);
-  read(j, "nvcc_flags", k.spec.nvcc_flags);
-  read(j, "build", k.spec.build);
-  read(j, "arch", k.spec.arch);
-  read(j, "sizes", k.spec.sizes);
-  read(j, "ptr_size", k.spec.ptr_size);
-  read(j, "seed", k.spec.seed);
-  read(j, "gpu", k.spec.gpu);
-  read(j, "call_timeout_s", k.spec.timeout_s);
-  if (auto it = j.find("dims"); it != j.end() && it->is_object())
-    for (const auto& [name, v] : it->items()) k.spec.dims.set(name, v.is_string() ? v.get<std::string>() : v.dump());
-  read(j, "ref", k.ref);
-  read(j, "atol", k.atol);
-  read(j, "rtol", k.rtol);
-  read(j, "trials", k.trials);
-  read(j, "output_dir", k.output_dir);
+  read_field(j, "kernels", k.kernels);
+  read_field(j, "so_paths", k.so_paths);
+  read_spec(j, k.spec);
+  read_field(j, "ref", k.ref);
+  read_field(j, "atol", k.atol);
+  read_field(j, "rtol", k.rtol);
+  read_field(j, "trials", k.trials);
+  read_field(j, "output_dir", k.output_dir);
   return k;
 }
 
@@ -130,26 +149,53 @@ json to_json(const ProfileRequest& p) {
 }
 
 ProfileRequest profile_request_from_json(const json& j) {
+  check_object(j, "the profile request");
   ProfileRequest p;
-  read(j, "warmup_calls", p.warmup_calls);
-  read(j, "warmup_ms", p.warmup_ms);
-  read(j, "iters", p.iters);
-  read(j, "iters_given", p.iters_given);
-  read(j, "time_budget_ms", p.time_budget_ms);
-  read(j, "noise_target_pct", p.noise_target_pct);
-  read(j, "throttle_threshold_pct", p.throttle_threshold_pct);
-  read(j, "discard_throttled", p.discard_throttled);
-  read(j, "input_sets", p.input_sets);
-  read(j, "no_l2_flush", p.no_l2_flush);
-  read(j, "metric_set", p.metric_set);
-  read(j, "ncu_timeout_s", p.ncu_timeout_s);
-  read(j, "no_ncu", p.no_ncu);
-  read(j, "source", p.source);
-  read(j, "sass", p.sass);
-  read(j, "stock_source_section", p.stock_source_section);
-  read(j, "top", p.top);
-  read(j, "no_roofline", p.no_roofline);
+  read_field(j, "warmup_calls", p.warmup_calls);
+  read_field(j, "warmup_ms", p.warmup_ms);
+  read_field(j, "iters", p.iters);
+  read_field(j, "iters_given", p.iters_given);
+  read_field(j, "time_budget_ms", p.time_budget_ms);
+  read_field(j, "noise_target_pct", p.noise_target_pct);
+  read_field(j, "throttle_threshold_pct", p.throttle_threshold_pct);
+  read_field(j, "discard_throttled", p.discard_throttled);
+  read_field(j, "input_sets", p.input_sets);
+  read_field(j, "no_l2_flush", p.no_l2_flush);
+  read_field(j, "metric_set", p.metric_set);
+  read_field(j, "ncu_timeout_s", p.ncu_timeout_s);
+  read_field(j, "no_ncu", p.no_ncu);
+  read_field(j, "source", p.source);
+  read_field(j, "sass", p.sass);
+  read_field(j, "stock_source_section", p.stock_source_section);
+  read_field(j, "top", p.top);
+  read_field(j, "no_roofline", p.no_roofline);
   return p;
+}
+
+void validate(const RunnerRequest& r) {
+  if (r.spec.kernel.empty()) throw usage_error("the runner request names no kernel file");
+  if (r.warmup_calls < 0) throw usage_error("the runner request's warmup_calls is negative");
+  check_range("check", "--timeout", r.spec.timeout_s);
+}
+
+json to_json(const RunnerRequest& r) {
+  json j = spec_json(r.spec);
+  j.update({{"command", "__runner"},
+            {"kprof_version", KPROF_VERSION},
+            {"kernel", r.spec.kernel},
+            {"so_path", r.spec.so_path},
+            {"warmup_calls", r.warmup_calls}});
+  return j;
+}
+
+RunnerRequest runner_request_from_json(const json& j) {
+  check_object(j, "the runner request");
+  RunnerRequest r;
+  read_field(j, "kernel", r.spec.kernel);
+  read_field(j, "so_path", r.spec.so_path);
+  read_spec(j, r.spec);
+  read_field(j, "warmup_calls", r.warmup_calls);
+  return r;
 }
 
 }  // namespace kprof::api

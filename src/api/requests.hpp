@@ -67,4 +67,21 @@ nlohmann::json to_json(const ProfileRequest& p);
 KernelRequest kernel_request_from_json(const nlohmann::json& j);
 ProfileRequest profile_request_from_json(const nlohmann::json& j);
 
+/// What `kprof __runner` (one version under ncu) and each version of `kprof __session`'s plan
+/// receive: the kernel's spec and the calls before the profiled one (the timing's warm-up calls,
+/// clamped to 3..20 by the flow).
+struct RunnerRequest {
+  KernelSpec spec;
+  int warmup_calls = 3;
+};
+
+/// A kernel file, warmup_calls >= 0, the call limit in its row's range. Throws Error (exit 2).
+void validate(const RunnerRequest& r);
+
+/// JSON of a runner request: the spec's fields as in a KernelRequest, "kernel", "so_path",
+/// "warmup_calls", {"command": "__runner", "kprof_version"}; the reader takes it back and throws
+/// Error (exit 2) for a field of another type or a JSON that is not an object.
+nlohmann::json to_json(const RunnerRequest& r);
+RunnerRequest runner_request_from_json(const nlohmann::json& j);
+
 }  // namespace kprof::api

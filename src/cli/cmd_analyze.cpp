@@ -5,6 +5,7 @@
 // streamed one launch at a time (stages/analysis/analyze_stream.hpp).
 #include <memory>
 
+#include "api/command_requests.hpp"
 #include "cli/commands.hpp"
 #include "cli/table_options.hpp"
 #include "cli/validators.hpp"
@@ -13,7 +14,7 @@
 namespace kprof {
 
 void register_analyze(CLI::App& app, CommandAction& action) {
-  auto opts = std::make_shared<AnalyzeOptions>();
+  auto opts = std::make_shared<api::AnalyzeRequest>();
   auto* sub = app.add_subcommand("analyze",
                                  "Bottleneck verdict for an existing ncu report (.ncu-rep or raw CSV), no GPU needed");
   sub->footer(
@@ -35,8 +36,21 @@ void register_analyze(CLI::App& app, CommandAction& action) {
   add_table_option(sub, "analyze", "--top", opts->top);
   add_table_option(sub, "analyze", "--sass", opts->sass);
   add_table_option(sub, "analyze", "--no-roofline", opts->no_roofline);
-  add_table_option(sub, "analyze", "--timeout", opts->timeout_s);
-  sub->callback([opts, &action] { action = [opts] { return run_analyze(*opts); }; });
+  add_table_option(sub, "analyze", "--timeout", opts->export_timeout_s);
+  sub->callback([opts, &action] {
+    api::validate(*opts);
+    action = [opts] {
+      AnalyzeOptions a;
+      a.report = opts->report;
+      a.output_dir = opts->output_dir;
+      a.json = opts->json;
+      a.no_roofline = opts->no_roofline;
+      a.timeout_s = opts->export_timeout_s;
+      a.top = opts->top;
+      a.sass = opts->sass;
+      return run_analyze(a);
+    };
+  });
 }
 
 }  // namespace kprof

@@ -2,6 +2,8 @@
 #include <cstdio>
 #include <memory>
 
+#include "api/command_requests.hpp"
+#include "api/rules.hpp"
 #include "cli/commands.hpp"
 #include "cli/table_options.hpp"
 #include "cli/validators.hpp"
@@ -14,12 +16,7 @@
 namespace kprof {
 namespace {
 
-struct BuildCli {
-  std::string kernel, implementation, arch, output;
-  int gpu = kDefaultGpu;
-  double timeout_s = kDefaultNvccTimeoutS;
-  std::vector<std::string> nvcc_flags;
-};
+using BuildCli = api::BuildRequest;
 
 int run_build(const BuildCli& o) {
   BuildOptions b;
@@ -27,9 +24,9 @@ int run_build(const BuildCli& o) {
   b.impl = resolve_implementation(o.implementation, o.kernel);
   b.arch = o.arch;
   b.gpu = o.gpu;
-  b.output = o.output;
+  b.output = o.output_so;
   b.extra_flags = o.nvcc_flags;
-  b.timeout_s = o.timeout_s;
+  b.timeout_s = o.nvcc_timeout_s;
   b.echo = false;
   BuildResult r = build_kernel(b);
   std::printf("%s\n", shell_join(r.command).c_str());
@@ -57,14 +54,18 @@ void register_build(CLI::App& app, CommandAction& action) {
       "CUTLASS_HOME, standard places or the nvidia-cutlass pip package) and the flags CUTLASS needs.\n"
       "Extra nvcc flags go after `--`. Exit 0 built, 1 nvcc failed (its messages are shown), 2 bad input.");
   sub->add_option("kernel", o->kernel, "The .cu file")->required();
-  auto* impl = add_table_option(sub, "build", "--implementation", o->implementation);
-  add_table_option(sub, "build", "--backend", o->implementation)->excludes(impl);
+  add_table_option(sub, "build", "--implementation", o->implementation);
+  add_table_option(sub, "build", "--backend", o->implementation);
   add_table_option(sub, "build", "--arch", o->arch);
-  add_table_option(sub, "build", "--output", o->output);
+  add_table_option(sub, "build", "--output", o->output_so);
   add_table_option(sub, "build", "--gpu", o->gpu);
-  add_table_option(sub, "build", "--timeout", o->timeout_s);
+  add_table_option(sub, "build", "--timeout", o->nvcc_timeout_s);
   sub->add_option("nvcc_flags", o->nvcc_flags, "Extra nvcc flags, after `--` (e.g. -- -lcuda -Xptxas -v)");
-  sub->callback([&action, o] { action = [o] { return run_build(*o); }; });
+  sub->callback([&action, o, sub] {
+    api::check_option_rules("build", given_options(sub));  // --backend excludes --implementation
+    api::validate(*o);
+    action = [o] { return run_build(*o); };
+  });
 }
 
 }  // namespace kprof

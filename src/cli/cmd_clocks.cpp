@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "api/command_requests.hpp"
 #include "cli/commands.hpp"
 #include "cli/table_options.hpp"
 #include "core/error.hpp"
@@ -10,10 +11,7 @@
 namespace kprof {
 namespace {
 
-struct ClocksCli {
-  int gpu = kDefaultGpu;
-  bool lock = false, reset = false, dry_run = false, max = false;
-};
+using ClocksCli = api::ClocksCommandRequest;
 
 int run_clocks_cli(const ClocksCli& o) {
   ClocksRequest req;
@@ -46,12 +44,14 @@ void register_clocks(CLI::App& app, CommandAction& action) {
       "--reset restores the defaults; --dry-run prints exactly what would be done and changes nothing.\n"
       "Exit 0 done, 1 clocks unreadable or NVML refused, 2 bad options.");
   add_table_option(sub, "clocks", "--gpu", o->gpu);
-  auto* lock = add_table_option(sub, "clocks", "--lock", o->lock);
-  add_table_option(sub, "clocks", "--max", o->max)->needs(lock);
-  auto* reset = add_table_option(sub, "clocks", "--reset", o->reset);
-  lock->excludes(reset);
+  add_table_option(sub, "clocks", "--lock", o->lock);
+  add_table_option(sub, "clocks", "--max", o->max);
+  add_table_option(sub, "clocks", "--reset", o->reset);
   add_table_option(sub, "clocks", "--dry-run", o->dry_run);
-  sub->callback([&action, o] { action = [o] { return run_clocks_cli(*o); }; });
+  sub->callback([&action, o] {
+    api::validate(*o);  // --max needs --lock, --lock excludes --reset (the table's rules)
+    action = [o] { return run_clocks_cli(*o); };
+  });
 }
 
 }  // namespace kprof

@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "cli/commands.hpp"
-#include "api/defaults.hpp"
+#include "api/command_requests.hpp"
 #include "cli/table_options.hpp"
 #include "cli/validators.hpp"
 #include "flows/compare.hpp"
@@ -12,11 +12,7 @@
 namespace kprof {
 namespace {
 
-struct CompareCli {
-  std::vector<std::string> inputs;
-  double fail_if_slower = -1;  ///< < 0: no gate
-  std::string output_dir = api::kDefaultCompareDir;
-};
+using CompareCli = api::CompareRequest;
 
 }  // namespace
 
@@ -35,12 +31,13 @@ void register_compare(CLI::App& app, CommandAction& action) {
       "Exit 0; with --fail-if-slower PCT, 1 when a version is slower beyond noise and PCT %, no longer correct,\n"
       "or missing; 2 for an unreadable file.");
   sub->add_option("results", c->inputs, "Saved results: baseline first")->required()->expected(2, -1);
-  add_table_option(sub, "compare", "--fail-if-slower", c->fail_if_slower)->type_name("PCT");
+  add_table_option(sub, "compare", "--fail-if-slower", c->fail_if_slower_pct)->type_name("PCT");
   add_table_option(sub, "compare", "--output", c->output_dir);
   sub->callback([c, &action] {
+    api::validate(*c);
     action = [c] {
       std::optional<double> gate;
-      if (c->fail_if_slower >= 0) gate = c->fail_if_slower;
+      if (c->fail_if_slower_pct >= 0) gate = c->fail_if_slower_pct;
       return run_compare(c->inputs, gate, c->output_dir);
     };
   });

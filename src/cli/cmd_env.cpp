@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
-#include "api/defaults.hpp"
+#include "api/command_requests.hpp"
 #include "cli/table_options.hpp"
 #include "core/json_text.hpp"
 #include "cli/validators.hpp"
@@ -18,20 +18,15 @@
 namespace kprof {
 namespace {
 
-struct EnvCli {
-  std::string output = api::kDefaultEnvReport;
-  int gpu = kDefaultGpu;
-  bool json = false;
-  double timeout_s = kDefaultEnvProbeTimeoutS;
-};
+using EnvCli = api::EnvRequest;
 
 int run_env(const EnvCli& o) {
-  std::string md = o.output;
+  std::string md = o.output_file;
   // A folder (existing, or written with a trailing '/') gets env_check.md inside it.
   if (!md.empty() && (md.back() == '/' || path_exists(md + "/."))) md = join_path(md, "env_check.md");
   EnvOptions opts;
   opts.gpu = o.gpu;
-  opts.timeout_s = o.timeout_s;
+  opts.timeout_s = o.probe_timeout_s;
   EnvReport report = assess_env(collect_env(opts));
   write_env_reports(report, md);
   if (o.json) {
@@ -60,11 +55,14 @@ void register_env(CLI::App& app, CommandAction& action) {
       "nvcc, ncu (and whether it may read performance counters), compute-sanitizer, the Python kprof embeds\n"
       "with PyTorch / Triton / CuTe DSL, the CUTLASS headers, CUDA_* variables. Writes env_check.md and\n"
       "env_check.json. Exit 0 ready, 1 not ready (each failed item says why and what to do), 2 bad options.");
-  add_table_option(sub, "env", "--output", o->output);
+  add_table_option(sub, "env", "--output", o->output_file);
   add_table_option(sub, "env", "--gpu", o->gpu);
   add_table_option(sub, "env", "--json", o->json);
-  add_table_option(sub, "env", "--timeout", o->timeout_s);
-  sub->callback([&action, o] { action = [o] { return run_env(*o); }; });
+  add_table_option(sub, "env", "--timeout", o->probe_timeout_s);
+  sub->callback([&action, o] {
+    api::validate(*o);
+    action = [o] { return run_env(*o); };
+  });
 }
 
 }  // namespace kprof

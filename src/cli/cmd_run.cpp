@@ -26,21 +26,17 @@ namespace {
 int run_scaled_command(RunCmd& c) {
   ScaleRequest sr;
   sr.run = make_run_request(c);
-  const auto& argv = invocation();
-  std::vector<std::string> words;
-  for (size_t i = 2; i < argv.size(); ++i) words.push_back(argv[i]);  // after "kprof run"
-  sr.run_args = strip_scale_args(words);
+  sr.unit_request = api::to_json(api::without_scale(c));  // each worker's one request (units.json)
   for (const auto& s : c.sweep) sr.axes.push_back(parse_sweep_axis(s));
   if (!c.gpus.empty()) sr.gpus = parse_gpu_list(c.gpus, c.gpus == "all" ? cuda_versions().device_count : 0);
-  sr.slurm = c.slurm;
-  sr.slurm.wait = !c.no_wait;
+  sr.slurm = slurm_options(c);
   if (settings().slurm_poll_s) sr.slurm.poll_s = *settings().slurm_poll_s;
   sr.self_exe = self_command();
   return run_scaled(sr);
 }
 
 int run_run_command(RunCmd& c) {
-  if (is_scaled(c)) return run_scaled_command(c);
+  if (api::is_scaled(c)) return run_scaled_command(c);
   RunRequest req = make_run_request(c);
   RunOutcome out = run_workflow(req);
   if (!out.env_ready) return 1;

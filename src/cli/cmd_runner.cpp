@@ -44,8 +44,27 @@ constexpr double kMaxReplayPasses = 50;
 
 struct RunnerOptions {
   KernelCliOptions k;
-  int warmup = 3;
+  int warmup = api::RunnerRequest{}.warmup_calls;
+  std::string request_file;  ///< --request FILE: the typed request (what kprof's flows pass; no words then)
 };
+
+/// The runner request in `path` (api/requests.hpp RunnerRequest as JSON), validated. Error (exit 2)
+/// naming the file when it cannot be read or is not a request.
+api::RunnerRequest read_runner_request(const std::string& path) {
+  if (!path_exists(path)) throw usage_error("cannot read the runner request " + path + ": no such file");
+  nlohmann::json j = nlohmann::json::parse(read_file(path), nullptr, false);
+  if (j.is_discarded()) throw usage_error("the runner request " + path + " is not JSON");
+  api::RunnerRequest r = api::runner_request_from_json(j);
+  api::validate(r);
+  return r;
+}
+
+/// The request of one version of a session plan, validated (Error exit 2 when it is not one).
+api::RunnerRequest entry_request(const SessionPlanEntry& entry) {
+  api::RunnerRequest r = api::runner_request_from_json(entry.request);
+  api::validate(r);
+  return r;
+}
 
 void fail_on(const std::optional<KernelFault>& f) {
   if (f) throw check_failed(f->message, f->hint);
@@ -91,9 +110,17 @@ std::optional<KernelFault> profiled_call(KernelInstance& inst, const KernelSpec&
 }
 
 int run_runner(RunnerOptions& o) {
-  KernelSpec spec = spec_for(o.k, 0);
+  KernelSpec spec;
+  int warmup = o.warmup;
+  if (!o.request_file.empty()) {
+    api::RunnerRequest r = read_runner_request(o.request_file);
+    spec = r.spec;
+    warmup = r.warmup_calls;
+  } else {
+    spec = spec_for(o.k, 0);
+  }
   select_gpu(spec.gpu);
-  auto inst = load_and_warm(spec, o.warmup);
+  auto inst = load_and_warm(spec, warmup);
   fail_on(profiled_call(*inst, spec, ""));
   return 0;
 }
@@ -102,25 +129,6 @@ int run_runner(RunnerOptions& o) {
 void add_runner_options(CLI::App* sub, RunnerOptions& o) {
   add_kernel_options(sub, o.k, /*several=*/false, /*with_ref=*/false, /*with_output=*/false);
   sub->add_option("--warmup", o.warmup, "Calls before the profiled one")->check(non_negative_number());
-}
-
-/// A session entry's words read exactly as `kprof __runner WORDS` would read them.
-RunnerOptions parse_runner_args(const std::vector<std::string>& words) {
-  CLI::App app{"kprof"};
-  RunnerOptions o;
-  auto* sub = app.add_subcommand("__runner");
-  add_runner_options(sub, o);
-  std::vector<std::string> argv = {"kprof", "__runner"};
-  argv.insert(argv.end(), words.begin(), words.end());
-  argv = rewrite_nvcc_flags(argv);
-  std::vector<std::string> rev(argv.rbegin(), argv.rend() - 1);  // CLI11 takes them reversed, no program name
-  try {
-    app.parse(rev);
-  } catch (const CLI::ParseError& e) {
-    throw usage_error(std::string("ncu session plan: bad runner arguments: ") + e.what());
-  }
-  finish_kernel_options(sub, o.k);
-  return o;
 }
 
 /// One of the runner's "==KPROF== ..." lines on stderr, flushed at once (kprof reads them as they come).
@@ -147,15 +155,14 @@ int run_session(const std::string& plan_path) {
   int rc = 0;
   bool gpu_selected = false;
   for (const auto& entry : parse_session_plan(j)) {
-    RunnerOptions o;
     std::unique_ptr<KernelInstance> inst;
     KernelSpec spec;
     try {
-      o = parse_runner_args(entry.args);
-      spec = spec_for(o.k, 0);
+      api::RunnerRequest r = entry_request(entry);  // the typed request: no words parsed
+      spec = r.spec;
       if (!gpu_selected) select_gpu(spec.gpu);
       gpu_selected = true;
-      inst = load_and_warm(spec, o.warmup);
+      inst = load_and_warm(spec, r.warmup_calls);
     } catch (const Error& e) {
       print_mark(SessionState::Skipped, entry.name, e.what());
       rc = 1;
@@ -221,7 +228,7 @@ std::string wait_for_go(const std::string& prelim_path, const StandbyOptions& o)
   if (!j.is_discarded()) {
     for (const auto& entry : parse_session_plan(j)) {
       try {
-        KernelSpec spec = spec_for(parse_runner_args(entry.args).k, 0);
+        KernelSpec spec = entry_request(entry).spec;
         if (!gpu_selected) {
           select_gpu(spec.gpu);
           if (o.probe) session_counter_probe(spec.gpu);  // before the imports: the run waits for it
@@ -255,8 +262,16 @@ void register_runner(CLI::App& app, CommandAction& action) {
   auto* sub = app.add_subcommand("__runner", "Internal: the process `kprof profile` runs under ncu");
   sub->group("");  // hidden from --help
   add_runner_options(sub, *opts);
+  sub->add_option("--request", opts->request_file,
+                  "The typed request (JSON, api/requests.hpp RunnerRequest) instead of the kernel and its options");
+  sub->get_option("kernel")->required(false);  // --request names it
   sub->callback([sub, opts, &action] {
-    finish_kernel_options(sub, opts->k);
+    if (!opts->request_file.empty() && (!opts->k.kernels.empty() || !sub->remaining().empty()))
+      throw usage_error("__runner --request takes no kernel file or options besides", "put them in the request");
+    if (opts->request_file.empty()) {
+      if (opts->k.kernels.empty()) throw usage_error("__runner needs a kernel file or --request FILE");
+      finish_kernel_options(sub, opts->k);
+    }
     action = [opts] { return run_runner(*opts); };
   });
   auto plan = std::make_shared<std::string>();

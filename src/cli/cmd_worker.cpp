@@ -60,7 +60,11 @@ int run_worker_command(const WorkerCli& c) {
   if (!req.plan.cwd.empty() && ::chdir(req.plan.cwd.c_str()) != 0)
     throw usage_error("cannot enter " + req.plan.cwd + " (the folder of the run): " + std::strerror(errno),
                       "the kernel files and ref.py must be reachable at the same paths on this node");
-  RunCmd run = parse_run_words(req.plan.run_args);
+  if (req.plan.request.is_null())
+    throw usage_error(req.units_path + " holds no run request (a unit list of an older kprof)",
+                      "run the same `kprof run` command again: it writes the unit list anew and keeps finished units");
+  RunCmd run = api::run_request_from_json(req.plan.request);  // the one request: no words parsed again
+  api::validate(run);
   req.base = make_run_request(run);
   if (c.one_gpu)
     for (auto& v : req.base.versions) v.gpu = 0;  // CUDA_VISIBLE_DEVICES names this worker's one GPU

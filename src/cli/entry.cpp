@@ -253,7 +253,6 @@ int cli_main(const std::vector<std::string>& argv) {
   // nvcc flags after `--` become --nvcc-flag=FLAG (check, profile, run, __runner).
   std::vector<std::string> args = rewrite_nvcc_flags(argv);
   internal_command = ends_through_exit(args);
-  set_invocation(args);  // `kprof run --sweep/--gpus/--slurm` hands its words to its workers
   public_command = args[1].rfind("-", 0) == 0 ? "" : args[1];
   if (CliOutcome r = parse(app, args, true); r.code >= 0) {
     write_outcome_file(r.code);

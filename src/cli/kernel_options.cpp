@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "api/rules.hpp"
 #include "cli/table_options.hpp"
 #include "cli/validators.hpp"
 #include "core/error.hpp"
@@ -37,8 +38,8 @@ void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool w
         ->required()
         ->expected(1)
         ->check(CLI::ExistingFile);
-  auto* impl = add_table_option(sub, cmd, "--implementation", o.spec.implementation);
-  add_table_option(sub, cmd, "--backend", o.spec.implementation)->excludes(impl);
+  add_table_option(sub, cmd, "--implementation", o.spec.implementation);
+  add_table_option(sub, cmd, "--backend", o.spec.implementation);  // excludes --implementation: the table's rule
   add_table_option(sub, cmd, "--so", o.so_paths);
   add_table_option(sub, cmd, kNvccFlagOption, o.spec.nvcc_flags);
   add_table_option(sub, cmd, "--build", o.spec.build);
@@ -69,8 +70,8 @@ void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool w
 
 void add_profile_options(CLI::App* sub, ProfileCliOptions& o) {
   const std::string cmd = sub->get_name();
-  auto* w = add_table_option(sub, cmd, "--warmup", o.warmup_calls);
-  add_table_option(sub, cmd, "--warmup-ms", o.warmup_ms)->excludes(w);
+  add_table_option(sub, cmd, "--warmup", o.warmup_calls);
+  add_table_option(sub, cmd, "--warmup-ms", o.warmup_ms);  // excludes --warmup: the table's rule
   add_table_option(sub, cmd, "--iters", o.iters)->each([&o](const std::string&) { o.iters_given = true; });
   add_table_option(sub, cmd, "--noise-target", o.noise_target_pct);
   const api::OptionRow& budget = api::option_row(cmd, "--time-budget-ms");
@@ -191,6 +192,7 @@ void finish_kernel_options(CLI::App* sub, KernelCliOptions& o) {
     if (auto why = misplaced_option(*sub, w, attached ? w.substr(w.find('=') + 1) : "", attached, hint); !why.empty())
       throw usage_error(why, hint);
   }
+  api::check_option_rules(table_command(sub), given_options(sub));  // the rows' needs / excludes
   api::validate(o, /*several=*/sub->get_name() == "run");
   if (!o.output_dir.empty() && sub->get_option_no_throw("--output-dir"))
     if (auto why = output_dir_problem(o.output_dir); !why.empty())

@@ -10,21 +10,17 @@
 namespace kprof {
 namespace {
 
-std::vector<std::string>& stored_invocation() {
-  static std::vector<std::string> argv;
-  return argv;
-}
-
-/// --decide and its options (docs/METHOD.md states the rule).
+/// --decide and its options (docs/METHOD.md states the rule; each needs --decide: the table's
+/// rule, checked by check_scale_options).
 void add_decide_options(CLI::App* sub, RunCmd& c) {
-  CLI::Option* decide = add_table_option(sub, "run", "--decide", c.decide);
-  add_table_option(sub, "run", "--rounds", c.rounds)->needs(decide);
-  add_table_option(sub, "run", "--decide-budget", c.decide_budget_s)->needs(decide);
-  add_table_option(sub, "run", "--calls-per-round", c.calls_per_round)->needs(decide);
-  add_table_option(sub, "run", "--min-gain", c.min_gain_pct)->needs(decide);
-  add_table_option(sub, "run", "--confirm", c.confirm)->needs(decide);
-  add_table_option(sub, "run", "--decide-time", c.decide_time)->needs(decide);
-  add_table_option(sub, "run", "--decide-ncu", c.decide_ncu)->needs(decide);
+  add_table_option(sub, "run", "--decide", c.decide);
+  add_table_option(sub, "run", "--rounds", c.rounds);
+  add_table_option(sub, "run", "--decide-budget", c.decide_budget_s);
+  add_table_option(sub, "run", "--calls-per-round", c.calls_per_round);
+  add_table_option(sub, "run", "--min-gain", c.min_gain_pct);
+  add_table_option(sub, "run", "--confirm", c.confirm);
+  add_table_option(sub, "run", "--decide-time", c.decide_time);
+  add_table_option(sub, "run", "--decide-ncu", c.decide_ncu);
 }
 
 }  // namespace
@@ -71,40 +67,22 @@ RunRequest make_run_request(const RunCmd& c) {
   return req;
 }
 
-bool is_scaled(const RunCmd& c) { return !c.sweep.empty() || !c.gpus.empty() || c.slurm.enabled; }
-
 void check_scale_options(const CLI::App* sub, const RunCmd& c) {
-  for (const char* o : {"--partition", "--gres", "--time", "--max-parallel", "--units-per-task", "--no-wait"})
-    if (!c.slurm.enabled && sub->get_option(o)->count() > 0)
-      throw usage_error(std::string(o) + " is an option of --slurm",
-                        "add --slurm to run on a Slurm cluster, or drop " + std::string(o));
-  if (c.slurm.enabled && !c.gpus.empty())
-    throw usage_error("--gpus and --slurm exclude each other", "with --slurm, Slurm gives each task its GPU (--gres)");
-  if (c.decide && is_scaled(c))
-    throw usage_error("--decide times the versions in one process: it does not combine with --sweep, --gpus or --slurm",
-                      "decide at one size: drop the scale options, or run --decide once per size");
-  if (!c.gpus.empty() && sub->get_option("--gpu")->count() > 0)
-    throw usage_error("--gpus and --gpu exclude each other", "give the GPUs with --gpus 0,1,... only");
+  std::set<std::string> given = given_options(sub);
+  for (const auto& flag : api::given_run_options(c)) given.insert(flag);
+  api::validate(c, given);
 }
 
-std::vector<std::string> strip_scale_args(const std::vector<std::string>& words) {
-  static const std::set<std::string> with_value = {"-o",     "--output-dir",   "--sweep",
-                                                   "--gpus", "--partition",    "--gres",
-                                                   "--time", "--max-parallel", "--units-per-task"};
-  static const std::set<std::string> flags = {"--slurm", "--no-wait"};
-  std::vector<std::string> out;
-  for (size_t i = 0; i < words.size(); ++i) {
-    const std::string& w = words[i];
-    std::string name = w.substr(0, w.find('='));
-    if (flags.count(w)) continue;
-    if (with_value.count(name)) {
-      if (name == w) ++i;  // "--opt VALUE"
-      continue;
-    }
-    if (w.rfind("-o", 0) == 0 && w.size() > 2 && w[2] != '-') continue;  // "-oDIR"
-    out.push_back(w);
-  }
-  return out;
+SlurmOptions slurm_options(const RunCmd& c) {
+  SlurmOptions s;
+  s.enabled = c.slurm.enabled;
+  s.partition = c.slurm.partition;
+  s.gres = c.slurm.gres;
+  s.time = c.slurm.time;
+  s.max_parallel = c.slurm.max_parallel;
+  s.units_per_task = c.slurm.units_per_task;
+  s.wait = !c.no_wait;
+  return s;
 }
 
 RunCmd parse_run_words(const std::vector<std::string>& words) {
@@ -119,14 +97,11 @@ RunCmd parse_run_words(const std::vector<std::string>& words) {
   try {
     app.parse(static_cast<int>(cargs.size()), cargs.data());
   } catch (const CLI::ParseError& e) {
-    throw usage_error(std::string("the run options of units.json do not parse: ") + e.what(),
-                      "the kernel files must be reachable from the folder units.json names (cwd)");
+    throw usage_error(std::string("the run options do not parse: ") + e.what(), "see `kprof run --help`");
   }
   finish_kernel_options(sub, c.k);
+  check_scale_options(sub, c);
   return c;
 }
-
-void set_invocation(const std::vector<std::string>& argv) { stored_invocation() = argv; }
-const std::vector<std::string>& invocation() { return stored_invocation(); }
 
 }  // namespace kprof

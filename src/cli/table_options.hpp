@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <set>
 #include <string>
 #include <type_traits>
 
@@ -47,6 +48,15 @@ template <class F>
 CLI::Option* add_table_flag_callback(CLI::App* sub, const std::string& command, const std::string& flag, F fn) {
   const api::OptionRow& row = api::option_row(command, flag);
   return apply_row(sub->add_flag_callback(row.flag, fn, row.help), row);
+}
+
+/// The long names of `sub`'s options given on the command line (for api/rules.hpp
+/// check_option_rules and the requests' validate()).
+inline std::set<std::string> given_options(const CLI::App* sub) {
+  std::set<std::string> given;
+  for (const CLI::Option* o : sub->get_options())
+    if (o->count() > 0 && !o->get_lnames().empty()) given.insert("--" + o->get_lnames().front());
+  return given;
 }
 
 }  // namespace kprof

@@ -68,7 +68,7 @@ NcuRunResult run_session_ncu(const std::vector<PendingProfile>& pending, const s
                              const ProfileSettings& s, const std::string& run_dir, SessionRun& run,
                              StandbySession* standby, NcuReportPrewarm& warm, const std::function<bool()>& go_on) {
   std::vector<SessionPlanEntry> plan;
-  for (size_t i : versions) plan.push_back({pending[i].name, runner_args(pending[i].spec, pending[i].out.timing)});
+  for (size_t i : versions) plan.push_back({pending[i].name, runner_request(pending[i].spec, pending[i].out.timing)});
   run.shared.why_not = "ncu wrote no report";
   double timeout_s = s.ncu_timeout_s * static_cast<double>(versions.size());  // each version's own limit, summed
   auto read = [&run, &s, &warm](const std::string& path) {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "api/requests.hpp"
 #include "core/trace.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
@@ -41,7 +42,8 @@ std::unique_ptr<StandbySession> StandbySession::for_profile(const KernelSpec& sp
                                                             const ProfileSettings& s, const std::string& out_dir) {
   NcuRunOptions no = own_session_ncu_options(spec, s, out_dir);
   no.target = self_command();
-  return std::unique_ptr<StandbySession>(new StandbySession({{name, spec_to_args(spec)}}, no, out_dir));
+  return std::unique_ptr<StandbySession>(
+      new StandbySession({{name, api::to_json(api::RunnerRequest{spec})}}, no, out_dir));
 }
 
 StandbySession::StandbySession(const std::vector<SessionPlanEntry>& prelim, NcuRunOptions no, const std::string& dir,

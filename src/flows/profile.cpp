@@ -12,6 +12,7 @@
 
 #include <fmt/ranges.h>
 
+#include "api/requests.hpp"
 #include "core/outcome.hpp"
 #include "core/trace.hpp"
 #include "core/error.hpp"
@@ -94,9 +95,10 @@ NcuRunOptions ncu_options(const KernelSpec& spec, const ProfileSettings& s, cons
                           const TimingResult& timing) {
   NcuRunOptions no = own_session_ncu_options(spec, s, out_dir);
   no.target = self_command();
-  no.target.push_back("__runner");
-  auto args = runner_args(spec, timing);
-  no.target.insert(no.target.end(), args.begin(), args.end());
+  // One request in: the child reads its typed request from this file and parses no words.
+  const std::string request_path = join_path(out_dir, "runner_request.json");
+  write_file_atomic(request_path, runner_request(spec, timing).dump(1) + "\n");
+  no.target.insert(no.target.end(), {"__runner", "--request", request_path});
   if (s.show_progress)
     print_progress(fmt::format("ncu: profiling one call ({} metrics, set '{}', --clock-control none)",
                                no.metrics.size(), s.metric_set));
@@ -158,10 +160,8 @@ RooflineJob start_call_roofline(const std::string& dir, const NcuAnalysis& a, co
 
 }  // namespace
 
-std::vector<std::string> runner_args(const KernelSpec& spec, const TimingResult& timing) {
-  auto args = spec_to_args(spec);
-  args.insert(args.end(), {"--warmup", std::to_string(std::clamp(timing.warmup_calls, 3, 20))});
-  return args;
+nlohmann::json runner_request(const KernelSpec& spec, const TimingResult& timing) {
+  return api::to_json(api::RunnerRequest{spec, std::clamp(timing.warmup_calls, 3, 20)});
 }
 
 TimingResult time_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& s) {
@@ -197,7 +197,7 @@ void profile_own_session(ProfileOutcome& out, const KernelSpec& spec, const Prof
     return read.rep.has_value();
   };
   if (standby) {
-    std::vector<SessionPlanEntry> plan = {{file_stem(spec.kernel), runner_args(spec, out.timing)}};
+    std::vector<SessionPlanEntry> plan = {{file_stem(spec.kernel), runner_request(spec, out.timing)}};
     out.ncu = standby->release(plan, s.ncu_timeout_s, no.read_report);
     out.ncu.command = ncu_command(no.ncu.empty() ? find_ncu() : no.ncu, no);  // what it stood for, to rerun
     out.ncu.started_in_standby = true;

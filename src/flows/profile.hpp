@@ -93,9 +93,9 @@ TimingResult time_profile(KernelInstance& inst, const KernelSpec& spec, const Pr
 /// The outcome of a profile whose ncu step was skipped (--no-ncu).
 void skip_ncu(ProfileOutcome& out);
 
-/// The words `kprof __runner` gets for `spec`: spec_to_args plus --warmup (the timing's warm-up
-/// calls, clamped to 3..20).
-std::vector<std::string> runner_args(const KernelSpec& spec, const TimingResult& timing);
+/// The request `kprof __runner` (and a version of `kprof __session`'s plan) gets for `spec`: its
+/// spec and the timing's warm-up calls, clamped to 3..20 (api/requests.hpp RunnerRequest, as JSON).
+nlohmann::json runner_request(const KernelSpec& spec, const TimingResult& timing);
 
 /// ncu in a session of its own (`kprof __runner` under ncu, report DIR/profile.ncu-rep) for a
 /// kernel whose timing is in `out`; then the classification and the hot lines. `work` is the

@@ -172,7 +172,7 @@ int run_scaled(const ScaleRequest& req) {
   plan.out = absolute_path(run.output_dir);
   make_dirs(plan.out);
   for (const auto& u : pending_units(plan.out, plan.units)) plan.run_ids.push_back(u.id());
-  plan.run_args = req.run_args;
+  plan.request = req.unit_request;
   plan.cwd = cwd_now();
   for (const auto& a : req.axes) plan.axes.push_back(a.name);
   plan.ncu = run.profile.run_ncu;

@@ -4,6 +4,8 @@
 // every unit a worker or task left without one, and merges the results into the reports.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,10 +19,10 @@ namespace kprof {
 
 /// A scaled run.
 struct ScaleRequest {
-  RunRequest run;                     ///< versions (base dimensions), options, output_dir
-  std::vector<std::string> run_args;  ///< the `kprof run` words without the scale options
-  std::vector<SweepAxis> axes;        ///< --sweep, in order
-  std::vector<std::string> gpus;      ///< --gpus: CUDA_VISIBLE_DEVICES value per worker ("" = one worker as is)
+  RunRequest run;                 ///< versions (base dimensions), options, output_dir
+  nlohmann::json unit_request;    ///< each unit's request (api/run_request.hpp to_json, no scale part)
+  std::vector<SweepAxis> axes;    ///< --sweep, in order
+  std::vector<std::string> gpus;  ///< --gpus: CUDA_VISIBLE_DEVICES value per worker ("" = one worker as is)
   SlurmOptions slurm;
   std::vector<std::string> self_exe;  ///< the words that start kprof for the workers (self_command)
 };

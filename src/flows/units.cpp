@@ -35,7 +35,7 @@ void write_unit_plan(const UnitPlan& plan, const std::string& path) {
   nlohmann::json j = {{"schema_version", kReportSchemaVersion},
                       {"units", plan.units},
                       {"run", plan.run_ids},
-                      {"run_args", plan.run_args},
+                      {"request", plan.request},
                       {"cwd", plan.cwd},
                       {"out", plan.out},
                       {"axes", plan.axes},
@@ -51,7 +51,7 @@ UnitPlan read_unit_plan(const std::string& path) {
     UnitPlan p;
     p.units = j.at("units").get<std::vector<Unit>>();
     p.run_ids = j.value("run", std::vector<std::string>{});
-    p.run_args = j.at("run_args").get<std::vector<std::string>>();
+    p.request = j.value("request", nlohmann::json());  // null in a list of kprof <= 0.x (run_args): see the worker
     p.cwd = j.value("cwd", "");
     p.out = j.value("out", parent_dir(path));
     p.axes = j.value("axes", std::vector<std::string>{});

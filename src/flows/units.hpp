@@ -3,6 +3,8 @@
 // how they are split into shards (one per GPU, or one per Slurm array task).
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,13 +17,13 @@ namespace kprof {
 
 /// OUT/units.json: everything a worker needs to run its shard, on this host or a cluster node.
 struct UnitPlan {
-  std::vector<Unit> units;            ///< every unit of the run (versions x grid points), version-major within a point
-  std::vector<std::string> run_ids;   ///< the units this submission runs (Unit::id), fixed when it is written
-  std::vector<std::string> run_args;  ///< the `kprof run` words (after "run") without the scale options
-  std::string cwd;                    ///< the folder relative paths in run_args are relative to
-  std::string out;                    ///< the output folder, absolute
-  std::vector<std::string> axes;      ///< the swept dimensions, in order
-  bool ncu = true;                    ///< ncu requested (not --no-ncu): a correct unit without class is not ok
+  std::vector<Unit> units;           ///< every unit of the run (versions x grid points), version-major within a point
+  std::vector<std::string> run_ids;  ///< the units this submission runs (Unit::id), fixed when it is written
+  nlohmann::json request;            ///< the run's request without its scale part (api/run_request.hpp)
+  std::string cwd;                   ///< the folder relative paths in the request are relative to
+  std::string out;                   ///< the output folder, absolute
+  std::vector<std::string> axes;     ///< the swept dimensions, in order
+  bool ncu = true;                   ///< ncu requested (not --no-ncu): a correct unit without class is not ok
 };
 
 /// The units of `versions` (named by version_folder_names) at every grid point: point-major, the

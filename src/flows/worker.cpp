@@ -35,7 +35,7 @@ KernelSpec unit_spec(const WorkerRequest& req, const Unit& u) {
   if (u.version_index >= req.base.versions.size())
     throw usage_error("unit " + u.id() + " names version " + std::to_string(u.version_index) + " of " +
                           std::to_string(req.base.versions.size()),
-                      "units.json does not match its run_args: run kprof run again");
+                      "units.json does not match its request: run kprof run again");
   KernelSpec spec = req.base.versions[u.version_index];
   for (const auto& [name, value] : u.dims) spec.dims.set(name, value);
   return spec;
@@ -240,7 +240,7 @@ std::string gpu_lock_id(const UnitPlace& place, int gpu) {
 }
 
 int run_worker(const WorkerRequest& req) {
-  if (req.base.versions.empty()) throw usage_error("the unit list's run_args name no kernel file");
+  if (req.base.versions.empty()) throw usage_error("the unit list's request names no kernel file");
   return req.in_process ? run_in_process(req) : supervise(req);
 }
 

@@ -16,7 +16,7 @@ namespace kprof {
 
 /// What one worker runs.
 struct WorkerRequest {
-  RunRequest base;         ///< parsed from plan.run_args: every kernel file of the run, the shared options
+  RunRequest base;         ///< from plan.request: every kernel file of the run, the shared options
   UnitPlan plan;           ///< units.json
   std::string units_path;  ///< its path (the child worker reads it again)
   int shard = 0, shards = 1;

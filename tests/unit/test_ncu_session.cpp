@@ -206,15 +206,17 @@ TEST(NcuSession, RunnerMarksRoundTripThroughNcusPassThrough) {
 }
 
 TEST(NcuSession, PlanRoundTripsAndRejectsWhatIsMalformed) {
-  std::vector<SessionPlanEntry> plan = {{"v0", {"a/v0.cu", "--N=8", "--warmup", "3"}}, {"v1", {"b/v0.py", "--N=8"}}};
+  std::vector<SessionPlanEntry> plan = {{"v0", {{"kernel", "a/v0.cu"}, {"warmup_calls", 3}}},
+                                        {"v1", {{"kernel", "b/v0.py"}, {"dims", {{"N", "8"}}}}}};
   auto back = parse_session_plan(session_plan_json(plan));
   ASSERT_EQ(back.size(), 2u);
   EXPECT_EQ(back[0].name, "v0");
-  EXPECT_EQ(back[0].args, plan[0].args);
-  EXPECT_EQ(back[1].args, plan[1].args);
-  for (const char* bad : {R"([])", R"({"versions": []})", R"({"versions": [{"name": "v0"}]})",
-                          R"({"versions": [{"name": "v0", "args": [1]}]})",
-                          R"({"versions": [{"name": "v", "args": ["k"]}, {"name": "v", "args": ["k"]}]})"}) {
+  EXPECT_EQ(back[0].request, plan[0].request);
+  EXPECT_EQ(back[1].request, plan[1].request);
+  for (const char* bad :
+       {R"([])", R"({"versions": []})", R"({"versions": [{"name": "v0"}]})",
+        R"({"versions": [{"name": "v0", "request": ["k"]}]})", R"({"versions": [{"name": "v0", "args": ["k"]}]})",
+        R"({"versions": [{"name": "v", "request": {"kernel": "k"}}, {"name": "v", "request": {"kernel": "k"}}]})"}) {
     try {
       parse_session_plan(nlohmann::json::parse(bad));
       ADD_FAILURE() << "accepted " << bad;
@@ -273,12 +275,15 @@ TEST(NcuSession, OnlyVersionsWithOneKnownLaunchSequenceShareTheSession) {
 }
 
 TEST(NcuSession, TheSessionRunnerReadsEachVersionAsRunnerWouldAndSkipsWhatFails) {
-  // No GPU needed: v0's words fail the runner's own option check (a negative --seed), v1's kernel
-  // does not exist. Each gets its "skipped" line with the reason; the runner goes on and exits 1.
+  // No GPU needed: v0's request fails the runner's own check (a seed that is not a number), v1's
+  // kernel does not exist. Each gets its "skipped" line with the reason; the runner goes on and exits 1.
   TempDir dir;
   std::vector<SessionPlanEntry> plan = {
-      {"v0", {std::string(KPROF_EXAMPLES_DIR) + "/cuda/vector_add/vector_add.cu", "--seed=-1", "--N=8"}},
-      {"v1", {dir.path() + "/missing.cu", "--N=8"}}};
+      {"v0",
+       {{"kernel", std::string(KPROF_EXAMPLES_DIR) + "/cuda/vector_add/vector_add.cu"},
+        {"seed", "x"},
+        {"dims", {{"N", "8"}}}}},
+      {"v1", {{"kernel", dir.path() + "/missing.cu"}, {"dims", {{"N", "8"}}}}}};
   std::string path = dir.path() + "/ncu_session.json";
   write_file_atomic(path, session_plan_json(plan).dump());
   ProcessOptions o;
@@ -289,7 +294,7 @@ TEST(NcuSession, TheSessionRunnerReadsEachVersionAsRunnerWouldAndSkipsWhatFails)
   auto marks = read_session_marks(r.combined());
   ASSERT_EQ(marks.size(), 2u) << r.combined();
   EXPECT_EQ(marks["v0"].state, SessionState::Skipped);
-  EXPECT_NE(marks["v0"].why.find("seed is a non-negative integer"), std::string::npos) << marks["v0"].why;
+  EXPECT_NE(marks["v0"].why.find("request field 'seed'"), std::string::npos) << marks["v0"].why;
   EXPECT_EQ(marks["v1"].state, SessionState::Skipped);
   // A plan that is not one: a usage error.
   write_file_atomic(path, "{\"versions\": 3}");
@@ -315,22 +320,18 @@ TEST(NcuSession, AReportWithoutNvtxGivesNoRangesSoTheSplitGoesByLaunchOrder) {
   EXPECT_EQ(split.ids[0], (std::vector<int>{rep.kernels[0].id}));
 }
 
-TEST(NcuSession, EachPlanEntryHoldsTheRunnerWordsOfThatVersionAlone) {
-  // The session's plan and a version's fallback session give the runner the same words:
-  // spec_to_args plus --warmup (the timing's warm-up calls, clamped to 3..20).
+TEST(NcuSession, EachPlanEntryHoldsTheRunnerRequestOfThatVersionAlone) {
+  // The session's plan and a version's fallback session give the runner the same typed request:
+  // the spec and the timing's warm-up calls, clamped to 3..20.
   KernelSpec spec;
   spec.kernel = std::string(KPROF_EXAMPLES_DIR) + "/cuda/vector_add/vector_add.cu";
   spec.seed = 7;
   TimingResult t;
   t.warmup_calls = 50;
-  auto words = runner_args(spec, t);
-  auto base = spec_to_args(spec);
-  ASSERT_EQ(words.size(), base.size() + 2);
-  EXPECT_TRUE(std::equal(base.begin(), base.end(), words.begin()));
-  EXPECT_EQ(words[words.size() - 2], "--warmup");
-  EXPECT_EQ(words.back(), "20");
+  nlohmann::json req = runner_request(spec, t);
+  EXPECT_EQ(req["warmup_calls"], 20);
+  EXPECT_EQ(req["kernel"], spec.kernel);
+  EXPECT_EQ(req["seed"], 7);
   t.warmup_calls = 1;
-  EXPECT_EQ(runner_args(spec, t).back(), "3");
-  EXPECT_EQ(words.front(), spec.kernel);
-  EXPECT_NE(std::find(words.begin(), words.end(), "7"), words.end());  // --seed 7
+  EXPECT_EQ(runner_request(spec, t)["warmup_calls"], 3);
 }

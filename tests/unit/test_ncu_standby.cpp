@@ -22,7 +22,9 @@ namespace {
 std::string write_prelim(const TempDir& dir) {
   std::string cu = std::string(KPROF_SOURCE_DIR) + "/examples/attention/cuda/v0.cu";
   std::string path = dir / "prelim.json";
-  write_file_atomic(path, session_plan_json({{"v0", {cu, "--N=16", "--d_model=16", "--heads=1"}}}).dump());
+  write_file_atomic(
+      path,
+      session_plan_json({{"v0", {{"kernel", cu}, {"dims", {{"N", "16"}, {"d_model", "16"}, {"heads", "1"}}}}}}).dump());
   return path;
 }
 
@@ -67,7 +69,10 @@ TEST(NcuStandby, TheFinalPlanIsRunOnceReleased) {
   TempDir dir;
   std::string prelim = write_prelim(dir), go = dir / "go.json";
   std::string cu = std::string(KPROF_SOURCE_DIR) + "/examples/attention/cuda/v1.cu";
-  write_file_atomic(go, session_plan_json({{"final-v1", {cu, "--N=16", "--d_model=16", "--heads=1"}}}).dump());
+  write_file_atomic(
+      go,
+      session_plan_json({{"final-v1", {{"kernel", cu}, {"dims", {{"N", "16"}, {"d_model", "16"}, {"heads", "1"}}}}}})
+          .dump());
   auto r = run_kprof({"__session", prelim, "--standby", go, "--parent", std::to_string(::getpid())}, {}, "", 60);
   EXPECT_TRUE(contains(r.err, "final-v1")) << r.err;
   EXPECT_FALSE(contains(r.err, " v0")) << r.err;

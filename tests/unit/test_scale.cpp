@@ -199,7 +199,7 @@ TEST(Units, PlanRoundTrip) {
   UnitPlan p;
   p.units = make_units(two_versions(), sweep_grid({parse_sweep_axis("N=1,2")}));
   p.run_ids = {p.units[1].id(), p.units[3].id()};
-  p.run_args = {"v0.cu", "--ref", "ref.py", "--D=64"};
+  p.request = {{"kernels", {"v0.cu"}}, {"ref", "ref.py"}, {"dims", {{"D", "64"}}}};
   p.cwd = "/work";
   p.out = out;
   p.axes = {"N"};
@@ -208,7 +208,7 @@ TEST(Units, PlanRoundTrip) {
   UnitPlan q = read_unit_plan(join_path(out, "units.json"));
   EXPECT_EQ(q.units.size(), 4u);
   EXPECT_EQ(q.units[2].dims, p.units[2].dims);
-  EXPECT_EQ(q.run_args, p.run_args);
+  EXPECT_EQ(q.request, p.request);
   EXPECT_FALSE(q.ncu);
   auto run = units_to_run(q);
   ASSERT_EQ(run.size(), 2u);
@@ -294,12 +294,19 @@ TEST(Slurm, ParsesSbatchAndSacct) {
   EXPECT_NE(missing_unit_status("TIMEOUT", false, "1").second.find("--time 1"), std::string::npos);
 }
 
-TEST(ScaleOptions, WorkerWordsLoseTheScaleOptions) {
-  std::vector<std::string> words = {
-      "a.cu",      "--sweep",     "N=1Ki..4Ki", "--sweep=D=64,128", "--gpus",  "0,1", "--slurm",
-      "--time=10", "--partition", "gpu",        "--no-wait",        "-o",      "out", "--ref",
-      "ref.py",    "--D=64",      "-oout2",     "--output-dir=x",   "--iters", "20"};
-  EXPECT_EQ(strip_scale_args(words), (std::vector<std::string>{"a.cu", "--ref", "ref.py", "--D=64", "--iters", "20"}));
+TEST(ScaleOptions, WorkerRequestLosesTheScaleOptions) {
+  std::string dir = std::string(KPROF_EXAMPLES_DIR) + "/softmax_versions";
+  RunCmd c = parse_run_words({dir + "/v0.cu", "--sweep", "N=1Ki..4Ki", "--sweep=D=64,128", "--slurm", "--time=10",
+                              "--partition", "gpu", "--no-wait", "-o", "out", "--ref", dir + "/ref.py", "--D=64",
+                              "--iters", "20"});
+  ASSERT_TRUE(api::is_scaled(c));
+  api::RunCommandRequest unit = api::without_scale(c);
+  EXPECT_FALSE(api::is_scaled(unit));
+  EXPECT_TRUE(unit.sweep.empty() && !unit.slurm.enabled && unit.slurm.time.empty() && !unit.no_wait);
+  EXPECT_EQ(unit.p.iters, 20);
+  EXPECT_EQ(unit.k.ref, dir + "/ref.py");
+  EXPECT_EQ(slurm_options(c).time, "10");
+  EXPECT_FALSE(slurm_options(c).wait);
   EXPECT_EQ(parse_gpu_list("0,1", 0), (std::vector<std::string>{"0", "1"}));
   EXPECT_EQ(parse_gpu_list("all", 2), (std::vector<std::string>{"0", "1"}));
   EXPECT_EQ(parse_gpu_list("0,0", 0).size(), 2u);
@@ -307,10 +314,16 @@ TEST(ScaleOptions, WorkerWordsLoseTheScaleOptions) {
   EXPECT_THROW(parse_gpu_list("zero", 1), Error);
 }
 
-TEST(ScaleOptions, RunWordsParseAgainForTheWorker) {
+TEST(ScaleOptions, TheWorkersRequestRoundTripsThroughJson) {
   std::string dir = std::string(KPROF_EXAMPLES_DIR) + "/softmax_versions";
-  RunCmd c = parse_run_words({dir + "/v0.cu", dir + "/v1.cu", "--ref", dir + "/ref.py", "--D=64", "--N=1024", "--size",
-                              "input=N*D", "--iters", "7", "--no-ncu", "--nvcc-flag=-DX=1"});
+  RunCmd words = parse_run_words({dir + "/v0.cu", dir + "/v1.cu", "--ref", dir + "/ref.py", "--D=64", "--N=1024",
+                                  "--size", "input=N*D", "--iters", "7", "--no-ncu", "--nvcc-flag=-DX=1"});
+  // What `kprof run` writes into units.json and `kprof __worker` reads back: one parse, no words.
+  nlohmann::json sent = api::to_json(api::without_scale(words));
+  EXPECT_EQ(sent["kprof_version"], KPROF_VERSION);
+  RunCmd c = api::run_request_from_json(nlohmann::json::parse(sent.dump()));
+  EXPECT_NO_THROW(api::validate(c));
+  EXPECT_EQ(api::to_json(c), sent);
   RunRequest r = make_run_request(c);
   ASSERT_EQ(r.versions.size(), 2u);
   EXPECT_EQ(r.versions[1].dims.to_string(), "D=64 N=1024");

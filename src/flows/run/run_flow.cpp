@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "api/requests.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/term.hpp"
@@ -47,7 +48,8 @@ RunOutcome run_workflow(const RunRequest& req) {
   // Starts the standby session; true when it runs. With `probe` it is the environment's counter probe.
   auto start = [&req, &names, &standby](bool probe) {
     std::vector<SessionPlanEntry> prelim;
-    for (size_t i = 0; i < req.versions.size(); ++i) prelim.push_back({names[i], spec_to_args(req.versions[i])});
+    for (size_t i = 0; i < req.versions.size(); ++i)
+      prelim.push_back({names[i], api::to_json(api::RunnerRequest{req.versions[i]})});
     try {
       standby.start(prelim, req.versions.front(), run_profile_settings(req), req.output_dir, probe);
       return true;

@@ -125,7 +125,7 @@ std::string session_range_name(const std::string& version) { return kSessionRang
 
 nlohmann::json session_plan_json(const std::vector<SessionPlanEntry>& plan) {
   nlohmann::json v = nlohmann::json::array();
-  for (const auto& e : plan) v.push_back({{"name", e.name}, {"args", e.args}});
+  for (const auto& e : plan) v.push_back({{"name", e.name}, {"request", e.request}});
   return {{"versions", v}};
 }
 
@@ -137,16 +137,13 @@ std::vector<SessionPlanEntry> parse_session_plan(const nlohmann::json& j) {
   std::set<std::string> names;
   for (const auto& e : j["versions"]) {
     if (!e.is_object() || !e.contains("name") || !e["name"].is_string() || e["name"].get<std::string>().empty() ||
-        !e.contains("args") || !e["args"].is_array() || e["args"].empty())
+        !e.contains("request") || !e["request"].is_object() || e["request"].empty())
       throw usage_error("ncu session plan: version " + std::to_string(out.size() + 1) +
-                            " needs a \"name\" and a non-empty array \"args\"",
+                            " needs a \"name\" and a request object \"request\"",
                         hint);
     SessionPlanEntry p;
     p.name = e["name"].get<std::string>();
-    for (const auto& a : e["args"]) {
-      if (!a.is_string()) throw usage_error("ncu session plan: the args of " + p.name + " must be strings", hint);
-      p.args.push_back(a.get<std::string>());
-    }
+    p.request = e["request"];
     if (!names.insert(p.name).second) throw usage_error("ncu session plan: two versions named " + p.name, hint);
     out.push_back(std::move(p));
   }

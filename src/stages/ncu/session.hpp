@@ -31,18 +31,18 @@ inline constexpr const char* kSessionRangePrefix = "kprof:";
 /// "kprof:" + version.
 std::string session_range_name(const std::string& version);
 
-/// One version of the session: its name (the run's folder name) and the words `kprof __runner`
-/// would get for it alone (kernel, options, dimensions, --warmup N; the fallback runs exactly these).
+/// One version of the session: its name (the run's folder name) and the request `kprof __runner`
+/// would get for it alone (api/requests.hpp RunnerRequest as JSON: the kernel's spec, warmup_calls).
 struct SessionPlanEntry {
   std::string name;
-  std::vector<std::string> args;
+  nlohmann::json request;
 };
 
-/// The plan as JSON: {"versions": [{"name": ..., "args": [...]}, ...]}.
+/// The plan as JSON: {"versions": [{"name": ..., "request": {...}}, ...]}.
 nlohmann::json session_plan_json(const std::vector<SessionPlanEntry>& plan);
 
 /// Reads session_plan_json's layout. Throws usage_error (exit 2) naming what is malformed (not an
-/// object, no versions, an entry without a name or args, two entries with one name).
+/// object, no versions, an entry without a name or a request object, two entries with one name).
 std::vector<SessionPlanEntry> parse_session_plan(const nlohmann::json& j);
 
 /// What the runner says about one version.
