@@ -39,6 +39,7 @@ bool RunWorkflow::may_time_before_check(const KernelInstance& inst) const {
   if (reference_.ready()) return false;
   size_t held = buffer_bytes(inst);
   for (const auto& d : deferred_) held += d.bytes;
+  for (const auto& a : decide_arms_) held += buffer_bytes(*a.inst);  // kept for the rounds
   size_t free = 0, total = 0;
   if (cudaMemGetInfo(&free, &total) != cudaSuccess) return false;
   return 2 * held <= free;
@@ -98,6 +99,10 @@ void RunWorkflow::check_deferred() {
       row.status_reason = "timed but not checked: " + why_stop_;
     }
     if (!keep && d.pending != kNoTiming) dropped[d.pending] = true;
+    if (keep && rounds_wanted() && row.correct()) {  // timed, checked and correct: into the rounds
+      if (d.row == 0) load_aa_instance(d.spec);      // the A/A arm's own instance, as for a version checked first
+      keep_for_rounds(d.row, std::move(d.inst));
+    }
     d.inst.reset();
   }
   deferred_.clear();
