@@ -209,11 +209,15 @@ void from_json(const nlohmann::json& j, VersionRow& r) {
   r.fault = parse_fault_kind(str_or(j, "fault"));
 }
 
-/// {"call", "ratio", "ci_low", "ci_high", "confidence", "resamples", "min_effect", "equivalence",
-/// "more_samples"} of a verdict, or null.
+/// {"call", "method", "ratio", "ci_low", "ci_high", "confidence", "resamples", "min_effect", "equivalence",
+/// "more_samples"} of a verdict, or null. "method" (added with issue 49 item 1): "rounds" for kprof
+/// run's verdicts from interleaved rounds (ratio: the median of the per-round paired ratios; ci: the
+/// order-statistic interval; resamples 0; margins --min-gain; more_samples: more rounds), "bootstrap"
+/// for the ratio of two samples' medians with its bootstrap interval.
 nlohmann::json verdict_json(const std::optional<NoiseVerdict>& v) {
   if (!v) return nullptr;
   return {{"call", noise_call_id(v->call)},
+          {"method", v->interval.resamples == 0 ? "rounds" : "bootstrap"},
           {"ratio", v->interval.ratio},
           {"ci_low", v->interval.lo},
           {"ci_high", v->interval.hi},
@@ -235,9 +239,13 @@ void to_json(nlohmann::json& j, const RowComparison& c) {
 }
 
 std::string change_cell(const RowComparison& c) {
+  // A verdict of interleaved rounds (kprof run, apply_round_verdicts) has no bootstrap resamples.
+  const bool rounds = c.verdict && c.verdict->interval.resamples == 0;
   if (c.change == Change::Inconclusive && c.verdict)
-    return c.verdict->more_samples ? fmt::format("inconclusive (about {} more samples)", *c.verdict->more_samples)
-                                   : "inconclusive (at the margin)";
+    return c.verdict->more_samples
+               ? fmt::format("inconclusive (about {} more {})", *c.verdict->more_samples, rounds ? "rounds" : "samples")
+               : "inconclusive (at the margin)";
+  if (c.change == Change::Inconclusive && !c.verdict) return "inconclusive (not timed in the rounds)";
   return change_name(c.change);
 }
 
@@ -291,10 +299,12 @@ std::string comparison_markdown(const std::vector<VersionRow>& rows, const std::
     md += ".\n";
   }
   md +=
-      "\n\"vs first\": the 95% bootstrap interval of the ratio of medians (2000 resamples of the per-call "
-      "times) decides: \"faster\"/\"slower\" when it excludes 1 and the gap is at least 0.5%, \"same (within "
-      "noise)\" when it lies within 1% of 1 (or the gap is significant but under 0.5%), else \"inconclusive\" with "
-      "about how many more samples per version would decide (kprof run --noise-target lower, or --iters). \"% of "
+      "\n\"vs first\": from the interleaved rounds that follow the versions' own timings (the decision below: "
+      "per-round paired ratios, random order each round, the 99% order-statistic interval of their median with "
+      "Holm's correction across the versions): \"faster\"/\"slower\" when it lies beyond --min-gain (1%), "
+      "\"same (within noise)\" when it lies within it, else \"inconclusive\" with about how many more rounds "
+      "would decide (--rounds); a version not timed in the rounds (its buffers did not fit beside the others', or "
+      "the rounds could not run: see the notes) is inconclusive. The medians are each version's own timing. \"% of "
       "bound\": the version's time bound (the least bytes at "
       "the achievable DRAM bandwidth, the declared FLOPs at the peak of the precision used) over its measured time; "
       "near 100% there is little left to gain (docs/CLASSIFICATION.md); roofline.svg shows every version's leading "

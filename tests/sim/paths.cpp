@@ -75,9 +75,40 @@ Call of_decision(Decision d) {
   return d == Decision::Keep ? Call::Up : d == Decision::Revert ? Call::Down : Call::None;
 }
 
-std::vector<Call> run_default(FakeGpu& g, const std::vector<double>& ms) {
+/// The rounds' hooks on the fake GPU: the versions' kernels `ms`, its clock read after each round.
+RoundHooks hooks_on(FakeGpu& g, const std::vector<double>& ms) {
+  RoundHooks h;
+  h.time_call = [&g, &ms](int v, int) { return g.call(ms[static_cast<size_t>(v)]); };
+  h.end_round = [&g] { return RoundConditions{g.take_min_mhz(), g.throttled()}; };
+  h.now_s = [&g] { return g.now_s(); };
+  h.sets = 3;
+  return h;
+}
+
+/// `kprof run` without --decide (issue 49 item 1): every version timed in its own block as the
+/// timing stage does it (the integrity checks and the reported times), then the versions in
+/// interleaved rounds within kRunRoundsBudgetS, decide_versions, and the vs-first verdicts of
+/// compare_versions replaced by apply_round_verdicts, as flows/run/run_workflow.cpp writes them.
+std::vector<Call> run_default(FakeGpu& g, const std::vector<double>& ms, uint64_t seed) {
   const auto rows = run_blocks(g, ms);
-  const auto cmp = compare_versions(rows);
+  RoundOptions o;
+  o.budget_s = std::min(o.budget_s, kRunRoundsBudgetS);
+  o.seed = seed | 1;
+  const int versions = static_cast<int>(ms.size());
+  const RoundsResult first = run_rounds(versions, o, hooks_on(g, ms));
+  std::vector<int> arms;
+  for (int v = 0; v < versions; ++v) arms.push_back(v);
+  const DecisionReport d = decide_versions(rows, arms, first, nullptr, DecisionRule{});
+  auto cmp = compare_versions(rows);
+  apply_round_verdicts(rows, arms, d, &first, cmp);
+  std::vector<Call> out;
+  for (size_t i = 1; i < cmp.size(); ++i) out.push_back(of_change(cmp[i].change));
+  return out;
+}
+
+/// `kprof run` before issue 49 item 1: the blocks' ranking (compare_versions alone).
+std::vector<Call> run_blocks_ranking(FakeGpu& g, const std::vector<double>& ms) {
+  const auto cmp = compare_versions(run_blocks(g, ms));
   std::vector<Call> out;
   for (size_t i = 1; i < cmp.size(); ++i) out.push_back(of_change(cmp[i].change));
   return out;
@@ -90,11 +121,7 @@ std::vector<Call> decide(FakeGpu& g, const std::vector<double>& ms, bool confirm
   RoundOptions o;
   o.rounds = rounds;
   if (o.seed == 0) o.seed = seed | 1;  // the rule draws a seed per run: the suite draws it from the run's seed
-  RoundHooks h;
-  h.time_call = [&](int v, int) { return g.call(ms[static_cast<size_t>(v)]); };
-  h.end_round = [&] { return RoundConditions{g.take_min_mhz(), g.throttled()}; };
-  h.now_s = [&] { return g.now_s(); };
-  h.sets = 3;
+  const RoundHooks h = hooks_on(g, ms);
   const int versions = static_cast<int>(ms.size());
   RoundsResult first = run_rounds(versions, o, h);
   std::optional<RoundsResult> second;
@@ -163,14 +190,16 @@ std::vector<Call> compare(const Model& m, int k, double effect, double horizon_s
 }  // namespace
 
 std::vector<Path> all_paths() {
-  return {Path::Run,     Path::Decide,         Path::DecideConfirm, Path::Decide10,
-          Path::Compare, Path::CompareVsFirst, Path::Gate,          Path::GateRetimed};
+  return {Path::Run,     Path::RunBlocks,      Path::Decide, Path::DecideConfirm, Path::Decide10,
+          Path::Compare, Path::CompareVsFirst, Path::Gate,   Path::GateRetimed};
 }
 
 std::string path_name(Path p) {
   switch (p) {
     case Path::Run:
       return "run";
+    case Path::RunBlocks:
+      return "run (blocks)";
     case Path::Decide:
       return "decide";
     case Path::DecideConfirm:
@@ -218,7 +247,10 @@ std::vector<Call> simulate(Path p, const Model& m, int k, double effect, double 
   const auto ms = kernel_ms(k, effect);
   switch (p) {
     case Path::Run:
-      out = run_default(g, ms);
+      out = run_default(g, ms, seed);
+      break;
+    case Path::RunBlocks:
+      out = run_blocks_ranking(g, ms);
       break;
     case Path::Decide:
       out = decide(g, ms, false, kDefaultRounds, seed);

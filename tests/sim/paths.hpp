@@ -22,7 +22,8 @@ enum class Call {
 
 /// The paths.
 enum class Path {
-  Run,             ///< `kprof run`'s default comparison (faster / slower between versions)
+  Run,             ///< `kprof run`'s default comparison (faster / slower from interleaved rounds)
+  RunBlocks,       ///< `kprof run`'s ranking before issue 49 item 1 (the versions' blocks, bootstrap)
   Decide,          ///< `kprof run --decide` (keep / revert)
   DecideConfirm,   ///< `kprof run --decide --confirm`
   Decide10,        ///< `kprof run --decide` stopped at 10 rounds by its budget

@@ -37,6 +37,7 @@ bool RunWorkflow::may_time_before_check(const KernelInstance& inst) const {
   if (ports_.reference_ready()) return false;
   size_t held = buffer_bytes(inst);
   for (const auto& d : deferred_) held += d.bytes;
+  for (const auto& a : decide_arms_) held += buffer_bytes(*a.inst);  // kept for the rounds
   const size_t free = ports_.free_device_bytes();
   return free > 0 && 2 * held <= free;
 }
@@ -95,6 +96,10 @@ void RunWorkflow::check_deferred() {
       row.status_reason = "timed but not checked: " + why_stop_;
     }
     if (!keep && d.pending != kNoTiming) dropped[d.pending] = true;
+    if (keep && rounds_wanted() && row.correct()) {  // timed, checked and correct: into the rounds
+      if (d.row == 0) load_aa_instance(d.spec);      // the A/A arm's own instance, as for a version checked first
+      keep_for_rounds(d.row, std::move(d.inst));
+    }
     d.inst.reset();
   }
   deferred_.clear();

@@ -87,6 +87,8 @@ void RunWorkflow::run_versions() {
 void RunWorkflow::write_comparison() {
   std::string basis = choose_time_basis(out_.rows);
   out_.comparison = compare_versions(out_.rows);
+  if (out_.decision)  // vs first from the interleaved rounds, never from the versions' blocks
+    apply_round_verdicts(out_.rows, rounds_arm_of_row_, *out_.decision, rounds_ ? &*rounds_ : nullptr, out_.comparison);
   std::string md = comparison_markdown(out_.rows, out_.comparison, header_, basis);
   nlohmann::json cj = comparison_json(out_.rows, out_.comparison, header_, basis);
   if (out_.decision) {
@@ -139,7 +141,7 @@ VersionRow RunWorkflow::run_version(size_t i) {
   if (!step(row, "check", t0, [&] { correct = check_version(spec, *inst, row, t0); })) return row;
   if (!correct) return row;
   ports_.wait_all_builds();  // no nvcc on the CPU while calls are timed or ncu runs
-  if (req_.decide.enabled && i == 0) load_aa_instance(spec);
+  if (rounds_wanted() && i == 0) load_aa_instance(spec);
   if (req_.decide.enabled && !req_.decide.ncu) {  // timed in the rounds only (decide_rounds)
     keep_for_decision(std::move(inst));
     return row;
@@ -147,7 +149,7 @@ VersionRow RunWorkflow::run_version(size_t i) {
   t0 = Clock::now();
   step(row, "profile", t0, [&] { profile_version(spec, *inst, row, t0); });
   row.steps_s["profile"] = seconds_since(t0);
-  if (req_.decide.enabled) keep_for_decision(std::move(inst));
+  if (rounds_wanted() && row.correct()) keep_for_decision(std::move(inst));  // the timing's integrity passed
   return row;
 }
 

@@ -45,10 +45,14 @@ class RunWorkflow {
   /// roofline.svg.
   void write_comparison();
 
-  /// --decide (run_decide.cpp): the correct versions, kept loaded, timed in interleaved rounds
-  /// (stages/timing/rounds_gpu.hpp), a second set with --confirm, the decision per candidate into
-  /// RunOutcome::decision and its lines printed. Without --decide-ncu the rounds' call times fill
-  /// the rows' times. Does nothing without --decide or once the run has stopped.
+  /// The interleaved rounds (run_decide.cpp), with --decide and by default for two or more
+  /// versions: the correct versions, kept loaded, timed in rounds (stages/timing/rounds_gpu.hpp),
+  /// a second set with --confirm, the decision per candidate into RunOutcome::decision and its
+  /// lines printed; write_comparison takes the vs-first verdicts from it. Without --decide the
+  /// rounds time kernel time within kRunRoundsBudgetS, and when they cannot run (memory, a failed
+  /// call) a warning says why and every vs-first verdict is inconclusive (the run's exit code is
+  /// unchanged). With --decide and without --decide-ncu the rounds' times fill the rows' times.
+  /// Does nothing for one version or once the run has stopped.
   void decide_rounds();
 
   /// The ncu step of the versions timed for one session, and their reports (flows/ncu_session.hpp).
@@ -167,10 +171,22 @@ class RunWorkflow {
   /// could not be loaded (decide_aa_note_ says why; the arm then reuses the baseline's instance).
   std::unique_ptr<KernelInstance> decide_aa_;
   std::string decide_aa_note_;
+  /// The rounds of the first set (kept for the verdicts against the fastest) and each row's arm in
+  /// them (-1: not timed); unset before decide_rounds or when no rounds ran.
+  std::optional<RoundsResult> rounds_;
+  std::vector<int> rounds_arm_of_row_;
+  /// Notes of the rounds said before they ran (a version not kept for them: memory).
+  std::vector<std::string> rounds_notes_;
+  /// Whether the versions are timed in interleaved rounds: with --decide, and by default whenever
+  /// two or more versions run (their vs-first verdicts come from the rounds, issue 49 item 1).
+  bool rounds_wanted() const { return req_.decide.enabled || req_.versions.size() >= 2; }
+  /// Keeps the correct version of row `row` loaded for the rounds. With --decide always (the
+  /// rounds' plan says when they do not fit); by default only while every kept version's buffers
+  /// times the input sets stay within half of the free device memory (the later versions still
+  /// load): else it is released, a note says so and its verdict is inconclusive.
+  void keep_for_rounds(size_t row, std::unique_ptr<KernelInstance> inst);
   /// --decide: keeps a correct version for the rounds (row: the row run_versions appends next).
-  void keep_for_decision(std::unique_ptr<KernelInstance> inst) {
-    decide_arms_.push_back({out_.rows.size(), std::move(inst)});
-  }
+  void keep_for_decision(std::unique_ptr<KernelInstance> inst) { keep_for_rounds(out_.rows.size(), std::move(inst)); }
   /// --decide: loads the baseline (`spec`, version 0) a second time for the A/A arm (decide_aa_).
   void load_aa_instance(const KernelSpec& spec);
   /// --decide: the rounds (and with --confirm the second set) of `versions` (arm i: versions[i];

@@ -23,7 +23,62 @@ void add_logs(const RoundsResult& r, int arm, std::vector<double>& out) {
   out.insert(out.end(), l.begin(), l.end());
 }
 
+/// The vs-first verdict of a paired decision: its ratio and interval, the threshold as both margins.
+NoiseVerdict verdict_of_decision(const CandidateDecision& c) {
+  NoiseVerdict v;
+  v.call = c.decision == Decision::Keep     ? NoiseCall::Faster
+           : c.decision == Decision::Revert ? NoiseCall::Slower
+           : c.within_threshold             ? NoiseCall::Same
+                                            : NoiseCall::Inconclusive;
+  v.interval = {c.ratio.value_or(0), c.lo.value_or(0), c.hi.value_or(0), c.confidence, 0};
+  v.margins = {c.min_gain, c.min_gain};
+  v.more_samples = c.more_rounds;
+  return v;
+}
+
+Change change_of_call(NoiseCall c) {
+  return c == NoiseCall::Faster   ? Change::Faster
+         : c == NoiseCall::Slower ? Change::Slower
+         : c == NoiseCall::Same   ? Change::Same
+                                  : Change::Inconclusive;
+}
+
 }  // namespace
+
+void apply_round_verdicts(const std::vector<VersionRow>& rows, const std::vector<int>& arm_of_row,
+                          const DecisionReport& d, const RoundsResult* first, std::vector<RowComparison>& cmp) {
+  auto arm = [&](size_t i) { return first && d.not_run.empty() && i < arm_of_row.size() ? arm_of_row[i] : -1; };
+  for (size_t i = 0; i < rows.size() && i < cmp.size(); ++i) {
+    RowComparison& c = cmp[i];
+    if (c.change == Change::Baseline || c.change == Change::NotComparable) continue;
+    c.verdict.reset();
+    c.change = Change::Inconclusive;
+    if (arm(i) < 0 || i == 0) continue;
+    for (const auto& v : d.versions)
+      if (v.name == rows[i].name && !v.decision.on_state && v.decision.ratio) {
+        c.verdict = verdict_of_decision(v.decision);
+        c.change = change_of_call(c.verdict->call);
+      }
+  }
+  int fastest = -1;
+  for (size_t i = 0; i < cmp.size(); ++i)
+    if (cmp[i].fastest) fastest = static_cast<int>(i);
+  if (fastest < 0) return;
+  for (size_t i = 0; i < rows.size() && i < cmp.size(); ++i) {
+    RowComparison& c = cmp[i];
+    if (static_cast<int>(i) == fastest || !rows[i].correct() || !rows[i].time_ms) continue;
+    c.verdict_vs_fastest.reset();
+    c.tied_with_fastest = true;  // not in the rounds: the measurement cannot rank it below the fastest
+    if (arm(i) < 0 || arm(static_cast<size_t>(fastest)) < 0) continue;
+    CandidateDecision vs =
+        decide_logs(paired_log_ratios(first->kept_ms(arm(static_cast<size_t>(fastest))), first->kept_ms(arm(i))),
+                    d.settings.min_gain, d.settings.confidence, candidate_state(rows[i]));
+    vs.min_gain = d.settings.min_gain;
+    if (!vs.ratio) continue;
+    c.verdict_vs_fastest = verdict_of_decision(vs);
+    c.tied_with_fastest = vs.decision != Decision::Revert;
+  }
+}
 
 CandidateState candidate_state(const VersionRow& row) {
   CandidateState s;

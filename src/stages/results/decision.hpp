@@ -68,6 +68,26 @@ struct DecisionReport {
 DecisionReport decide_versions(const std::vector<VersionRow>& rows, const std::vector<int>& arm_of_row,
                                const RoundsResult& first, const RoundsResult* second, const DecisionRule& rule);
 
+/// The budget of `kprof run`'s rounds without --decide, seconds: they stop there once kMinRounds
+/// ran (or at --decide-budget when that is lower), so the run's wall time stays close to the
+/// per-version timing's. Source: kprof's rule (a 1 ms kernel with 3 versions: 60 rounds of 4 arms
+/// of 3 calls take about 1.5 s; a kernel of 20 ms stops at 10 s after 40 rounds).
+inline constexpr double kRunRoundsBudgetS = 10;
+
+/// `kprof run`'s verdicts between versions from the interleaved rounds (issue 49 item 1), written
+/// over `cmp` (compare_versions of the same rows: its speedups, medians and fastest stay). A
+/// candidate timed in the rounds gets its vs-first verdict from its decision in `d` (keep: faster,
+/// revert on its times: slower, inconclusive within the threshold: same, else inconclusive; the
+/// verdict's ratio and interval are the rounds' paired ones, interval.resamples 0 and margins
+/// --min-gain); a row with a time that was not timed in the rounds (or every row when the rounds
+/// did not run: d.not_run) is inconclusive without a verdict, never faster or slower from its
+/// block. The others' verdict against the fastest (verdict_vs_fastest, tied_with_fastest) comes
+/// from the rounds of `first` the same way (decide_logs of the pair at d.settings); a version not
+/// timed in the rounds cannot be ranked below the fastest (tied). `first`: the rounds (nullptr when
+/// none ran); `arm_of_row`: as decide_versions.
+void apply_round_verdicts(const std::vector<VersionRow>& rows, const std::vector<int>& arm_of_row,
+                          const DecisionReport& d, const RoundsResult* first, std::vector<RowComparison>& cmp);
+
 /// A version's state for the rule: correct (a status other than Pass is not; Unchecked counts as
 /// correct, nothing is known against it), its first failure, its timing integrity.
 CandidateState candidate_state(const VersionRow& row);
