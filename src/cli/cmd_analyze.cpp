@@ -37,6 +37,8 @@ void register_analyze(CLI::App& app, CommandAction& action) {
       ->check(CLI::Range(1, 1000));
   sub->add_flag("--sass", opts->sass, "list the SASS instructions behind each hot line in ncu_summary.md");
   sub->add_flag("--no-roofline", opts->no_roofline, "do not draw DIR/roofline.svg/.png (matplotlib in kprof's Python)");
+  sub->add_flag("--no-html", opts->no_html, "do not write DIR/report.html (the self-contained page)");
+  sub->add_flag("--html-no-source", opts->html_no_source, "leave source lines and SASS out of DIR/report.html");
   sub->add_option("--timeout", opts->timeout_s, "seconds allowed for ncu to export a .ncu-rep")
       ->capture_default_str()
       ->check(positive_number());

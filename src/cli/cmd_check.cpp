@@ -69,6 +69,7 @@ int run_check_command(KernelCliOptions& o, const std::vector<SanitizerTool>& san
     add_sanitizer_findings(r, *san);
   }
   write_correctness_reports(o.output_dir, r, header);
+  if (!o.no_html) write_check_page(o.output_dir, r, header);
   std::fputs(correctness_console(r).c_str(), stdout);
   std::printf("%s  (report: %s)\n", styled(r.pass ? "PASS" : "FAIL", r.pass ? Style::Ok : Style::Fail).c_str(),
               join_path(o.output_dir, "correctness.md").c_str());
@@ -95,6 +96,7 @@ void register_check(CLI::App& app, CommandAction& action) {
                   "subset of memcheck, racecheck, initcheck, synccheck; findings go to correctness.md/.json and an "
                   "error in the kernel fails the check (build with -lineinfo for file:line)")
       ->type_name("TOOLS");
+  sub->add_flag("--no-html", opts->no_html, "Do not write OUTPUT_DIR/report.html (the self-contained page)");
   sub->callback([sub, opts, sanitize, &action] {
     std::vector<SanitizerTool> tools;
     if (sub->get_option("--sanitize")->count() > 0) tools = parse_sanitizer_tools(*sanitize);  // exit 2 at once

@@ -14,6 +14,7 @@ struct CompareCli {
   std::vector<std::string> inputs;
   double fail_if_slower = -1;  ///< < 0: no gate
   std::string output_dir = "compare_out";
+  bool no_html = false;  ///< --no-html: no OUTPUT_DIR/report.html
 };
 
 }  // namespace
@@ -39,11 +40,12 @@ void register_compare(CLI::App& app, CommandAction& action) {
       ->type_name("PCT")
       ->check(non_negative_number());
   sub->add_option("-o,--output", c->output_dir, "Folder for comparison.md / comparison.json")->capture_default_str();
+  sub->add_flag("--no-html", c->no_html, "Do not write OUTPUT_DIR/report.html (the self-contained page)");
   sub->callback([c, &action] {
     action = [c] {
       std::optional<double> gate;
       if (c->fail_if_slower >= 0) gate = c->fail_if_slower;
-      return run_compare(c->inputs, gate, c->output_dir);
+      return run_compare(c->inputs, gate, c->output_dir, !c->no_html);
     };
   });
 }

@@ -20,6 +20,7 @@ struct EnvCli {
   int gpu = 0;
   bool json = false;
   double timeout_s = 60;
+  bool no_html = false;  ///< --no-html: no env_check.html
 };
 
 int run_env(const EnvCli& o) {
@@ -30,7 +31,7 @@ int run_env(const EnvCli& o) {
   opts.gpu = o.gpu;
   opts.timeout_s = o.timeout_s;
   EnvReport report = assess_env(collect_env(opts));
-  write_env_reports(report, md);
+  write_env_reports(report, md, !o.no_html);
   if (o.json) {
     std::fputs((env_json(report).dump(2) + "\n").c_str(), stdout);
   } else {
@@ -64,6 +65,7 @@ void register_env(CLI::App& app, CommandAction& action) {
   sub->add_option("--timeout", o->timeout_s, "Time limit of each probe in seconds (tools, ncu, Python imports)")
       ->capture_default_str()
       ->check(positive_number());
+  sub->add_flag("--no-html", o->no_html, "Do not write env_check.html beside the reports");
   sub->callback([&action, o] { action = [o] { return run_env(*o); }; });
 }
 

@@ -153,6 +153,8 @@ void add_profile_options(CLI::App* sub, ProfileCliOptions& o) {
   sub->add_flag("--sass", o.sass, "List the SASS instructions behind each hot line in ncu_summary.md");
   sub->add_option("--top", o.top, "Hot lines per kernel")->capture_default_str()->check(CLI::Range(1, 1000));
   sub->add_flag("--no-roofline", o.no_roofline, "Do not draw roofline.svg/.png (matplotlib in kprof's Python)");
+  sub->add_flag("--no-html", o.no_html, "Do not write report.html (the self-contained page beside the JSON)");
+  sub->add_flag("--html-no-source", o.html_no_source, "Leave source lines and SASS out of report.html");
 }
 
 namespace {

@@ -22,6 +22,7 @@ struct KernelCliOptions {
   double atol = -1, rtol = -1;        ///< --atol / --rtol; < 0 = not given
   int trials = 2;                     ///< --trials (2: the timing's second input set is checked too)
   std::string output_dir = "profile_out";
+  bool no_html = false;  ///< check's --no-html: no OUTPUT_DIR/report.html
 };
 
 /// Options of the timing and ncu steps (profile, run).
@@ -44,6 +45,8 @@ struct ProfileCliOptions {
   bool stock_source_section = false;      ///< --stock-source-section (hidden): ncu's own SourceCounters
   size_t top = 10;                        ///< --top: hot lines per kernel
   bool no_roofline = false;               ///< --no-roofline: skip roofline.svg/.png (no Python start for the chart)
+  bool no_html = false;                   ///< --no-html: no report.html
+  bool html_no_source = false;            ///< --html-no-source: report.html without source lines and SASS
 };
 
 /// Adds the kernel positional(s) and the shared options. `several` allows several kernels (run);

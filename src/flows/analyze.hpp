@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <string>
 
+#include "stages/analysis/analyze.hpp"
+
 namespace kprof {
 
 /// What `kprof analyze` was asked (cli/cmd_analyze.cpp parses it).
@@ -13,8 +15,10 @@ struct AnalyzeOptions {
   std::string output_dir = "analyze_out";
   bool json = false;
   bool no_roofline = false;
-  double timeout_s = 300.0;  ///< seconds allowed for ncu to export a .ncu-rep
-  size_t top = 10;           ///< hot lines per kernel
+  bool no_html = false;         ///< --no-html: no DIR/report.html
+  bool html_no_source = false;  ///< --html-no-source: the page leaves source lines and SASS out
+  double timeout_s = 300.0;     ///< seconds allowed for ncu to export a .ncu-rep
+  size_t top = 10;              ///< hot lines per kernel
   bool sass = false;
 };
 
@@ -24,5 +28,10 @@ struct AnalyzeOptions {
 /// -o, an unreadable or damaged report or impossible values only; check_failed (exit 1) when the
 /// report holds no kernel or no kernel has the Speed of Light metrics.
 int run_analyze(const AnalyzeOptions& o);
+
+/// One report read and analysed the way `kprof analyze` reads it (ncu_report when it imports, else
+/// ncu's CSV export or the CSV itself, streamed), for `kprof compare` of reports. `timeout_s`
+/// bounds ncu's export. Throws kprof::Error as run_analyze does for an unreadable report.
+NcuAnalysis read_report_analysis(const std::string& path, double timeout_s);
 
 }  // namespace kprof

@@ -11,6 +11,9 @@
 #include "core/term.hpp"
 #include "core/text.hpp"
 #include "report/compare_report.hpp"
+#include "report/html_pages.hpp"
+#include "flows/report_files.hpp"
+#include "flows/compare_reports.hpp"
 #include "flows/units.hpp"
 #include "report/comparison.hpp"
 #include "report/units_report.hpp"
@@ -135,8 +138,15 @@ CompareInput read_compare_input(const std::string& path, const std::string& labe
 }
 
 int run_compare(const std::vector<std::string>& paths, std::optional<double> fail_if_slower_pct,
-                const std::string& output_dir) {
+                const std::string& output_dir, bool html) {
   if (paths.size() < 2) throw usage_error("kprof compare needs at least two results", kReadHint);
+  size_t reports = 0;
+  for (const auto& p : paths) reports += is_ncu_report_path(p) ? 1 : 0;
+  if (reports == paths.size()) return run_compare_reports(paths, fail_if_slower_pct, output_dir, html);
+  if (reports > 0)
+    throw usage_error(
+        "kprof compare takes either Nsight Compute reports or saved kprof results, not both",
+        "compare .ncu-rep/.csv reports with each other, and comparison.json/profile.json with each other");
   std::vector<CompareInput> inputs;
   for (size_t i = 0; i < paths.size(); ++i)
     inputs.push_back(read_compare_input(paths[i], std::string(1, static_cast<char>('A' + std::min<size_t>(i, 25)))));
@@ -155,7 +165,10 @@ int run_compare(const std::vector<std::string>& paths, std::optional<double> fai
   for (const auto& w : r.warnings) print_warning(w);
   make_dirs(output_dir);
   write_file_atomic(join_path(output_dir, "comparison.md"), compare_markdown(r));
-  write_file_atomic(join_path(output_dir, "comparison.json"), compare_json(r).dump(2) + "\n");
+  nlohmann::json cj = compare_json(r);
+  if (html) cj["report_html"] = join_path(output_dir, "report.html");
+  write_file_atomic(join_path(output_dir, "comparison.json"), cj.dump(2) + "\n");
+  if (html) write_html_page(output_dir, compare_page(cj));
   std::fputs(compare_text(r).c_str(), stdout);
   std::printf("report: %s\n", join_path(output_dir, "comparison.md").c_str());
   return r.exit_code;

@@ -1,17 +1,35 @@
 #include "flows/report_files.hpp"
 
 #include "core/fs.hpp"
+#include "core/trace.hpp"
+#include "report/html_pages.hpp"
 
 namespace kprof {
 
-void write_env_reports(const EnvReport& r, const std::string& md_path) {
+void write_env_reports(const EnvReport& r, const std::string& md_path, bool html) {
   write_file_atomic(md_path, env_markdown(r));
-  write_file_atomic(json_path_for(md_path), env_json(r).dump(2) + "\n");
+  nlohmann::json j = env_json(r);
+  write_file_atomic(json_path_for(md_path), j.dump(2) + "\n");
+  if (html) {
+    std::string json_path = json_path_for(md_path);
+    write_file_atomic(json_path.substr(0, json_path.size() - 5) + ".html", env_page(j));
+  }
+}
+
+std::string write_check_page(const std::string& dir, const CheckResult& r, const HeaderRows& header) {
+  return write_html_page(dir, check_page(correctness_json(r, header)));
 }
 
 void write_correctness_reports(const std::string& dir, const CheckResult& r, const HeaderRows& header) {
   write_file_atomic(join_path(dir, "correctness.md"), correctness_markdown(r, header));
   write_file_atomic(join_path(dir, "correctness.json"), correctness_json(r, header).dump(2) + "\n");
+}
+
+std::string write_html_page(const std::string& dir, const std::string& html, const std::string& name) {
+  trace_event("html: write " + name);
+  std::string path = join_path(dir, name);
+  write_file_atomic(path, html);
+  return path;
 }
 
 NcuReportFiles write_ncu_reports(const std::string& dir, const MetricTable& table, const CallVerdict& call,

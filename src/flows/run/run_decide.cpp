@@ -47,6 +47,12 @@ DecisionReport RunWorkflow::time_rounds(const std::vector<KernelInstance*>& vers
   }
   DecisionReport report =
       decide_versions(out_.rows, arm_of_row, first.rounds, second ? &second->rounds : nullptr, dr.rule);
+  trace_rounds_ = first.rounds;  // trace.json draws the first set
+  trace_arms_.assign(static_cast<size_t>(first.rounds.arms()), "");
+  for (size_t i = 0; i < arm_of_row.size(); ++i)
+    if (arm_of_row[i] >= 0 && static_cast<size_t>(arm_of_row[i]) < trace_arms_.size())
+      trace_arms_[static_cast<size_t>(arm_of_row[i])] = out_.rows[i].name;
+  if (first.rounds.aa_arm && !trace_arms_.empty()) trace_arms_.back() = out_.rows.front().name + " (A/A)";
   report.notes.insert(report.notes.end(), first.notes.begin(), first.notes.end());
   report.basis = first.kernel_time ? "kernel time (CUPTI kernel records summed per call)"
                                    : "call time (CUDA events on the legacy default stream)";

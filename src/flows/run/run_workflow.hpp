@@ -20,6 +20,7 @@
 #include "flows/run/run_request.hpp"
 #include "flows/run/run_steps.hpp"
 #include "report/roofline_chart.hpp"
+#include "report/run_trace.hpp"
 #include "stages/verify/reference_loader.hpp"
 
 namespace kprof {
@@ -53,6 +54,8 @@ class RunWorkflow {
   /// Compares the rows and writes comparison.md/.json (with the decision block of --decide) and
   /// roofline.svg.
   void write_comparison();
+  /// Writes DIR/trace.json (report/run_trace.hpp) with the KPROF_TRACE timeline merged in; returns its path.
+  std::string write_run_trace();
 
   /// --decide (run_decide.cpp): the correct versions, kept loaded, timed in interleaved rounds
   /// (stages/timing/rounds_gpu.hpp), a second set with --confirm, the decision per candidate into
@@ -175,6 +178,16 @@ class RunWorkflow {
     std::unique_ptr<KernelInstance> inst;
   };
   std::vector<DecideArm> decide_arms_;
+
+  // What report.html and trace.json draw (write_comparison, write_run_trace).
+  /// Each profiled version's profile.json.
+  std::vector<std::pair<std::string, nlohmann::json>> profile_docs_;
+  /// Each timed version's pass.
+  std::vector<TraceTiming> trace_timings_;
+  /// --decide's first set of rounds.
+  std::optional<RoundsResult> trace_rounds_;
+  /// Their arms' names (the A/A arm last).
+  std::vector<std::string> trace_arms_;
   /// --decide: keeps a correct version for the rounds (row: the row run_versions appends next).
   void keep_for_decision(std::unique_ptr<KernelInstance> inst) {
     decide_arms_.push_back({out_.rows.size(), std::move(inst)});
