@@ -148,7 +148,8 @@ def check_page(b, c, name, folder, json_name, marks, shots):
     share, colours = png.ink(shot)
     c.ok(share > 0.02 and colours > 8, "%s: screenshot not blank (%.1f%% ink, %d colours)" % (name, 100 * share, colours))
     if shots:
-        with open(os.path.join(shots, name.split()[0] + "_" + name.split()[-1].strip("()") + ".png"), "wb") as f:
+        slug = "".join(ch if ch.isalnum() else "_" for ch in name).strip("_").replace("__", "_")
+        with open(os.path.join(shots, "page_" + slug + ".png"), "wb") as f:
             f.write(page.screenshot(full_page=False))
     off = b.open("file://" + path, javascript=False)
     t = off.visible_text()
