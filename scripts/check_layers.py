@@ -2,7 +2,7 @@
 """kprof's layer lint: every #include "x/..." under src/ must point to the same folder or a lower layer.
 
 Layers, lowest first (docs/ARCHITECTURE.md):
-  core < device < python < kernel < stages < report < flows < cli
+  core < device < python < kernel < stages < report < api < flows < cli
 and inside stages:  stages/env < stages/{verify,timing,ncu} < stages/analysis < stages/results
 (verify, timing and ncu do not include each other).
 
@@ -15,7 +15,11 @@ Two more rules, checked on the same pass:
     core's ScratchFile, outputs through flows/;
   - raw ncu metric names ("dram__bytes_read.sum") appear in code only in the metric catalog
     (stages/ncu/metrics.hpp/.cpp) and in the texts kprof hands ncu (METRIC_NAME_FILES below);
-    everything else names them through the catalog's constants. Comments may name them.
+    everything else names them through the catalog's constants. Comments may name them;
+  - finding ids ("bank-conflicts") appear as string literals only in the finding catalog
+    (stages/analysis/finding_catalog.hpp/.cpp, FINDING_CATALOG below): the rest reads the row
+    (finding_key, find_finding_row). The ids are read from the catalog's rows; the few literals
+    that spell the same word with another meaning are listed in FINDING_ID_EXCEPTIONS.
 
 Usage: check_layers.py [--graph] [SRC_DIR]
   exit 0 when no include goes up (or sideways between stages), 1 with every offending line listed.
@@ -25,7 +29,7 @@ import os
 import re
 import sys
 
-LAYERS = ["core", "device", "python", "kernel", "stages", "report", "flows", "cli"]
+LAYERS = ["core", "device", "python", "kernel", "stages", "report", "api", "flows", "cli"]
 STAGE_RANK = {"env": 0, "verify": 1, "timing": 1, "ncu": 1, "analysis": 2, "results": 3}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 SOURCE_EXT = (".cpp", ".hpp", ".cu", ".cuh", ".h")
@@ -38,6 +42,15 @@ METRIC_NAME_FILES = {
     "stages/ncu/ncu_rep_py.cpp": "the .ncu-rep reader's Python (its metric lists; SourceSection tests check them)",
     "core/tools.hpp": "the environment's counter probe: one metric, below the catalog's layer",
     "stages/timing/gpu_duration.hpp": "the timing's range profiler: one metric, beside the catalog's layer",
+}
+FINDING_CATALOG = ("stages/analysis/finding_catalog.hpp", "stages/analysis/finding_catalog.cpp")
+FINDING_ROW = re.compile(r'FindingId::\w+,\s*"([^"]+)"')
+STRING_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+# Literals equal to a finding id that mean something else, and why.
+FINDING_ID_EXCEPTIONS = {
+    ("stages/analysis/hot_lines.cpp", "divergence"): "a hot line's waste kind (hot lines JSON), not the finding",
+    ("report/hot_lines_report.cpp", "divergence"): "a hot line's waste kind (hot lines JSON), not the finding",
+    ("stages/analysis/assess.cpp", "divergence"): "the area of the branch_resolving stall reason",
 }
 FILE_WRITE = re.compile(r"\b(write_file_atomic|write_file|fopen|fwrite|mkstemps?)\s*\(|std::ofstream|::write\s*\(")
 
@@ -148,6 +161,30 @@ def raw_metric_names(src_dir):
             if METRIC_NAME.search(code)]
 
 
+def finding_ids(src_dir):
+    """The finding ids the catalog's rows hold ({} without a catalog)."""
+    path = os.path.join(src_dir, FINDING_CATALOG[1])
+    if not os.path.exists(path):
+        return set()
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return set(FINDING_ROW.findall(f.read()))
+
+
+def finding_id_literals(src_dir):
+    """(file, line_no, line) for every string literal equal to a finding id, or the "stall-" prefix
+    of the stall findings' ids, outside the finding catalog (comments skipped)."""
+    ids = finding_ids(src_dir)
+    if not ids:
+        return []
+    out = []
+    for rel, no, code, line in code_lines(src_dir, FINDING_CATALOG):
+        for lit in STRING_LITERAL.findall(code):
+            if (lit in ids or lit == "stall-") and (rel, lit) not in FINDING_ID_EXCEPTIONS:
+                out.append((rel, no, line))
+                break
+    return out
+
+
 def main(argv):
     graph = "--graph" in argv
     args = [a for a in argv if a != "--graph"]
@@ -169,6 +206,9 @@ def main(argv):
     for rel, no, line in raw_metric_names(src_dir):
         bad.append(f"src/{rel}:{no}: a raw ncu metric name outside the metric catalog "
                    f"(use stages/ncu/metrics.hpp's constant): {line}")
+    for rel, no, line in finding_id_literals(src_dir):
+        bad.append(f"src/{rel}:{no}: a finding id outside the finding catalog "
+                   f"(read its row: stages/analysis/finding_catalog.hpp): {line}")
     for rel, no, line in stage_file_writes(src_dir):
         bad.append(f"src/{rel}:{no}: a stage writes a file (stages return values; flows write): {line}")
     if graph:
@@ -183,7 +223,7 @@ def main(argv):
         return 1
     if not graph:
         print(f"kprof layer lint: ok ({sum(edges.values())} includes between folders, none upward; "
-              "no module cycle; no file write in stages/; metric names from the catalog)")
+              "no module cycle; no file write in stages/; metric names and finding ids from their catalogs)")
     return 0
 
 

@@ -15,11 +15,11 @@ report, with ``report.exit_code == 1``; pass ``raise_on_failure=True`` to get
 
 from __future__ import annotations
 
-import json
 import os
-import time
+import tempfile
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
+from kprof import _options
 from kprof._child import ChildResult, Progress, raise_usage, run_kprof
 from kprof._errors import CheckFailed, UsageError
 
@@ -57,28 +57,32 @@ class Report(dict):
         return f"<kprof.Report {self.command} exit {self.exit_code} {self.path or '(no report)'}>"
 
 
-def _option_words(options: Mapping[str, Any]) -> List[str]:
-    words: List[str] = []
-    for key, value in options.items():
-        if value is None or value is False:
-            continue
-        flag = "--" + key.replace("_", "-")
-        if value is True:
-            words.append(flag)
-        elif isinstance(value, (list, tuple)):
-            for item in value:
-                words += [flag, str(item)]
-        else:
-            words += [flag, str(value)]
-    return words
-
-
-def _kernel_words(dims: Optional[Mapping[str, Scalar]], sizes: Optional[Mapping[str, Scalar]],
+def _kernel_words(command: str, dims: Optional[Mapping[str, Scalar]], sizes: Optional[Mapping[str, Scalar]],
                   options: Mapping[str, Any]) -> List[str]:
     words = [f"--{name}={value}" for name, value in (dims or {}).items()]
     for name, expr in (sizes or {}).items():
         words += ["--size", f"{name}={expr}"]
-    return words + _option_words(options)
+    return words + _options.option_words(command, options)
+
+
+def _checked(command: str, function: str, options: Mapping[str, Any], *, dims: Optional[Mapping[str, Any]] = None,
+             sizes: Optional[Mapping[str, Any]] = None, nvcc_flags: Any = None,
+             output_dir: Any = None) -> None:
+    """The table's checks of one call's arguments (api/options.hpp rows): unknown keywords with the
+    closest option, help=True, strings where lists belong, dims keys; raises UsageError."""
+    _options.check_keywords(command, options, function, own=("dims", "sizes", "nvcc_flags", "output_dir"))
+    _options.check_dims(dims, command, function)
+    if sizes is not None and not isinstance(sizes, Mapping):
+        raise UsageError(f"{function}(): sizes is a dict {{buffer: expression}}, not {sizes!r}",
+                         "e.g. sizes={'A': 'M*K'}")
+    if nvcc_flags is not None and (isinstance(nvcc_flags, (str, bytes)) or not isinstance(nvcc_flags, (list, tuple))):
+        raise UsageError(f"{function}(): nvcc_flags takes a list of strings, not {nvcc_flags!r}",
+                         f"write nvcc_flags=[{nvcc_flags!r}]")
+    if output_dir is not None:
+        text = os.fspath(output_dir)
+        if text == "" or text.startswith("-"):
+            raise UsageError(f"{function}(): output_dir {text!r} is not a folder name",
+                             "pass a folder for the reports, e.g. output_dir='profile_out' (or leave it out)")
 
 
 def _validate(argv: List[str]) -> str:
@@ -93,38 +97,40 @@ def _validate(argv: List[str]) -> str:
     return parsed["output"]
 
 
-def _read_fresh(path: str, since: float) -> Optional[Dict[str, Any]]:
-    try:
-        if os.path.getmtime(path) < since:
-            return None  # an earlier run's file: this run wrote none
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
+def _own_folder(command: str) -> str:
+    """A new folder for one call's reports, under the command's default folder (the option table's
+    -o default: profile_out/run-1a2b3c4d/, analyze_out/analyze-.../): every call gets its own, so
+    concurrent calls never share or overwrite one another's reports."""
+    row = _options.row(command, "output" if command in ("env", "compare") else "output_dir")
+    parent = row["default"] if command != "env" else os.path.dirname(row["default"]) or "."
+    os.makedirs(parent, exist_ok=True)
+    return tempfile.mkdtemp(prefix=f"{command}-", dir=parent)
 
 
-def _execute(command: str, argv: List[str], json_name: str, *, raise_on_failure: bool, progress: Progress,
+def _execute(command: str, argv: List[str], *, raise_on_failure: bool, progress: Progress,
              wall_timeout_s: Optional[float]) -> Report:
+    """Runs the command in a child and builds its Report from the child's outcome document (its exit
+    code, the report it wrote with the content as written, its error and hint): nothing is found by
+    a file name or a modification time."""
     output = _validate(argv)
-    if command == "env":  # env's -o is the Markdown report's path; the JSON is beside it
-        output_dir = os.path.dirname(output) or "."
-        json_path = os.path.splitext(output)[0] + ".json"
-    else:
-        output_dir = output
-        json_path = os.path.join(output, json_name)
-    since = time.time() - 1.0
+    output_dir = (os.path.dirname(output) or ".") if command == "env" else output
     result: ChildResult = run_kprof(argv, progress=progress, timeout=wall_timeout_s)
+    outcome = result.outcome or {}
+    if outcome.get("error"):
+        result.error_message = outcome["error"].get("message", "")
+        result.error_hint = outcome["error"].get("hint", "")
     if result.exit_code == 2:
         raise_usage(result, argv)
-    data = _read_fresh(json_path, since)
     error = {"message": result.error_message, "hint": result.error_hint} if result.error_message else None
+    written = outcome.get("report") or {}
+    data = written.get("content") if isinstance(written.get("content"), dict) else None
+    json_path = written.get("path") if data is not None else None
     if data is None:
         # The command stopped before writing its report (no GPU, a failed build, ...): the dict says
         # so instead of being empty, so report["exit_code"] and report["error"] are always there.
         last = next((ln for ln in reversed(result.stderr_tail) if ln.strip()), "")
         data = {"exit_code": result.exit_code, "report_written": False,
                 "error": error or {"message": last or f"kprof {command} exited {result.exit_code}", "hint": ""}}
-        json_path = None
     report = Report(data, command=command, exit_code=result.exit_code,
                     path=json_path, output_dir=output_dir, error=error,
                     stderr_tail=result.stderr_tail)
@@ -135,18 +141,22 @@ def _execute(command: str, argv: List[str], json_name: str, *, raise_on_failure:
     return report
 
 
-def env(*, gpu: int = 0, output: Optional[PathLike] = None, timeout: Optional[float] = None,
-        raise_on_failure: bool = False, progress: Progress = False, wall_timeout_s: Optional[float] = None) -> Report:
+def env(*, raise_on_failure: bool = False, progress: Progress = False, wall_timeout_s: Optional[float] = None,
+        **options: Any) -> Report:
     """``kprof env``: is this machine ready (GPU, driver, nvcc, ncu and counter access, this Python's
     PyTorch / Triton / CuTe DSL, CUTLASS, CUPTI)? Returns env_check.json (``report["ready"]``,
-    ``report["blockers"]``, ``report["items"]``); exit 1 means not ready.
+    ``report["blockers"]``, ``report["items"]``); exit 1 means not ready. Options: those of
+    ``kprof env`` (``inspect.signature(kprof.env)``): gpu, output, timeout.
 
     >>> import kprof
     >>> r = kprof.env()
     >>> r["ready"], [b for b in r["blockers"]]
     """
-    argv = ["env", "--gpu", str(gpu)] + _option_words({"output": output, "timeout": timeout})
-    return _execute("env", argv, "env_check.json", raise_on_failure=raise_on_failure, progress=progress,
+    _checked("env", "env", options, output_dir=options.get("output"))
+    if options.get("output") is None:
+        options = {**options, "output": os.path.join(_own_folder("env"), "env_check.md")}
+    argv = ["env"] + _options.option_words("env", options)
+    return _execute("env", argv, raise_on_failure=raise_on_failure, progress=progress,
                     wall_timeout_s=wall_timeout_s)
 
 
@@ -161,9 +171,11 @@ def check(kernel: PathLike, ref: PathLike, dims: Optional[Mapping[str, Scalar]] 
     >>> r = kprof.check("vector_add.cu", "ref.py", {"N": 1 << 20}, build=True)
     >>> r["pass"]
     """
+    _checked("check", "check", options, dims=dims, sizes=sizes, nvcc_flags=nvcc_flags, output_dir=output_dir)
+    output_dir = output_dir if output_dir is not None else _own_folder("check")
     argv = ["check", os.fspath(kernel), "--ref", os.fspath(ref)] + _out(output_dir)
-    argv += _kernel_words(dims, sizes, options) + _nvcc(nvcc_flags)
-    return _execute("check", argv, "correctness.json", raise_on_failure=raise_on_failure, progress=progress,
+    argv += _kernel_words("check", dims, sizes, options) + _nvcc(nvcc_flags)
+    return _execute("check", argv, raise_on_failure=raise_on_failure, progress=progress,
                     wall_timeout_s=wall_timeout_s)
 
 
@@ -178,9 +190,11 @@ def profile(kernel: PathLike, dims: Optional[Mapping[str, Scalar]] = None, *,
     >>> r = kprof.profile("softmax.cu", {"N": 4096, "D": 1024}, sizes={"input": "N*D", "output": "N*D"})
     >>> r["timing"]["kernel_time_reported"]
     """
+    _checked("profile", "profile", options, dims=dims, sizes=sizes, nvcc_flags=nvcc_flags, output_dir=output_dir)
+    output_dir = output_dir if output_dir is not None else _own_folder("profile")
     argv = ["profile", os.fspath(kernel)] + _out(output_dir)
-    argv += _kernel_words(dims, sizes, options) + _nvcc(nvcc_flags)
-    return _execute("profile", argv, "profile.json", raise_on_failure=raise_on_failure, progress=progress,
+    argv += _kernel_words("profile", dims, sizes, options) + _nvcc(nvcc_flags)
+    return _execute("profile", argv, raise_on_failure=raise_on_failure, progress=progress,
                     wall_timeout_s=wall_timeout_s)
 
 
@@ -196,8 +210,10 @@ def run(kernels: Sequence[PathLike], ref: PathLike, dims: Optional[Mapping[str, 
     >>> r = kprof.run(["v0.cu", "v1.cu"], "ref.py", {"N": 4096, "D": 1024}, build=True)
     >>> [(v["name"], v["time_ms"]) for v in r["versions"]]
     """
+    run_argv(kernels, ref, dims, sizes=sizes, output_dir=output_dir, nvcc_flags=nvcc_flags, **options)  # checks
+    output_dir = output_dir if output_dir is not None else _own_folder("run")
     argv = run_argv(kernels, ref, dims, sizes=sizes, output_dir=output_dir, nvcc_flags=nvcc_flags, **options)
-    return _execute("run", argv, "comparison.json", raise_on_failure=raise_on_failure, progress=progress,
+    return _execute("run", argv, raise_on_failure=raise_on_failure, progress=progress,
                     wall_timeout_s=wall_timeout_s)
 
 
@@ -209,13 +225,13 @@ def run_argv(kernels: Union[PathLike, Sequence[PathLike]], ref: PathLike,
     and the MCP tool check them with the parser before anything runs."""
     if isinstance(kernels, (str, os.PathLike)):
         kernels = [kernels]
+    _checked("run", "run", options, dims=dims, sizes=sizes, nvcc_flags=nvcc_flags, output_dir=output_dir)
     argv = ["run", *[os.fspath(k) for k in kernels], "--ref", os.fspath(ref)] + _out(output_dir)
-    return argv + _kernel_words(dims, sizes, options) + _nvcc(nvcc_flags)
+    return argv + _kernel_words("run", dims, sizes, options) + _nvcc(nvcc_flags)
 
 
-def compare(results: Sequence[PathLike], *, fail_if_slower: Optional[float] = None,
-            output_dir: Optional[PathLike] = None, raise_on_failure: bool = False, progress: Progress = False,
-            wall_timeout_s: Optional[float] = None) -> Report:
+def compare(results: Sequence[PathLike], *, output_dir: Optional[PathLike] = None, raise_on_failure: bool = False,
+            progress: Progress = False, wall_timeout_s: Optional[float] = None, **options: Any) -> Report:
     """``kprof compare BASELINE NEW ...``: saved results (comparison.json, profile.json or their
     folders) compared version by version with noise-aware verdicts. Returns comparison.json
     (``report["versions"]``, ``report["gate"]``); with ``fail_if_slower=PCT`` a regression beyond
@@ -224,9 +240,16 @@ def compare(results: Sequence[PathLike], *, fail_if_slower: Optional[float] = No
     >>> r = kprof.compare(["baseline/", "profile_out/"], fail_if_slower=5)
     >>> r.exit_code, r["gate"]
     """
+    if isinstance(results, (str, os.PathLike)):
+        raise UsageError(f"compare(): results is a list of saved results, baseline first, not {results!r}",
+                         "e.g. kprof.compare(['baseline/', 'profile_out/'])")
+    _checked("compare", "compare", {k: v for k, v in options.items() if k != "output"}, output_dir=output_dir)
+    if "output" in options:
+        raise UsageError("compare(): pass output_dir=, not output=")
+    output_dir = output_dir if output_dir is not None else _own_folder("compare")
     argv = ["compare", *[os.fspath(r) for r in results]] + _out(output_dir)
-    argv += _option_words({"fail_if_slower": fail_if_slower})
-    return _execute("compare", argv, "comparison.json", raise_on_failure=raise_on_failure, progress=progress,
+    argv += _options.option_words("compare", options)
+    return _execute("compare", argv, raise_on_failure=raise_on_failure, progress=progress,
                     wall_timeout_s=wall_timeout_s)
 
 
@@ -239,8 +262,11 @@ def analyze(report: PathLike, *, output_dir: Optional[PathLike] = None, raise_on
     >>> r = kprof.analyze("profile_out/profile.ncu-rep")
     >>> r["call"]["class"]
     """
-    argv = ["analyze", os.fspath(report), "--json"] + _out(output_dir) + _option_words(options)
-    return _execute("analyze", argv, "analysis.json", raise_on_failure=raise_on_failure, progress=progress,
+    _checked("analyze", "analyze", options, output_dir=output_dir)
+    output_dir = output_dir if output_dir is not None else _own_folder("analyze")
+    argv = ["analyze", os.fspath(report), "--json"] + _out(output_dir)
+    argv += _options.option_words("analyze", options)
+    return _execute("analyze", argv, raise_on_failure=raise_on_failure, progress=progress,
                     wall_timeout_s=wall_timeout_s)
 
 
@@ -250,3 +276,20 @@ def _out(output_dir: Optional[PathLike]) -> List[str]:
 
 def _nvcc(flags: Optional[Sequence[str]]) -> List[str]:
     return ["--", *flags] if flags else []
+
+
+def _typed_signatures() -> None:
+    """Sets each function's ``__signature__`` from the option table (typed keyword-only options,
+    ``Literal`` for choices): what help(), editors and inspect.signature show. The .pyi beside this
+    package (scripts/gen_faces.py) states the same for type checkers."""
+    own_kernel = ("size", "output_dir")  # sizes= (a dict) and output_dir= are the functions' own
+    for fn, command, drop in ((env, "env", ()), (check, "check", own_kernel), (profile, "profile", own_kernel),
+                              (run, "run", own_kernel), (compare, "compare", ("output",)),
+                              (analyze, "analyze", ("output_dir",))):
+        try:
+            fn.__signature__ = _options.signature_of(fn, command, drop)  # type: ignore[attr-defined]
+        except ImportError:  # a source tree without the extension module: the plain signatures
+            return
+
+
+_typed_signatures()

@@ -16,7 +16,7 @@ import sys
 import tempfile
 import threading
 from dataclasses import dataclass, field
-from typing import IO, Callable, List, Optional, Set, Union
+from typing import Any, Callable, Dict, IO, List, Optional, Set, Union
 
 from kprof._errors import UsageError
 
@@ -40,6 +40,9 @@ class ChildResult:
     stderr_tail: List[str] = field(default_factory=list)
     error_message: str = ""
     error_hint: str = ""
+    #: The child's outcome document (core/outcome.hpp): {exit_code, command, report: {path,
+    #: content} | None, error: {message, hint} | None}; None when the child wrote none (killed).
+    outcome: Optional[Dict[str, Any]] = None
 
 
 def _pump(stream: IO[bytes], tail: List[str], progress: Progress) -> None:
@@ -91,8 +94,10 @@ def run_kprof(argv: List[str], *, progress: Progress = True, timeout: Optional[f
     """
     fd, error_file = tempfile.mkstemp(prefix="kprof-error-", suffix=".jsonl")
     os.close(fd)
+    outcome_file = error_file[:-len(".jsonl")] + ".outcome.json"
     child_env = dict(os.environ if env is None else env)
     child_env["KPROF_ERROR_FILE"] = error_file
+    child_env["KPROF_OUTCOME_FILE"] = outcome_file  # one request in, one outcome document out
     child_env.setdefault("PYTHONUNBUFFERED", "1")
     tail: List[str] = []
     try:
@@ -121,12 +126,23 @@ def run_kprof(argv: List[str], *, progress: Progress = True, timeout: Optional[f
         pump.join()
         stdout = b"".join(out_chunks).decode("utf-8", "replace")
         message, hint = _last_error(error_file)
-        return ChildResult(proc.returncode, stdout, tail, message, hint)
+        return ChildResult(proc.returncode, stdout, tail, message, hint, read_outcome(outcome_file))
     finally:
-        try:
-            os.unlink(error_file)
-        except OSError:
-            pass
+        for path in (error_file, outcome_file):
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+
+
+def read_outcome(path: str) -> Optional[Dict[str, Any]]:
+    """The outcome document a child wrote at ``path`` (None when it wrote none: it was killed)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) and "exit_code" in doc else None
 
 
 def _last_error(path: str) -> tuple:

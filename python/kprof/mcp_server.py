@@ -17,10 +17,11 @@ import os
 import threading
 import time
 import uuid
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import kprof
-from kprof import _child
+from kprof import _child, _options
+from kprof._views import CallVerdict
 
 #: The largest JSON a tool returns (characters); longer reports lose their longest lists first.
 MAX_JSON_CHARS = 100_000
@@ -108,9 +109,14 @@ def _start_job(kind: str, call: Callable[[Callable[[str], None]], kprof.Report])
         del job["lines"][:-30]
 
     def work() -> None:
-        job["result"] = _answer(lambda: call(progress), _after_run)
-        job["status"] = "done"
-        job["ended"] = time.time()
+        try:  # every job ends: an exception is its result, in kprof's error shape
+            job["result"] = _answer(lambda: call(progress), _after_run)
+        except BaseException as e:  # noqa: BLE001
+            job["result"] = _error("internal_error", f"{kind}: {type(e).__name__}: {e}",
+                                   "report this with the arguments that caused it")
+        finally:
+            job["status"] = "done"
+            job["ended"] = time.time()
 
     with _jobs_lock:
         _jobs[job_id] = job
@@ -134,33 +140,121 @@ def tool_findings(result_dir: str) -> Dict[str, Any]:
         except (OSError, ValueError) as e:
             out.append({"folder": root, "error": str(e)})
             continue
-        call = profile.get("call") or {}
-        out.append({"folder": os.path.relpath(root, result_dir), "class": call.get("class"),
-                    "limiter": call.get("limiter"), "bound": call.get("bound"), "findings": call.get("findings")})
+        try:
+            call = CallVerdict.from_json(profile)  # typed view of profile.json (kprof._views)
+        except ValueError as e:
+            out.append({"folder": root, "error": f"damaged profile.json: {e}"})
+            continue
+        out.append({"folder": os.path.relpath(root, result_dir), "class": call.cls,
+                    "limiter": call.limiter, "bound": call.bound, "findings": call.findings})
     if not out:
         return _error("usage_error", f"no profile.json under {result_dir}", "run kprof profile or run first")
     body, truncated = shrink({"versions": out})
     return {"report": body, "truncated": truncated, "next_step": "fix the first finding of the slowest version"}
 
 
+#: Each tool's own arguments (not options of the table), and the command whose options it takes.
+TOOL_ARGS: Dict[str, Tuple[Tuple[str, ...], Optional[str]]] = {
+    "env": ((), "env"),
+    "check": (("kernel", "ref", "dims", "sizes", "options", "output_dir"), "check"),
+    "profile": (("kernel", "dims", "sizes", "options", "output_dir"), "profile"),
+    "run": (("kernels", "ref", "dims", "sizes", "options", "output_dir"), "run"),
+    "compare": (("results", "output_dir"), "compare"),
+    "analyze": (("report", "output_dir"), "analyze"),
+    "job_status": (("job_id",), None),
+    "findings": (("result_dir",), None),
+}
+#: Options the MCP tools set themselves (a tool's report goes to its own folder, analyze draws no chart).
+TOOL_DROPS: Dict[str, Tuple[str, ...]] = {"env": ("output",), "compare": ("output",),
+                                          "analyze": ("output_dir", "no_roofline")}
+#: Tools whose options are top-level properties (the others take them in "options").
+FLAT = ("env", "compare", "analyze")
+
+
+def check_arguments(tool: str, arguments: Any) -> Optional[Dict[str, Any]]:
+    """kprof's own check of a tool call's raw arguments, before the SDK's argument model (which
+    drops keys it does not know): an unknown argument or option is an error naming the closest one;
+    a value of the wrong type, strings where lists belong, dims keys and output_dir are checked by
+    the table's rules. Returns the error in kprof's shape, or None when the arguments are fine."""
+    if tool not in TOOL_ARGS:
+        return None
+    own, command = TOOL_ARGS[tool]
+    if not isinstance(arguments, dict):
+        return _error("usage_error", f"{tool}: arguments must be an object, not {type(arguments).__name__}")
+    drops = TOOL_DROPS.get(tool, ())
+    flat = [r["keyword"] for r in _options.rows(command) if r["keyword"] not in drops] if tool in FLAT else []
+    try:
+        for key in arguments:
+            if key not in own and key not in flat:
+                near = _options.closest(key, list(own) + flat)
+                return _error("usage_error", f"{tool}: unknown argument {key!r}",
+                              f"did you mean {near!r}?" if near else f"the arguments of {tool} are: "
+                              + ", ".join(list(own) + flat))
+        if command is None:
+            return None
+        options = arguments.get("options") if tool not in FLAT else {k: v for k, v in arguments.items() if k in flat}
+        if options is not None and not isinstance(options, dict):
+            return _error("usage_error", f"{tool}: options must be an object of kprof {command}'s options",
+                          "e.g. options={'no_ncu': true}")
+        options = {k: v for k, v in (options or {}).items() if k not in drops or tool in FLAT}
+        for k in drops:
+            if k in options and tool not in FLAT:
+                return _error("usage_error", f"{tool}: option {k!r} is set by the MCP tool itself")
+        if "progress" in options and tool not in FLAT:
+            return _error("usage_error", f"{tool}: 'progress' is not an option of the MCP tool",
+                          "a job's progress lines come with job_status; drop options.progress")
+        _options.check_keywords(command, options, tool, own=own if tool in FLAT else (), common=False)
+        _options.check_dims(arguments.get("dims"), command, tool)
+        kprof._api._checked(command, tool, {}, sizes=arguments.get("sizes"), output_dir=arguments.get("output_dir"))
+        for key in ("kernels", "results"):
+            if key in arguments and not isinstance(arguments[key], list):
+                return _error("usage_error", f"{tool}: {key} is a list of paths, not {arguments[key]!r}",
+                              f"write {key}: [{arguments[key]!r}]")
+    except kprof.UsageError as e:
+        return _error("usage_error", e.message, e.hint)
+    return None
+
+
+def _typed(fn: Callable[..., Any], command: str, drop: Tuple[str, ...] = ()) -> Callable[..., Any]:
+    """``fn`` with the table's options of ``command`` as its typed keyword parameters (its
+    ``**options`` replaced), so the SDK's input schema holds each with its type, enum and default."""
+    fn.__signature__ = _options.signature_of(fn, command, drop)  # type: ignore[attr-defined]
+    return fn
+
+
 def create_server() -> Any:
-    """The MCP server with kprof's tools (imports the SDK here, so kprof imports without it)."""
+    """The MCP server with kprof's tools (imports the SDK here, so kprof imports without it).
+    Every tool's options come from the option table (kprof._options); kprof checks each call's raw
+    arguments itself (check_arguments), and every failure, an exception included, is answered in
+    kprof's {"error": {code, message, hint}} shape."""
     try:
         from mcp.server.mcpserver import MCPServer
+        from mcp.types import CallToolResult, TextContent
     except ImportError as e:  # pragma: no cover - the message is the test
-        raise SystemExit(f"kprof mcp needs the MCP Python SDK 2 in this environment: pip install 'mcp>=2,<3' "
+        raise SystemExit(f"kprof mcp needs the MCP Python SDK 2 in this environment: pip install 'mcp>=2.3,<2.4' "
                          f"(or install kprof with its extra: pip install '.[mcp]' in the checkout) ({e})")
 
-    server = MCPServer("kprof", instructions="Check, time and profile GPU kernels; every tool returns kprof's "
-                       "JSON report with a next step. run and profile are jobs: poll job_status.")
+    class KprofServer(MCPServer):  # type: ignore[misc, valid-type]
+        async def call_tool(self, name: str, arguments: Dict[str, Any], context: Any = None) -> Any:
+            err = check_arguments(name, arguments)
+            if err is None:
+                try:
+                    return await super().call_tool(name, arguments, context)
+                except Exception as e:  # noqa: BLE001 - every failure in kprof's shape, never a traceback
+                    err = _error("internal_error" if name in TOOL_ARGS else "unknown_tool",
+                                 f"{name}: {e}", "report this with the arguments that caused it"
+                                 if name in TOOL_ARGS else "call list_tools for kprof's tools")
+            return CallToolResult(content=[TextContent(type="text", text=json.dumps(err, indent=2))],
+                                  structured_content=err, is_error=True)
 
-    @server.tool()
-    def env(gpu: int = 0) -> Dict[str, Any]:
+    server = KprofServer("kprof", instructions="Check, time and profile GPU kernels; every tool returns kprof's "
+                         "JSON report with a next step. run and profile are jobs: poll job_status.")
+
+    def env(**options: Any) -> Dict[str, Any]:
         """Is this machine ready (GPU, driver, nvcc, ncu counters, PyTorch, Triton, CUPTI)? env_check.json."""
-        return _answer(lambda: kprof.env(gpu=gpu, output=os.path.join(_scratch(), "env_check.md")),
+        return _answer(lambda: kprof.env(output=os.path.join(_scratch(), "env_check.md"), **options),
                        lambda r: "ready" if r.get("ready") else "fix report['blockers'] first")
 
-    @server.tool()
     def check(kernel: str, ref: str, dims: Optional[Dict[str, Any]] = None, sizes: Optional[Dict[str, str]] = None,
               options: Optional[Dict[str, Any]] = None, output_dir: Optional[str] = None) -> Dict[str, Any]:
         """kprof check: the kernel's outputs against ref.py's reference(**kwargs). correctness.json."""
@@ -168,14 +262,13 @@ def create_server() -> Any:
                                            **(options or {})),
                        lambda r: "correct: profile it" if r.ok else "wrong output: see report['trials']")
 
-    @server.tool()
     def profile(kernel: str, dims: Optional[Dict[str, Any]] = None, sizes: Optional[Dict[str, str]] = None,
                 options: Optional[Dict[str, Any]] = None, output_dir: Optional[str] = None) -> Dict[str, Any]:
         """kprof profile as a job: timing, ncu metrics, class and findings (profile.json via job_status)."""
+        opts = {k: v for k, v in (options or {}).items() if k != "progress"}  # the job reports progress itself
         return _start_job("profile", lambda progress: kprof.profile(
-            kernel, dims, sizes=sizes, output_dir=output_dir, progress=progress, **(options or {})))
+            kernel, dims, sizes=sizes, output_dir=output_dir, progress=progress, **opts))
 
-    @server.tool()
     def run(kernels: List[str], ref: str, dims: Optional[Dict[str, Any]] = None,
             sizes: Optional[Dict[str, str]] = None, options: Optional[Dict[str, Any]] = None,
             output_dir: Optional[str] = None) -> Dict[str, Any]:
@@ -188,7 +281,6 @@ def create_server() -> Any:
         return _start_job("run", lambda progress: kprof.run(
             kernels, ref, dims, sizes=sizes, output_dir=output_dir, progress=progress, **(options or {})))
 
-    @server.tool()
     def job_status(job_id: str) -> Dict[str, Any]:
         """A profile or run job: status ('running' or 'done'), seconds so far, its last progress lines,
         and its result once done."""
@@ -200,24 +292,33 @@ def create_server() -> Any:
                 "elapsed_s": round(job.get("ended", time.time()) - job["started"], 1),
                 "progress": list(job["lines"]), "result": job["result"]}
 
-    @server.tool()
-    def compare(results: List[str], fail_if_slower: Optional[float] = None,
-                output_dir: Optional[str] = None) -> Dict[str, Any]:
+    def compare(results: List[str], output_dir: Optional[str] = None, **options: Any) -> Dict[str, Any]:
         """kprof compare: saved results (comparison.json / profile.json or folders), baseline first."""
-        return _answer(lambda: kprof.compare(results, fail_if_slower=fail_if_slower, output_dir=output_dir),
-                       _after_compare)
+        return _answer(lambda: kprof.compare(results, output_dir=output_dir, **options), _after_compare)
 
-    @server.tool()
-    def analyze(report: str, output_dir: Optional[str] = None, top: int = 10) -> Dict[str, Any]:
+    def analyze(report: str, output_dir: Optional[str] = None, **options: Any) -> Dict[str, Any]:
         """kprof analyze: the bottleneck verdict of an .ncu-rep or raw CSV, no GPU needed. analysis.json."""
-        return _answer(lambda: kprof.analyze(report, output_dir=output_dir, top=top, no_roofline=True),
+        return _answer(lambda: kprof.analyze(report, output_dir=output_dir, no_roofline=True, **options),
                        _after_analyze)
 
-    @server.tool()
     def findings(result_dir: str) -> Dict[str, Any]:
         """The ranked findings of each version under a kprof profile/run output folder."""
         return tool_findings(result_dir)
 
+    for fn in (check, profile, run, job_status, findings):
+        server.add_tool(fn)
+    for fn in (env, compare, analyze):
+        server.add_tool(_typed(fn, fn.__name__, TOOL_DROPS.get(fn.__name__, ())))
+    for name in FLAT:  # the table's enum, range and description on each top-level option property
+        props = server._tool_manager.get_tool(name).parameters["properties"]
+        for key, prop in _options.json_schema(name)["properties"].items():
+            if key in props:
+                props[key] = prop
+    for name in ("check", "profile", "run"):  # "options": one typed property per option of the table
+        tool = server._tool_manager.get_tool(name)
+        schema = _options.json_schema(name)
+        schema["description"] = f"kprof {name}'s options (the command line's, '-' written '_')"
+        tool.parameters["properties"]["options"] = schema
     return server
 
 
@@ -227,7 +328,74 @@ def _scratch() -> str:
     return tempfile.mkdtemp(prefix="kprof-mcp-")
 
 
+def malformed_reply(line: str) -> Optional[Dict[str, Any]]:
+    """The JSON-RPC error reply kprof's server gives itself to a request line that has an id but is
+    malformed (no method, a method that is not a string, params that are not an object: -32600 /
+    -32602), which the MCP SDK 2 drops without a reply, leaving the client waiting forever. None for
+    every other line (the SDK answers those, or they are notifications or responses)."""
+    try:
+        msg = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(msg, dict) or "id" not in msg or "result" in msg or "error" in msg:
+        return None
+    rid = msg["id"]
+    if not isinstance(rid, (str, int)) or isinstance(rid, bool):
+        return None
+
+    def reply(code: int, message: str) -> Dict[str, Any]:
+        return {"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}}
+
+    if msg.get("jsonrpc") != "2.0":
+        return reply(-32600, 'Invalid Request: "jsonrpc" must be "2.0"')
+    if not isinstance(msg.get("method"), str):
+        return reply(-32600, 'Invalid Request: a request needs a "method" string')
+    if "params" in msg and not isinstance(msg["params"], dict):
+        return reply(-32602, 'Invalid params: "params" must be an object')
+    return None
+
+
+class _StdinLines:
+    """stdin as the async lines the SDK's stdio transport reads, less the malformed requests,
+    which are answered here (malformed_reply) on the transport's own stdout."""
+
+    def __init__(self, inp: Any, out: Any) -> None:
+        self._inp, self._out = inp, out
+
+    def __aiter__(self) -> "_StdinLines":
+        return self
+
+    async def __anext__(self) -> str:
+        import anyio
+
+        while True:
+            line = await anyio.to_thread.run_sync(self._inp.readline)
+            if not line:
+                raise StopAsyncIteration
+            answer = malformed_reply(line)
+            if answer is None:
+                return line
+            await self._out.write(json.dumps(answer) + "\n")
+            await self._out.flush()
+
+
+async def _serve(server: Any) -> None:
+    import io
+    import sys
+
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    out = anyio.wrap_file(io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", write_through=True))
+    inp = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    async with stdio_server(stdin=_StdinLines(inp, out), stdout=out) as (read_stream, write_stream):  # type: ignore
+        low = server._lowlevel_server
+        await low.run(read_stream, write_stream, low.create_initialization_options())
+
+
 def main() -> None:
     """Serves kprof's tools on stdio until the client closes it; then stops every child."""
+    import anyio
+
     atexit.register(_child.stop_all)
-    create_server().run("stdio")
+    anyio.run(_serve, create_server())

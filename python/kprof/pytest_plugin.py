@@ -1,10 +1,12 @@
 """kprof's pytest plugin (entry point ``pytest11: kprof``): a kernel's correctness and speed as a test.
 
-The ``kprof_gate`` fixture runs ``kprof run`` on one kernel (checked against ref.py, then timed to
-kprof's noise target), and compares it with a saved baseline through ``kprof compare``'s verdicts:
-the bootstrap interval of the ratio of medians over the saved per-call samples, never a threshold
-on one sample. The test fails when the kernel is wrong, or slower than the baseline beyond noise
-and by more than ``--kprof-fail-if-slower`` percent (default 5).
+The ``kprof_gate`` fixture runs ``kprof run`` on one kernel (checked against ref.py), then re-times
+the saved baseline's kernel BESIDE it with ``kprof run BASELINE KERNEL --decide --min-gain PCT``:
+interleaved rounds, the per-round paired ratio, the keep / revert rule of ``--decide``
+(docs/METHOD.md). Two saved runs cannot support a decision (a run differs from another by more than
+its own samples say), so the gate never decides from saved times alone. The test fails when the
+kernel is wrong, or when the decision is ``revert``: slower than the baseline beyond
+``--kprof-fail-if-slower`` percent (default 5), or not correct.
 
     def test_softmax_speed(kprof_gate):
         kprof_gate("softmax.cu", "ref.py", {"N": 4096, "D": 1024},
@@ -13,8 +15,13 @@ and by more than ``--kprof-fail-if-slower`` percent (default 5).
 ``pytest --kprof-save-baseline`` writes the baselines (``.kprof-baselines/`` under pytest's
 rootdir, or ``--kprof-baseline-dir``), one folder per machine key: the GPU's name, the driver
 version and whether the SM clock is locked, so a baseline from another GPU or driver is reported
-and never compared. Without a GPU the test skips with kprof's reason; without ncu too when
-profiling was asked for (``no_ncu=False``; the gate times only by default).
+and never compared. A baseline keeps what re-timing needs (``retime/``: the kernel file, and for a
+``.py`` kernel the ``.py`` files beside it that it may import; for a ``.cu`` its headers; ref.py;
+``retime.json`` with dims, sizes, seed and options). A baseline saved without them (every baseline
+saved before this rule) is re-timed from its kernel's recorded path when that file is still at hand,
+and otherwise fails with the command that saves a re-timable one: it never passes silently.
+Without a GPU the test skips with kprof's reason; without ncu too when profiling was asked for
+(``no_ncu=False``; the gate times only by default).
 """
 
 from __future__ import annotations
@@ -28,6 +35,8 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional
 
 import pytest
+
+from kprof._views import RunReport
 
 #: The default of --kprof-fail-if-slower: a 5% margin, as sglang's nightly kernel baselines use.
 DEFAULT_FAIL_IF_SLOWER_PCT = 5.0
@@ -85,26 +94,103 @@ class GateResult:
     saved: bool
 
 
-def decide(baseline_dir: str, current: str, output_dir: str, fail_if_slower_pct: float) -> Dict[str, Any]:
-    """kprof compare BASELINE CURRENT --fail-if-slower PCT: returns comparison.json with
-    ``exit_code`` (1: slower beyond noise and PCT %, no longer correct, or missing)."""
+#: What a baseline folder keeps for re-timing (retime.json's format version).
+RETIME_FORMAT = 1
+#: The suffixes copied beside a saved kernel: what a .py kernel may import, a .cu kernel's headers.
+_BESIDE = {".py": (".py",), ".cu": (".cuh", ".h", ".hpp", ".inl")}
+
+
+def save_retime(folder: str, kernel: str, ref: str, dims: Optional[Mapping[str, Any]],
+                options: Mapping[str, Any]) -> Dict[str, Any]:
+    """Copies what re-timing needs into ``folder/retime/``: the kernel file (named
+    ``baseline__<name>`` so it never shares a version folder with the candidate), for a .py kernel
+    the .py files beside it (its local imports), for a .cu kernel the headers beside it, and ref.py;
+    writes ``retime.json`` (dims, options with sizes and seed). Returns retime.json's content."""
+    where = os.path.join(folder, "retime")
+    os.makedirs(where, exist_ok=True)
+    src_dir = os.path.dirname(os.path.abspath(kernel))
+    base_name = "baseline__" + os.path.basename(kernel)
+    shutil.copy2(kernel, os.path.join(where, base_name))
+    suffix = os.path.splitext(kernel)[1]
+    for other in sorted(os.listdir(src_dir)):
+        path = os.path.join(src_dir, other)
+        if (os.path.isfile(path) and os.path.splitext(other)[1] in _BESIDE.get(suffix, ())
+                and os.path.abspath(path) != os.path.abspath(kernel) and os.path.abspath(path) != os.path.abspath(ref)):
+            shutil.copy2(path, os.path.join(where, other))
+    shutil.copy2(ref, os.path.join(where, "ref.py"))
+    spec = {"format": RETIME_FORMAT, "kernel": base_name, "ref": "ref.py", "dims": dict(dims or {}),
+            "options": {k: v for k, v in options.items() if isinstance(v, (str, int, float, bool, list, dict))
+                        or v is None}}
+    with open(os.path.join(folder, "retime.json"), "w", encoding="utf-8") as f:
+        json.dump(spec, f, indent=2, sort_keys=True)
+    return spec
+
+
+@dataclass
+class RetimeSource:
+    """The baseline kernel the gate re-times: ``kernel`` (None when none is at hand), the ref.py to
+    use, how it was found ("saved" or "recorded path") and, when none, why."""
+
+    kernel: Optional[str]
+    ref: Optional[str]
+    how: str
+    why_not: str = ""
+
+
+def retime_source(folder: str, ref: str) -> RetimeSource:
+    """The baseline's kernel: the saved copy (retime.json), else the kernel path its comparison.json
+    recorded when that file still exists (re-timed with the current ref.py), else none with why."""
+    spec_path = os.path.join(folder, "retime.json")
+    if os.path.exists(spec_path):
+        with open(spec_path, encoding="utf-8") as f:
+            spec = json.load(f)
+        kernel = os.path.join(folder, "retime", str(spec.get("kernel", "")))
+        saved_ref = os.path.join(folder, "retime", str(spec.get("ref", "ref.py")))
+        if os.path.isfile(kernel):
+            return RetimeSource(kernel, saved_ref if os.path.isfile(saved_ref) else ref, "saved")
+        return RetimeSource(None, None, "saved", f"{kernel} is missing from the saved baseline")
+    recorded = ""
+    try:
+        with open(os.path.join(folder, "comparison.json"), encoding="utf-8") as f:
+            versions = json.load(f).get("versions") or []
+        recorded = str(versions[0].get("kernel") or "") if versions else ""
+    except (OSError, ValueError):
+        pass
+    if recorded and os.path.isfile(recorded):
+        return RetimeSource(recorded, ref, "recorded path")
+    return RetimeSource(None, None, "recorded path",
+                        "the baseline was saved without its kernel (only its times)"
+                        + (f" and {recorded} is no longer at hand" if recorded else ""))
+
+
+def retime(source: RetimeSource, kernel: str, dims: Optional[Mapping[str, Any]], output_dir: str,
+           fail_if_slower_pct: float, options: Mapping[str, Any]) -> Dict[str, Any]:
+    """``kprof run BASELINE KERNEL --decide --min-gain PCT``: the baseline's kernel re-timed beside
+    the candidate in interleaved rounds. Returns {"failed": bool, "decision": the candidate's
+    decision block (or None), "reason": words, "report": comparison.json}."""
     import kprof
 
-    report = kprof.compare([baseline_dir, current], fail_if_slower=fail_if_slower_pct, output_dir=output_dir)
-    out = dict(report)
-    out["exit_code"] = report.exit_code
-    return out
+    opts = dict(options)
+    opts.pop("no_ncu", None)
+    report = kprof.run([source.kernel, kernel], source.ref, dims, output_dir=output_dir, progress=False,
+                       decide=True, min_gain=fail_if_slower_pct, **opts)
+    block = report.get("decision") or {}
+    decided = block.get("versions") or []
+    if block.get("not_run") or not decided:
+        why = block.get("not_run") or (report.error or {}).get("message") or f"exit {report.exit_code}"
+        return {"failed": True, "decision": None, "report": dict(report),
+                "reason": f"the baseline could not be re-timed beside the kernel: {why}"}
+    d = decided[0]
+    failed = d.get("decision") == "revert"
+    return {"failed": failed, "decision": d, "report": dict(report),
+            "reason": f"{d.get('decision')}: {d.get('reason')}"}
 
 
-def failure_text(comparison: Mapping[str, Any], compare_dir: str) -> str:
-    """The lines of comparison.md that say why the gate failed (else the JSON's gate block)."""
-    md = os.path.join(compare_dir, "comparison.md")
-    try:
-        with open(md, encoding="utf-8") as f:
-            text = f.read()
-        return text if len(text) < 6000 else text[:6000] + "\n..."
-    except OSError:
-        return json.dumps(comparison.get("gate"), indent=2)
+def not_retimable_text(folder: str, source: RetimeSource, nodeid: str) -> str:
+    """The failure of a baseline that cannot be re-timed, with the command that saves one that can."""
+    return (f"kprof: the baseline in {folder} cannot be re-timed: {source.why_not}. Saved times alone cannot "
+            f"decide a regression (runs differ from each other more than their samples say). Save a re-timable "
+            f"baseline (it keeps the kernel, ref.py, dims and seed): pytest --kprof-save-baseline '{nodeid}'")
 
 
 class KprofGate:
@@ -147,15 +233,16 @@ class KprofGate:
                 pytest.skip(f"kprof: ncu cannot profile: {why}")
         run_dir = os.path.join(self._tmp, "run")
         report = kprof.run([kernel], ref, dims, output_dir=run_dir, progress=False, **options)
-        versions = report.get("versions") or []
-        if report.exit_code != 0 or not versions or not versions[0].get("correct", False):
-            reason = (versions[0].get("status_reason") if versions else None) or (report.error or {}).get("message")
+        versions = RunReport.from_json(report).versions  # typed view of comparison.json (kprof._views)
+        if report.exit_code != 0 or not versions or not versions[0].correct:
+            reason = (versions[0].status_reason if versions else None) or (report.error or {}).get("message")
             pytest.fail(f"kprof: {kernel} failed its check or run (exit {report.exit_code}): {reason}\n"
                         + "\n".join(report.stderr_tail[-15:]), pytrace=False)
         key = machine_key(_run_env(run_dir) or env_report)
         folder = os.path.join(self.baseline_root, key, self._test_folder(name))
         if self.save:
             save_baseline(run_dir, folder)
+            save_retime(folder, kernel, ref, dims, options)
             return GateResult(dict(report), None, folder, True)
         if not os.path.exists(os.path.join(folder, "comparison.json")):
             others = other_machines(self.baseline_root, key, self._test_folder(name))
@@ -164,12 +251,30 @@ class KprofGate:
                             f"not compared on {key}; run pytest --kprof-save-baseline here to save one")
             pytest.skip(f"kprof: no baseline for {key} in {self.baseline_root}; run pytest --kprof-save-baseline")
         pct = self.fail_if_slower_pct if fail_if_slower is None else float(fail_if_slower)
-        compare_dir = os.path.join(self._tmp, "compare")
-        comparison = decide(folder, run_dir, compare_dir, pct)
-        if comparison["exit_code"] != 0:
-            pytest.fail(f"kprof: {kernel} is slower than its baseline ({folder}) beyond noise and {pct:g} %, "
-                        f"or no longer correct:\n{failure_text(comparison, compare_dir)}", pytrace=False)
+        source = retime_source(folder, ref)
+        if source.kernel is None:
+            pytest.fail(not_retimable_text(folder, source, self._request.node.nodeid), pytrace=False)
+        comparison = retime(source, kernel, dims, os.path.join(self._tmp, "retime"), pct, options)
+        if comparison["failed"]:
+            pytest.fail(f"kprof: {kernel} against its baseline ({folder}, re-timed from its {source.how}) "
+                        f"beside it: {comparison['reason']}", pytrace=False)
         return GateResult(dict(report), comparison, folder, False)
+
+
+def _gate_signature() -> None:
+    """``kprof_gate(...)``'s typed signature: kprof.run's options from the option table (kprof._options),
+    with the gate's own rule that it times only (no_ncu=True) unless profiling is asked for."""
+    from kprof import _options
+
+    try:
+        sig = _options.signature_of(KprofGate.__call__, "run", drop=("size", "output_dir"))
+    except ImportError:  # a source tree without the extension module
+        return
+    params = [p.replace(default=True) if p.name == "no_ncu" else p for p in sig.parameters.values()]
+    KprofGate.__call__.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+
+
+_gate_signature()
 
 
 def save_baseline(run_dir: str, folder: str) -> None:
@@ -220,5 +325,6 @@ def _session_env(config: pytest.Config) -> Dict[str, Any]:
 @pytest.fixture
 def kprof_gate(request: pytest.FixtureRequest, tmp_path) -> KprofGate:
     """A callable ``kprof_gate(kernel, ref, dims, *, name=None, fail_if_slower=None, **options)``:
-    the kernel must be correct and not slower than this machine's saved baseline beyond noise."""
+    the kernel must be correct and not slower than this machine's saved baseline, re-timed beside
+    it in interleaved rounds, beyond the margin (the revert of ``kprof run --decide``)."""
     return KprofGate(request, str(tmp_path))

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/table_options.hpp"
 #include "cli/validators.hpp"
 #include "flows/analyze.hpp"
 
@@ -29,19 +30,14 @@ void register_analyze(CLI::App& app, CommandAction& action) {
       "kernel.\n"
       "Exit codes: 0 verdict produced; 1 no kernels or no usable metrics; 2 bad input (also impossible values).");
   sub->add_option("REPORT", opts->report, "ncu report: .ncu-rep / .ncu-repz, or a raw-page CSV export")->required();
-  sub->add_option("--output-dir,-o", opts->output_dir, "folder for ncu_summary.md, ncu_details.md (and analysis.json)")
-      ->capture_default_str();
-  sub->add_flag("--json", opts->json, "print the verdict as JSON on stdout and write DIR/analysis.json");
-  sub->add_option("--top", opts->top, "hot lines to show per kernel")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1000));
-  sub->add_flag("--sass", opts->sass, "list the SASS instructions behind each hot line in ncu_summary.md");
-  sub->add_flag("--no-roofline", opts->no_roofline, "do not draw DIR/roofline.svg/.png (matplotlib in kprof's Python)");
-  sub->add_flag("--no-html", opts->no_html, "do not write DIR/report.html (the self-contained page)");
-  sub->add_flag("--html-no-source", opts->html_no_source, "leave source lines and SASS out of DIR/report.html");
-  sub->add_option("--timeout", opts->timeout_s, "seconds allowed for ncu to export a .ncu-rep")
-      ->capture_default_str()
-      ->check(positive_number());
+  add_table_option(sub, "analyze", "--output-dir", opts->output_dir);
+  add_table_option(sub, "analyze", "--json", opts->json);
+  add_table_option(sub, "analyze", "--top", opts->top);
+  add_table_option(sub, "analyze", "--sass", opts->sass);
+  add_table_option(sub, "analyze", "--no-roofline", opts->no_roofline);
+  add_table_option(sub, "analyze", "--no-html", opts->no_html);
+  add_table_option(sub, "analyze", "--html-no-source", opts->html_no_source);
+  add_table_option(sub, "analyze", "--timeout", opts->timeout_s);
   sub->callback([opts, &action] { action = [opts] { return run_analyze(*opts); }; });
 }
 

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/table_options.hpp"
 #include "cli/validators.hpp"
 #include "core/error.hpp"
 #include "core/implementation.hpp"
@@ -15,8 +16,8 @@ namespace {
 
 struct BuildCli {
   std::string kernel, implementation, arch, output;
-  int gpu = 0;
-  double timeout_s = 600;
+  int gpu = kDefaultGpu;
+  double timeout_s = kDefaultNvccTimeoutS;
   std::vector<std::string> nvcc_flags;
 };
 
@@ -56,15 +57,12 @@ void register_build(CLI::App& app, CommandAction& action) {
       "CUTLASS_HOME, standard places or the nvidia-cutlass pip package) and the flags CUTLASS needs.\n"
       "Extra nvcc flags go after `--`. Exit 0 built, 1 nvcc failed (its messages are shown), 2 bad input.");
   sub->add_option("kernel", o->kernel, "The .cu file")->required();
-  sub->add_option("--implementation,--backend", o->implementation, "cuda-cpp (default) or cutlass");
-  sub->add_option("--arch", o->arch, "nvcc architecture (sm_90, sm_90a, ...); default: the GPU's own");
-  sub->add_option("-o,--output", o->output, "Output .so (default: KERNEL.so next to KERNEL.cu)");
-  sub->add_option("--gpu", o->gpu, "CUDA device whose architecture is used")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 4095));
-  sub->add_option("--timeout", o->timeout_s, "nvcc time limit in seconds")
-      ->capture_default_str()
-      ->check(positive_number());
+  auto* impl = add_table_option(sub, "build", "--implementation", o->implementation);
+  add_table_option(sub, "build", "--backend", o->implementation)->excludes(impl);
+  add_table_option(sub, "build", "--arch", o->arch);
+  add_table_option(sub, "build", "--output", o->output);
+  add_table_option(sub, "build", "--gpu", o->gpu);
+  add_table_option(sub, "build", "--timeout", o->timeout_s);
   sub->add_option("nvcc_flags", o->nvcc_flags, "Extra nvcc flags, after `--` (e.g. -- -lcuda -Xptxas -v)");
   sub->callback([&action, o] { action = [o] { return run_build(*o); }; });
 }

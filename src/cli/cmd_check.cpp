@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/table_options.hpp"
 #include "cli/kernel_options.hpp"
 #include "device/cuda.hpp"
 #include "core/error.hpp"
@@ -91,12 +92,8 @@ void register_check(CLI::App& app, CommandAction& action) {
       "kernel fails the check (those in PyTorch's, cuBLAS's or kprof's own kernels are listed, not failing).");
   add_kernel_options(sub, *opts, /*several=*/false, /*with_ref=*/true, /*with_output=*/true);
   auto sanitize = std::make_shared<std::string>();
-  sub->add_option("--sanitize", *sanitize,
-                  "After the check, run the kernel under NVIDIA compute-sanitizer once per tool: a comma-separated "
-                  "subset of memcheck, racecheck, initcheck, synccheck; findings go to correctness.md/.json and an "
-                  "error in the kernel fails the check (build with -lineinfo for file:line)")
-      ->type_name("TOOLS");
-  sub->add_flag("--no-html", opts->no_html, "Do not write OUTPUT_DIR/report.html (the self-contained page)");
+  add_table_option(sub, "check", "--sanitize", *sanitize)->type_name("TOOLS");
+  add_table_option(sub, "check", "--no-html", opts->no_html);
   sub->callback([sub, opts, sanitize, &action] {
     std::vector<SanitizerTool> tools;
     if (sub->get_option("--sanitize")->count() > 0) tools = parse_sanitizer_tools(*sanitize);  // exit 2 at once

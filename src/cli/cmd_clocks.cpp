@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/table_options.hpp"
 #include "core/error.hpp"
 #include "stages/env/clocks.hpp"
 
@@ -10,7 +11,7 @@ namespace kprof {
 namespace {
 
 struct ClocksCli {
-  int gpu = 0;
+  int gpu = kDefaultGpu;
   bool lock = false, reset = false, dry_run = false, max = false;
 };
 
@@ -44,14 +45,12 @@ void register_clocks(CLI::App& app, CommandAction& action) {
       "base (TDP) clock for steadier timings, as nvbench advises (needs root); --lock --max at its maximum;\n"
       "--reset restores the defaults; --dry-run prints exactly what would be done and changes nothing.\n"
       "Exit 0 done, 1 clocks unreadable or NVML refused, 2 bad options.");
-  sub->add_option("--gpu", o->gpu, "CUDA device index")->capture_default_str()->check(CLI::Range(0, 4095));
-  auto* lock = sub->add_flag("--lock", o->lock,
-                             "Lock the SM clock at its base (TDP) clock (nvmlDeviceSetGpuLockedClocks with "
-                             "NVML_CLOCK_LIMIT_ID_TDP, nvbench's --lgc base)");
-  sub->add_flag("--max", o->max, "With --lock: lock at the maximum SM clock instead of the base clock")->needs(lock);
-  auto* reset = sub->add_flag("--reset", o->reset, "Restore the default clocks (nvmlDeviceResetGpuLockedClocks)");
+  add_table_option(sub, "clocks", "--gpu", o->gpu);
+  auto* lock = add_table_option(sub, "clocks", "--lock", o->lock);
+  add_table_option(sub, "clocks", "--max", o->max)->needs(lock);
+  auto* reset = add_table_option(sub, "clocks", "--reset", o->reset);
   lock->excludes(reset);
-  sub->add_flag("--dry-run", o->dry_run, "Print what would be done; change nothing");
+  add_table_option(sub, "clocks", "--dry-run", o->dry_run);
   sub->callback([&action, o] { action = [o] { return run_clocks_cli(*o); }; });
 }
 

@@ -4,6 +4,8 @@
 #include <optional>
 
 #include "cli/commands.hpp"
+#include "api/defaults.hpp"
+#include "cli/table_options.hpp"
 #include "cli/validators.hpp"
 #include "flows/compare.hpp"
 
@@ -13,7 +15,7 @@ namespace {
 struct CompareCli {
   std::vector<std::string> inputs;
   double fail_if_slower = -1;  ///< < 0: no gate
-  std::string output_dir = "compare_out";
+  std::string output_dir = api::kDefaultCompareDir;
   bool no_html = false;  ///< --no-html: no OUTPUT_DIR/report.html
 };
 
@@ -34,13 +36,9 @@ void register_compare(CLI::App& app, CommandAction& action) {
       "Exit 0; with --fail-if-slower PCT, 1 when a version is slower beyond noise and PCT %, no longer correct,\n"
       "or missing; 2 for an unreadable file.");
   sub->add_option("results", c->inputs, "Saved results: baseline first")->required()->expected(2, -1);
-  sub->add_option("--fail-if-slower", c->fail_if_slower,
-                  "Exit 1 when a version is slower than the baseline beyond noise and by more than PCT %, no "
-                  "longer correct, or missing")
-      ->type_name("PCT")
-      ->check(non_negative_number());
-  sub->add_option("-o,--output", c->output_dir, "Folder for comparison.md / comparison.json")->capture_default_str();
-  sub->add_flag("--no-html", c->no_html, "Do not write OUTPUT_DIR/report.html (the self-contained page)");
+  add_table_option(sub, "compare", "--fail-if-slower", c->fail_if_slower)->type_name("PCT");
+  add_table_option(sub, "compare", "--output", c->output_dir);
+  add_table_option(sub, "compare", "--no-html", c->no_html);
   sub->callback([c, &action] {
     action = [c] {
       std::optional<double> gate;

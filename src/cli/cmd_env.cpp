@@ -3,6 +3,8 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "api/defaults.hpp"
+#include "cli/table_options.hpp"
 #include "cli/validators.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
@@ -16,10 +18,10 @@ namespace kprof {
 namespace {
 
 struct EnvCli {
-  std::string output = "profile_out/env_check.md";
-  int gpu = 0;
+  std::string output = api::kDefaultEnvReport;
+  int gpu = kDefaultGpu;
   bool json = false;
-  double timeout_s = 60;
+  double timeout_s = kDefaultEnvProbeTimeoutS;
   bool no_html = false;  ///< --no-html: no env_check.html
 };
 
@@ -58,14 +60,11 @@ void register_env(CLI::App& app, CommandAction& action) {
       "nvcc, ncu (and whether it may read performance counters), compute-sanitizer, the Python kprof embeds\n"
       "with PyTorch / Triton / CuTe DSL, the CUTLASS headers, CUDA_* variables. Writes env_check.md and\n"
       "env_check.json. Exit 0 ready, 1 not ready (each failed item says why and what to do), 2 bad options.");
-  sub->add_option("-o,--output", o->output, "Markdown report path; env_check.json is written next to it")
-      ->capture_default_str();
-  sub->add_option("--gpu", o->gpu, "CUDA device index to check")->capture_default_str()->check(CLI::Range(0, 4095));
-  sub->add_flag("--json", o->json, "Print the JSON report on stdout instead of the summary");
-  sub->add_option("--timeout", o->timeout_s, "Time limit of each probe in seconds (tools, ncu, Python imports)")
-      ->capture_default_str()
-      ->check(positive_number());
-  sub->add_flag("--no-html", o->no_html, "Do not write env_check.html beside the reports");
+  add_table_option(sub, "env", "--output", o->output);
+  add_table_option(sub, "env", "--gpu", o->gpu);
+  add_table_option(sub, "env", "--json", o->json);
+  add_table_option(sub, "env", "--timeout", o->timeout_s);
+  add_table_option(sub, "env", "--no-html", o->no_html);
   sub->callback([&action, o] { action = [o] { return run_env(*o); }; });
 }
 

@@ -3,12 +3,13 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "device/gpu_index.hpp"
 #include "stages/env/probe_kernel.hpp"
 
 namespace kprof {
 
 void register_probe(CLI::App& app, CommandAction& action) {
-  auto gpu = std::make_shared<int>(0);
+  auto gpu = std::make_shared<int>(kDefaultGpu);
   auto* sub = app.add_subcommand("__probe", "Launch kprof's probe kernel once (used by `kprof env` under ncu)");
   sub->group("");  // hidden from --help
   sub->add_option("--gpu", *gpu, "CUDA device index")->check(CLI::Range(0, 4095));

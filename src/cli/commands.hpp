@@ -23,5 +23,6 @@ void register_compare(CLI::App& app, CommandAction& action);  ///< kprof compare
 void register_runner(CLI::App& app, CommandAction& action);   ///< kprof __runner (hidden; what ncu profiles)
 void register_probe(CLI::App& app, CommandAction& action);    ///< kprof __probe  (hidden; env's ncu counter probe)
 void register_worker(CLI::App& app, CommandAction& action);   ///< kprof __worker (hidden; a shard of a scaled run)
+void register_options(CLI::App& app, CommandAction& action);  ///< kprof __options (hidden; the option table)
 
 }  // namespace kprof

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <exception>
 
+#include "core/outcome.hpp"
 #include "cli/commands.hpp"
 #include "cli/kernel_options.hpp"
 #include "cli/run_options.hpp"
@@ -27,6 +28,21 @@ namespace {
 /// ends_through_exit(argv) of the command running in this process.
 bool internal_command = false;
 
+/// The public command being run ("" before parsing): the outcome document names it.
+std::string public_command;
+
+/// Writes the outcome document (core/outcome.hpp) to $KPROF_OUTCOME_FILE, for a public command
+/// only: a hidden command or a sanitizer's child (KPROF_FULL_EXIT) inherits the variable from the
+/// parent whose outcome it is, and must not overwrite it.
+void write_outcome_file(int code) {
+  // Read here, not in core/settings (whose struct every layer includes): the parent sets it per child.
+  const char* env = std::getenv("KPROF_OUTCOME_FILE");
+  const std::string file = env ? env : "";
+  if (file.empty() || internal_command) return;
+  if (!kprof::write_outcome(file, public_command, code))
+    std::fprintf(stderr, "kprof: could not write the outcome document %s\n", file.c_str());
+}
+
 /// main()'s own returns (usage errors, --help, --version) and finish(): the exit, traced.
 int leave(int code) {
   kprof::trace_event("exit " + std::to_string(code));
@@ -38,6 +54,7 @@ int leave(int code) {
 /// only costs time (device/cuda.hpp exit_now). The hidden commands end normally unless stuck.
 int finish(int code) {
   leave(code);
+  write_outcome_file(code);
   if (!internal_command) {
     kprof::stop_chart_workers();  // each answered its charts; the static teardown that would stop them is skipped
     kprof::exit_now(code);
@@ -107,6 +124,7 @@ void register_commands(CLI::App& app, kprof::CommandAction& action) {
   register_runner(app, action);
   register_probe(app, action);
   register_worker(app, action);
+  register_options(app, action);
 }
 
 /// The usage error of a CLI11 parse failure, in kprof's words (message and hint).
@@ -219,7 +237,11 @@ int cli_main(const std::vector<std::string>& argv) {
   std::vector<std::string> args = rewrite_nvcc_flags(argv);
   internal_command = ends_through_exit(args);
   set_invocation(args);  // `kprof run --sweep/--gpus/--slurm` hands its words to its workers
-  if (CliOutcome r = parse(app, args, true); r.code >= 0) return leave(r.code);
+  public_command = args[1].rfind("-", 0) == 0 ? "" : args[1];
+  if (CliOutcome r = parse(app, args, true); r.code >= 0) {
+    write_outcome_file(r.code);
+    return leave(r.code);
+  }
   if (!action) return leave(static_cast<int>(ExitCode::Usage));
   if (loads_cupti_first(args[1])) cupti_load();
   try {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "cli/table_options.hpp"
 #include "cli/validators.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
@@ -13,7 +14,18 @@
 
 namespace kprof {
 
+namespace {
+
+/// The command whose table rows `sub` registers: its name ("__runner" for the session's parser too).
+std::string table_command(const CLI::App* sub) {
+  const std::string& n = sub->get_name();
+  return n == "check" || n == "profile" || n == "run" ? n : "__runner";
+}
+
+}  // namespace
+
 void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool with_ref, bool with_output) {
+  const std::string cmd = table_command(sub);
   if (several)
     sub->add_option("kernels", o.kernels,
                     "Kernel files: .cu (cuda-cpp, cutlass) or .py (triton, cute-dsl); "
@@ -25,56 +37,29 @@ void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool w
         ->required()
         ->expected(1)
         ->check(CLI::ExistingFile);
-  auto* impl = sub->add_option("--implementation", o.spec.implementation,
-                               "cuda-cpp | cutlass | triton | cute-dsl (default: triton for .py, cuda-cpp otherwise)");
-  sub->add_option("--backend", o.spec.implementation, "Alias of --implementation (seed compatibility)")->excludes(impl);
-  sub->add_option("--so", o.so_paths,
-                  several ? "Shared library of each version, one --so per kernel file in their order (default: each "
-                            ".cu's sibling .so, same base name)"
-                          : "Shared library to load (default: the .cu's sibling .so, same base name)")
-      ->allow_extra_args(false);
-  sub->add_option(kNvccFlagOption, o.spec.nvcc_flags, "nvcc flag (written after `--`: kprof check K.cu ... -- -DX=1)")
-      ->allow_extra_args(false)
-      ->group("");
-  sub->add_flag("--build", o.spec.build,
-                "Build the .so first (kprof build) unless an identical build exists (same source, included headers, "
-                "flags, nvcc)");
-  sub->add_option("--arch", o.spec.arch, "GPU architecture for --build, e.g. sm_90a (default: the GPU's own)");
-  sub->add_option("--size", o.spec.sizes,
-                  "Element count of one buffer as NAME=EXPR over dimensions, e.g. --size A=M*K (repeat the flag "
-                  "for each buffer)")
-      ->allow_extra_args(false);
-  sub->add_option("--ptr-size", o.spec.ptr_size,
-                  "Element count for every buffer (overrides the seed's rule: one int dimension -> its value; "
-                  "several -> product of the two largest; none -> 1 Mi)")
-      ->check(positive_number());
-  sub->add_option("--seed", o.spec.seed, "Seed of the random inputs (trial t uses seed + t)")
-      ->capture_default_str()
-      ->check([](const std::string& s) {
-        return s.empty() || s[0] == '-' ? std::string("the seed is a non-negative integer") : std::string();
-      });
-  sub->add_option("--gpu", o.spec.gpu, "GPU index (CUDA order)")->capture_default_str()->check(non_negative_number());
-  sub->add_option("--timeout", o.spec.timeout_s,
-                  "Seconds one kernel call may take before kprof reports it as hung (a check or timing call; "
-                  "under ncu, once per replay pass; ncu's whole run is bounded by --ncu-timeout)")
-      ->capture_default_str()
-      ->check(positive_number());
+  auto* impl = add_table_option(sub, cmd, "--implementation", o.spec.implementation);
+  add_table_option(sub, cmd, "--backend", o.spec.implementation)->excludes(impl);
+  add_table_option(sub, cmd, "--so", o.so_paths);
+  add_table_option(sub, cmd, kNvccFlagOption, o.spec.nvcc_flags);
+  add_table_option(sub, cmd, "--build", o.spec.build);
+  add_table_option(sub, cmd, "--arch", o.spec.arch);
+  add_table_option(sub, cmd, "--size", o.spec.sizes);
+  add_table_option(sub, cmd, "--ptr-size", o.spec.ptr_size);
+  add_table_option(sub, cmd, "--seed", o.spec.seed)->check([](const std::string& s) {
+    return s.empty() || s[0] == '-' ? std::string("the seed is a non-negative integer") : std::string();
+  });
+  add_table_option(sub, cmd, "--gpu", o.spec.gpu);
+  add_table_option(sub, cmd, "--timeout", o.spec.timeout_s);
   if (with_ref) {
-    sub->add_option("--ref", o.ref, "Python reference: a file defining reference(**kwargs)")
-        ->required()
-        ->check(CLI::ExistingFile);
-    sub->add_option("--atol", o.atol,
-                    "Absolute tolerance (default: ref.py's atol, else 1e-4 for float32; "
-                    "looser for float16/bfloat16, see README)")
-        ->check(non_negative_number());
-    sub->add_option("--rtol", o.rtol, "Relative tolerance (default: ref.py's rtol, else 1e-3 for float32)")
-        ->check(non_negative_number());
-    sub->add_option("--trials", o.trials,
-                    "Check on this many fresh random inputs (seed, seed+1, ...; default 2); any failure fails")
-        ->capture_default_str()
-        ->check(positive_number());
+    add_table_option(sub, cmd, "--ref", o.ref)->required()->check(CLI::ExistingFile);
+    add_table_option(sub, cmd, "--atol", o.atol);
+    add_table_option(sub, cmd, "--rtol", o.rtol);
+    add_table_option(sub, cmd, "--trials", o.trials);
   }
-  if (with_output) sub->add_option("--output-dir,-o", o.output_dir, "Folder for the reports")->capture_default_str();
+  if (with_output) {
+    add_table_option(sub, cmd, "--output-dir", o.output_dir);
+    add_table_option(sub, cmd, "--no-html", o.no_html);
+  }
   sub->allow_extras();
   std::string before = sub->get_footer();
   sub->footer(
@@ -86,75 +71,29 @@ void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool w
 }
 
 void add_profile_options(CLI::App* sub, ProfileCliOptions& o) {
-  auto* w = sub->add_option("--warmup", o.warmup, "Warm-up calls before timing (default: by time, --warmup-ms)")
-                ->check(non_negative_number());
-  sub->add_option("--warmup-ms", o.warmup_ms,
-                  "Warm up for at least this many milliseconds (at least 3 calls; absorbs Triton compilation "
-                  "and autotuning)")
-      ->capture_default_str()
-      ->excludes(w)
-      ->check(non_negative_number());
-  sub->add_option("--iters", o.iters,
-                  "Timed calls in each of the two timing passes. Not given: until the relative standard error of "
-                  "the median reaches --noise-target (at least 20 calls, within --time-budget-ms). Given: N, or as "
-                  "many as fit in 3 s once min(N, 20) ran")
-      ->check(positive_number())
-      ->each([&o](const std::string&) { o.iters_given = true; });
-  sub->add_option("--noise-target", o.noise_target_pct,
-                  "Stop timing once the relative standard error of the median call time is at most this many "
-                  "percent (nvbench's max noise; ignored with --iters)")
-      ->capture_default_str()
-      ->check(CLI::Range(0.001, 50.0));
-  sub->add_option("--time-budget-ms", o.time_budget_ms,
-                  fmt::format("Time limit of the first timing pass in ms, once at least min(--iters, 20) calls ran; "
-                              "the second makes as many calls (default {:g} ms; {:g} ms with an explicit --iters)",
-                              kDefaultBudgetMs, kExplicitItersBudgetMs))
-      ->check(positive_number());
-  sub->add_option("--throttle-threshold", o.throttle_threshold_pct,
-                  "Discard timed calls whose SM clock (NVML) fell below this percentage of the GPU's maximum SM "
-                  "clock, as nvbench does (0 keeps every call)")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 99.0));
-  sub->add_flag("--discard-throttled", o.discard_throttled,
-                "Also discard timed calls during which NVML reported a power or thermal throttle (SW power cap, "
-                "HW slowdown, thermal slowdown); by default they are counted and reported");
-  sub->add_option("--input-sets", o.input_sets,
-                  "Rotate the timed calls over this many seeded input sets (1: the same inputs every call); "
-                  "identical inputs are also timed and compared, to catch a kernel that memoizes its output")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 16));
-  sub->add_flag("--no-l2-flush", o.no_l2_flush,
-                "Do not flush the L2 cache between timed calls (measures warm-cache time)");
-  sub->add_option("--metrics", o.metrics,
-                  "ncu metric set: kprof (the metrics the classification uses, fewest replay passes), sections "
-                  "(+ ncu's 8 main sections for browsing in Nsight Compute), full (+ --set full)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"kprof", "sections", "full"}));
-  sub->add_option("--ncu-timeout", o.ncu_timeout_s,
-                  "Seconds the whole ncu run (all replay passes, plus the runner's start) may take before it is "
-                  "stopped")
-      ->capture_default_str()
-      ->check(positive_number());
-  sub->add_flag("--no-ncu", o.no_ncu, "Skip Nsight Compute: timing only (no classification)");
+  const std::string cmd = sub->get_name();
+  auto* w = add_table_option(sub, cmd, "--warmup", o.warmup_calls);
+  add_table_option(sub, cmd, "--warmup-ms", o.warmup_ms)->excludes(w);
+  add_table_option(sub, cmd, "--iters", o.iters)->each([&o](const std::string&) { o.iters_given = true; });
+  add_table_option(sub, cmd, "--noise-target", o.noise_target_pct);
+  const api::OptionRow& budget = api::option_row(cmd, "--time-budget-ms");
+  add_table_option(sub, cmd, "--time-budget-ms", o.time_budget_ms)
+      ->description(budget.help + " (default " + budget.default_rule + ")");
+  add_table_option(sub, cmd, "--throttle-threshold", o.throttle_threshold_pct);
+  add_table_option(sub, cmd, "--discard-throttled", o.discard_throttled);
+  add_table_option(sub, cmd, "--input-sets", o.input_sets);
+  add_table_option(sub, cmd, "--no-l2-flush", o.no_l2_flush);
+  add_table_option(sub, cmd, "--metrics", o.metric_set);
+  add_table_option(sub, cmd, "--ncu-timeout", o.ncu_timeout_s);
+  add_table_option(sub, cmd, "--no-ncu", o.no_ncu);
   // Two flags rather than CLI11's "--source,!--no-source", whose help reads "--no-source{false}".
-  auto* on = sub->add_flag_callback(
-      "--source", [&o] { o.source = true; },
-      std::string("Collect the source-level data (ncu per-instruction counters: kprof's KprofSourceCounters section, "
-                  "ncu's SourceCounters with --metrics sections|full; --import-source "
-                  "yes) and report the hot "
-                  "lines: source lines by share of warp samples with their stalls and memory waste (default: ") +
-          (kCollectSourceByDefault ? "on" : "off") + ")");
-  sub->add_flag_callback(
-         "--no-source", [&o] { o.source = false; }, "Do not collect the source-level data (no hot lines)")
-      ->excludes(on);
-  sub->add_flag("--stock-source-section", o.stock_source_section,
-                "Collect ncu's stock SourceCounters section instead of kprof's (A/B measurements)")
-      ->group("");  // hidden from --help
-  sub->add_flag("--sass", o.sass, "List the SASS instructions behind each hot line in ncu_summary.md");
-  sub->add_option("--top", o.top, "Hot lines per kernel")->capture_default_str()->check(CLI::Range(1, 1000));
-  sub->add_flag("--no-roofline", o.no_roofline, "Do not draw roofline.svg/.png (matplotlib in kprof's Python)");
-  sub->add_flag("--no-html", o.no_html, "Do not write report.html (the self-contained page beside the JSON)");
-  sub->add_flag("--html-no-source", o.html_no_source, "Leave source lines and SASS out of report.html");
+  auto* on = add_table_flag_callback(sub, cmd, "--source", [&o] { o.source = true; });
+  add_table_flag_callback(sub, cmd, "--no-source", [&o] { o.source = false; })->excludes(on);
+  add_table_option(sub, cmd, "--stock-source-section", o.stock_source_section);
+  add_table_option(sub, cmd, "--sass", o.sass);
+  add_table_option(sub, cmd, "--top", o.top);
+  add_table_option(sub, cmd, "--no-roofline", o.no_roofline);
+  add_table_option(sub, cmd, "--html-no-source", o.html_no_source);
 }
 
 namespace {
@@ -256,14 +195,7 @@ void finish_kernel_options(CLI::App* sub, KernelCliOptions& o) {
     if (auto why = misplaced_option(*sub, w, attached ? w.substr(w.find('=') + 1) : "", attached, hint); !why.empty())
       throw usage_error(why, hint);
   }
-  const bool several = sub->get_name() == "run";
-  if (!o.so_paths.empty() && o.so_paths.size() != (several ? o.kernels.size() : 1))
-    throw usage_error(several
-                          ? fmt::format("--so is given {} time(s) for {} versions", o.so_paths.size(), o.kernels.size())
-                          : "--so is given " + std::to_string(o.so_paths.size()) + " times",
-                      several ? "give one --so per version, in the order of the kernel files, or none (each .cu then "
-                                "loads its sibling .so, same base name; --build builds them)"
-                              : "give the kernel's library once: --so K.so");
+  api::validate(o, /*several=*/sub->get_name() == "run");
   if (!o.output_dir.empty() && sub->get_option_no_throw("--output-dir"))
     if (auto why = output_dir_problem(o.output_dir); !why.empty())
       throw usage_error("-o " + o.output_dir + ": " + why,
@@ -272,7 +204,6 @@ void finish_kernel_options(CLI::App* sub, KernelCliOptions& o) {
   parse_dim_args(sub->remaining(), o.spec.dims);
   for (const auto& d : o.spec.dims.all())
     if (auto note = option_note(*sub, "--" + d.name); !note.empty()) o.spec.dim_notes[d.name] = note;
-  if (o.trials < 1) throw usage_error("--trials must be at least 1");
 }
 
 KernelSpec spec_for(const KernelCliOptions& o, size_t index) {

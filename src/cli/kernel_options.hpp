@@ -8,46 +8,17 @@
 #include <string>
 #include <vector>
 
-#include "kernel/kernel_spec.hpp"
+#include "api/requests.hpp"
 #include "flows/profile.hpp"
+#include "kernel/kernel_spec.hpp"
 
 namespace kprof {
 
-/// Parsed common options; `kernels` holds one path (check/profile) or several (run).
-struct KernelCliOptions {
-  std::vector<std::string> kernels;
-  KernelSpec spec;                    ///< everything but `kernel` and `so_path` (filled per kernel)
-  std::vector<std::string> so_paths;  ///< --so: none, or one per kernel in order (run: one per version)
-  std::string ref;                    ///< --ref ref.py
-  double atol = -1, rtol = -1;        ///< --atol / --rtol; < 0 = not given
-  int trials = 2;                     ///< --trials (2: the timing's second input set is checked too)
-  std::string output_dir = "profile_out";
-  bool no_html = false;  ///< check's --no-html: no OUTPUT_DIR/report.html
-};
+/// Parsed common options (api/requests.hpp); `kernels` holds one path (check/profile) or several (run).
+using KernelCliOptions = api::KernelRequest;
 
 /// Options of the timing and ncu steps (profile, run).
-struct ProfileCliOptions {
-  int warmup = -1;                        ///< --warmup N calls (-1: by time)
-  double warmup_ms = 100;                 ///< --warmup-ms
-  int iters = 0;                          ///< --iters (0: until the noise target)
-  bool iters_given = false;               ///< --iters was on the command line (its budget is longer)
-  double time_budget_ms = -1;             ///< --time-budget-ms; < 0 = not given
-  double noise_target_pct = 0.5;          ///< --noise-target, percent
-  double throttle_threshold_pct = 75;     ///< --throttle-threshold, percent of the maximum SM clock
-  bool discard_throttled = false;         ///< --discard-throttled
-  int input_sets = 3;                     ///< --input-sets
-  bool no_l2_flush = false;               ///< --no-l2-flush
-  std::string metrics = "kprof";          ///< --metrics kprof|sections|full
-  double ncu_timeout_s = 900;             ///< --ncu-timeout
-  bool no_ncu = false;                    ///< --no-ncu: timing only
-  bool source = kCollectSourceByDefault;  ///< --source / --no-source: hot lines (ncu SourceCounters)
-  bool sass = false;                      ///< --sass: SASS of each hot line in ncu_summary.md
-  bool stock_source_section = false;      ///< --stock-source-section (hidden): ncu's own SourceCounters
-  size_t top = 10;                        ///< --top: hot lines per kernel
-  bool no_roofline = false;               ///< --no-roofline: skip roofline.svg/.png (no Python start for the chart)
-  bool no_html = false;                   ///< --no-html: no report.html
-  bool html_no_source = false;            ///< --html-no-source: report.html without source lines and SASS
-};
+using ProfileCliOptions = api::ProfileRequest;
 
 /// Adds the kernel positional(s) and the shared options. `several` allows several kernels (run);
 /// `with_ref` adds --ref/--atol/--rtol/--trials; `with_output` adds --output-dir.

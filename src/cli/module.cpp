@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "api/options.hpp"
 #include "cli/entry.hpp"
-#include "core/tools.hpp"
+#include "core/host.hpp"
 #include "device/cupti_loader.hpp"
-#include "python/interpreter.hpp"
 
 namespace py = pybind11;
 
@@ -23,9 +23,12 @@ PYBIND11_MODULE(_core, m) {
       "set_host",
       [](const std::string& executable, std::vector<std::string> self_command, bool owns_stdout,
          std::vector<std::string> cupti_wheel_dirs) {
-        kprof::set_python_host(executable, owns_stdout);
-        kprof::set_self_command(std::move(self_command));
-        kprof::set_cupti_wheel_dirs(std::move(cupti_wheel_dirs));
+        kprof::Host host;  // the host as one value (core/host.hpp)
+        host.python = executable;
+        host.owns_stdout = owns_stdout;
+        host.self_command = std::move(self_command);
+        host.cupti_dirs = std::move(cupti_wheel_dirs);
+        kprof::set_host(std::move(host));
       },
       py::arg("executable"), py::arg("self_command"), py::arg("owns_stdout"), py::arg("cupti_wheel_dirs"),
       "Tells the core which Python hosts it (sys.executable), the words that start kprof again in a child "
@@ -63,6 +66,10 @@ PYBIND11_MODULE(_core, m) {
       py::arg("argv"),
       "Parses argv as main() would and runs nothing: {code, message, hint, command, output}: code 0, or 2 "
       "with kprof's message and hint for a usage error; output is where the command writes its reports.");
+  m.def(
+      "option_table", [] { return kprof::api::option_table_json().dump(); },
+      "The option table every face is built from (api/options.hpp) as a JSON string: {kprof_version, commands: "
+      "{name: [row, ...]}}.");
   m.def(
       "cupti_search_dirs",
       [] {

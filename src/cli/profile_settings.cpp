@@ -4,7 +4,7 @@ namespace kprof {
 
 ProfileSettings make_profile_settings(const KernelCliOptions& k, const ProfileCliOptions& p) {
   ProfileSettings s;
-  if (p.warmup >= 0) s.timing.warmup_calls = p.warmup;
+  if (p.warmup_calls >= 0) s.timing.warmup_calls = p.warmup_calls;
   s.timing.warmup_ms = p.warmup_ms;
   s.timing.iters = p.iters;
   s.timing.budget_ms = p.time_budget_ms > 0 ? p.time_budget_ms
@@ -19,9 +19,9 @@ ProfileSettings make_profile_settings(const KernelCliOptions& k, const ProfileCl
   validate(s.timing);
   s.run_ncu = !p.no_ncu;
   s.roofline = !p.no_roofline;
-  s.html = !p.no_html;
+  s.html = !k.no_html;
   s.html_source = !p.html_no_source;
-  s.metric_set = p.metrics;
+  s.metric_set = p.metric_set;
   s.ncu_timeout_s = p.ncu_timeout_s;
   s.source = p.source;
   s.sass = p.sass;

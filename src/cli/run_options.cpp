@@ -3,6 +3,7 @@
 #include <set>
 
 #include "cli/profile_settings.hpp"
+#include "cli/table_options.hpp"
 #include "cli/validators.hpp"
 #include "core/error.hpp"
 
@@ -16,43 +17,14 @@ std::vector<std::string>& stored_invocation() {
 
 /// --decide and its options (docs/METHOD.md states the rule).
 void add_decide_options(CLI::App* sub, RunCmd& c) {
-  CLI::Option* decide = sub->add_flag(
-      "--decide", c.decide,
-      "Keep or revert: every correct version stays loaded, then all are timed in interleaved rounds (a new random "
-      "order each round, the first version also against itself as the A/A noise floor); one keep / revert / "
-      "inconclusive per version against the first (comparison.json \"decision\"); timing only unless --decide-ncu");
-  sub->add_option("--rounds", c.rounds, "--decide: interleaved rounds to make")
-      ->capture_default_str()
-      ->check(CLI::Range(kMinRounds, 1000000))
-      ->needs(decide);
-  sub->add_option("--decide-budget", c.decide_budget_s,
-                  "--decide: seconds the rounds may take; they stop there (after 10 rounds) even before --rounds")
-      ->capture_default_str()
-      ->check(positive_number())
-      ->needs(decide);
-  sub->add_option("--calls-per-round", c.calls_per_round,
-                  "--decide: calls of each version per round (its time in the round is their median)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1000))
-      ->needs(decide);
-  sub->add_option("--min-gain", c.min_gain_pct,
-                  "--decide: the smallest gain, percent, that counts (the threshold is the larger of it and the "
-                  "A/A floor)")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 100.0))
-      ->needs(decide);
-  sub->add_flag("--confirm", c.confirm,
-                "--decide: a second, independent set of rounds; keep or revert only when both sets agree")
-      ->needs(decide);
-  sub->add_option("--decide-time", c.decide_time,
-                  "--decide: what a round times: call (CUDA events around each call) or kernel (the call's kernels, "
-                  "CUPTI records: no launch overhead)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"call", "kernel"}))
-      ->needs(decide);
-  sub->add_flag("--decide-ncu", c.decide_ncu,
-                "--decide: also time and profile each version with ncu as a plain run does, before the rounds")
-      ->needs(decide);
+  CLI::Option* decide = add_table_option(sub, "run", "--decide", c.decide);
+  add_table_option(sub, "run", "--rounds", c.rounds)->needs(decide);
+  add_table_option(sub, "run", "--decide-budget", c.decide_budget_s)->needs(decide);
+  add_table_option(sub, "run", "--calls-per-round", c.calls_per_round)->needs(decide);
+  add_table_option(sub, "run", "--min-gain", c.min_gain_pct)->needs(decide);
+  add_table_option(sub, "run", "--confirm", c.confirm)->needs(decide);
+  add_table_option(sub, "run", "--decide-time", c.decide_time)->needs(decide);
+  add_table_option(sub, "run", "--decide-ncu", c.decide_ncu)->needs(decide);
 }
 
 }  // namespace
@@ -60,37 +32,17 @@ void add_decide_options(CLI::App* sub, RunCmd& c) {
 void add_run_options(CLI::App* sub, RunCmd& c) {
   add_kernel_options(sub, c.k, /*several=*/true, /*with_ref=*/true, /*with_output=*/true);
   add_profile_options(sub, c.p);
-  sub->add_option("--env-timeout", c.env_timeout_s, "Seconds each environment probe may take")
-      ->capture_default_str()
-      ->check(positive_number());
-  sub->add_option("--ncu-session", c.ncu_session,
-                  "one: every correct version profiled in one Nsight Compute session (one ncu process, one "
-                  "PyTorch import; a version it cannot attribute, e.g. one that crashes under ncu, falls back "
-                  "to its own); per-version: one ncu process per version")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"one", "per-version"}));
-  sub->add_option("--sweep", c.sweep,
-                  "Run every version at every size: NAME=LO..HI (powers of two from LO: N=1Ki..64Mi; Ki/Mi/Gi "
-                  "suffixes) or NAME=V1,V2,...; repeat for a grid; --size expressions are evaluated per point "
-                  "(docs/SCALE.md)")
-      ->allow_extra_args(false);
-  sub->add_option("--gpus", c.gpus,
-                  "Spread the units over GPUs of this host, one worker process per GPU (CUDA_VISIBLE_DEVICES): "
-                  "all, or indices / UUIDs 0,1,...");
-  sub->add_flag("--slurm", c.slurm.enabled,
-                "Run the units as a Slurm array job (sbatch) over OUTPUT_DIR, which must be on a folder the "
-                "nodes share; waits and merges (docs/SCALE.md)");
-  sub->add_option("--partition", c.slurm.partition, "--slurm: the partition");
-  sub->add_option("--gres", c.slurm.gres, "--slurm: generic resources per array task (none: no --gres)")
-      ->capture_default_str();
-  sub->add_option("--time", c.slurm.time, "--slurm: time limit per array task (Slurm's format, e.g. 30 or 1:00:00)");
-  sub->add_option("--max-parallel", c.slurm.max_parallel, "--slurm: array tasks running at once")
-      ->capture_default_str()
-      ->check(positive_number());
-  sub->add_option("--units-per-task", c.slurm.units_per_task,
-                  "--slurm: units per array task (default: the number of versions, one size per task)")
-      ->check(positive_number());
-  sub->add_flag("--no-wait", c.no_wait, "--slurm: submit and return; run the same command again to merge");
+  add_table_option(sub, "run", "--env-timeout", c.env_timeout_s);
+  add_table_option(sub, "run", "--ncu-session", c.ncu_session);
+  add_table_option(sub, "run", "--sweep", c.sweep);
+  add_table_option(sub, "run", "--gpus", c.gpus);
+  add_table_option(sub, "run", "--slurm", c.slurm.enabled);
+  add_table_option(sub, "run", "--partition", c.slurm.partition);
+  add_table_option(sub, "run", "--gres", c.slurm.gres);
+  add_table_option(sub, "run", "--time", c.slurm.time);
+  add_table_option(sub, "run", "--max-parallel", c.slurm.max_parallel);
+  add_table_option(sub, "run", "--units-per-task", c.slurm.units_per_task);
+  add_table_option(sub, "run", "--no-wait", c.no_wait);
   add_decide_options(sub, c);
 }
 

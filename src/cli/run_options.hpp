@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "api/options.hpp"
 #include "cli/kernel_options.hpp"
 #include "flows/run/run_flow.hpp"
 #include "flows/scale_run.hpp"
@@ -17,19 +18,19 @@ namespace kprof {
 struct RunCmd {
   KernelCliOptions k;
   ProfileCliOptions p;
-  double env_timeout_s = 60;
-  std::string ncu_session = "one";  ///< --ncu-session: one | per-version
-  std::vector<std::string> sweep;   ///< --sweep NAME=..., in order
-  std::string gpus;                 ///< --gpus all|0,1,...
-  SlurmOptions slurm;               ///< --slurm and its options
-  bool no_wait = false;             ///< --no-wait
+  double env_timeout_s = kDefaultEnvProbeTimeoutS;                                  ///< --env-timeout
+  std::string ncu_session = api::option_row("run", "--ncu-session").default_value;  ///< one | per-version
+  std::vector<std::string> sweep;                                                   ///< --sweep NAME=..., in order
+  std::string gpus;                                                                 ///< --gpus all|0,1,...
+  SlurmOptions slurm;                                                               ///< --slurm and its options
+  bool no_wait = false;                                                             ///< --no-wait
   /// --decide and its options (RunRequest::decide); --min-gain in percent.
   bool decide = false, confirm = false, decide_ncu = false;
   int rounds = kDefaultRounds;
   double decide_budget_s = kDefaultDecideBudgetS;
   int calls_per_round = kDefaultCallsPerSlot;
   double min_gain_pct = 100 * kDefaultMinGain;
-  std::string decide_time = "call";  ///< --decide-time call|kernel
+  std::string decide_time = api::option_row("run", "--decide-time").default_value;  ///< call|kernel
 };
 
 /// Adds every `kprof run` option to `sub` (kernel, profile, env timeout, scale options).

@@ -1,32 +1,126 @@
 #include "core/implementation.hpp"
 
+#include <algorithm>
+
 #include "core/error.hpp"
 #include "core/text.hpp"
-#include "core/enum_names.hpp"
 
 namespace kprof {
 
-/// The names of Implementation (core/enum_names.hpp).
-constexpr auto kImplementationNames = enum_names<Implementation>({{Implementation::CudaCpp, "cuda-cpp"},
-                                                                  {Implementation::Cutlass, "cutlass"},
-                                                                  {Implementation::Triton, "triton"},
-                                                                  {Implementation::CuteDsl, "cute-dsl"}},
-                                                                 "?");
+namespace {
 
-std::string implementation_name(Implementation impl) { return kImplementationNames.name(impl); }
+/// The catalog. Sources: the seed (names, file kinds), PyPI (distributions, pip hints), the
+/// libraries' install layouts (markers), PyTorch Inductor's kernel names (triton_poi_ ...).
+std::vector<LanguageRow>& rows() {
+  static std::vector<LanguageRow> r = {
+      {Implementation::CudaCpp,
+       "cuda-cpp",
+       "CUDA C++",
+       {"cuda", "cpp"},
+       FileKind::CudaSource,
+       false,
+       {},
+       "",
+       "",
+       "",
+       "",
+       {"/cub/", "/thrust/", "/cccl/", "/include/crt/"},
+       {"cub::", "thrust::", "CUB_"}},
+      {Implementation::Cutlass,
+       "cutlass",
+       "CUTLASS",
+       {},
+       FileKind::CudaSource,
+       true,
+       {},
+       "",
+       "",
+       "",
+       "",
+       {"/cutlass/", "/cute/"},
+       {"fmha_cutlass"}},
+      {Implementation::Triton,
+       "triton",
+       "Triton",
+       {},
+       FileKind::PythonModule,
+       false,
+       {"torch", "triton"},
+       "triton",
+       "triton",
+       "triton",
+       "pip install triton",
+       {"/site-packages/triton/", "/dist-packages/triton/"},
+       {"triton_poi_", "triton_red_", "triton_per_", "triton_tem_"}},
+      {Implementation::CuteDsl,
+       "cute-dsl",
+       "CuTe DSL",
+       {"cute_dsl", "cutedsl"},
+       FileKind::PythonModule,
+       false,
+       {"torch", "cutlass.cute"},
+       "cutlass.cute",
+       "cute_dsl",
+       "nvidia-cutlass-dsl",
+       "pip install nvidia-cutlass-dsl",
+       {},
+       {}},
+  };
+  return r;
+}
+
+}  // namespace
+
+const std::vector<LanguageRow>& language_rows() { return rows(); }
+
+const LanguageRow& language_row(Implementation impl) {
+  for (const auto& r : rows())
+    if (r.impl == impl) return r;
+  throw usage_error("no language row for implementation " + std::to_string(static_cast<int>(impl)),
+                    "use one of: " + language_names());
+}
+
+std::string language_names(const std::string& sep) {
+  std::string out;
+  for (const auto& r : rows()) out += (out.empty() ? "" : sep) + r.name;
+  return out;
+}
+
+std::string language_names_of(FileKind kind, const std::string& sep) {
+  std::string out;
+  for (const auto& r : rows())
+    if (r.file == kind) out += (out.empty() ? "" : sep) + r.name;
+  return out;
+}
+
+ScopedLanguageRow::ScopedLanguageRow(LanguageRow row) : impl_(row.impl) { rows().push_back(std::move(row)); }
+
+ScopedLanguageRow::~ScopedLanguageRow() {
+  auto& r = rows();
+  r.erase(std::remove_if(r.begin(), r.end(), [&](const LanguageRow& x) { return x.impl == impl_; }), r.end());
+}
+
+std::string implementation_name(Implementation impl) {
+  for (const auto& r : rows())
+    if (r.impl == impl) return r.name;
+  return "?";
+}
 
 Implementation parse_implementation(const std::string& raw) {
   std::string n = to_lower(trim(raw));
-  if (n == "cuda-cpp" || n == "cuda" || n == "cpp") return Implementation::CudaCpp;
-  if (n == "cutlass") return Implementation::Cutlass;
-  if (n == "triton") return Implementation::Triton;
-  if (n == "cute-dsl" || n == "cute_dsl" || n == "cutedsl") return Implementation::CuteDsl;
-  throw usage_error("unknown implementation '" + raw + "'", "use one of: cuda-cpp, cutlass, triton, cute-dsl");
+  for (const auto& r : rows()) {
+    if (n == r.name) return r.impl;
+    for (const auto& a : r.aliases)
+      if (n == a) return r.impl;
+  }
+  throw usage_error("unknown implementation '" + raw + "'", "use one of: " + language_names());
 }
 
 Implementation default_implementation(const std::string& kernel_path) {
   return ends_with(to_lower(kernel_path), ".py") ? Implementation::Triton : Implementation::CudaCpp;
 }
+
+bool is_python_impl(Implementation impl) { return language_row(impl).file == FileKind::PythonModule; }
 
 Implementation resolve_implementation(const std::string& name, const std::string& kernel_path) {
   if (name.empty()) return default_implementation(kernel_path);
@@ -34,18 +128,14 @@ Implementation resolve_implementation(const std::string& name, const std::string
   bool py = ends_with(to_lower(kernel_path), ".py");
   if (py && !is_python_impl(impl))
     throw usage_error("'" + kernel_path + "' is a Python file but --implementation is " + implementation_name(impl),
-                      "use --implementation triton or cute-dsl for a .py kernel");
+                      "use --implementation " + language_names_of(FileKind::PythonModule) + " for a .py kernel");
   if (!py && is_python_impl(impl))
     throw usage_error(
         "--implementation " + implementation_name(impl) + " needs a .py module, got '" + kernel_path + "'",
-        "use --implementation cuda-cpp or cutlass for a .cu kernel");
+        "use --implementation " + language_names_of(FileKind::CudaSource) + " for a .cu kernel");
   return impl;
 }
 
-std::vector<std::string> shared_python_modules(Implementation impl) {
-  if (impl == Implementation::Triton) return {"torch", "triton"};
-  if (impl == Implementation::CuteDsl) return {"torch", "cutlass.cute"};
-  return {};
-}
+std::vector<std::string> shared_python_modules(Implementation impl) { return language_row(impl).modules; }
 
 }  // namespace kprof

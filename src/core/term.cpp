@@ -1,5 +1,7 @@
 #include "core/trace.hpp"
 #include "core/term.hpp"
+
+#include "core/outcome.hpp"
 #include "core/settings.hpp"
 
 #include <unistd.h>
@@ -46,6 +48,7 @@ std::string styled(const std::string& text, Style style, std::FILE* stream) {
 
 void print_error(const std::string& message, const std::string& hint) {
   trace_event("error: " + message);
+  note_error(message, hint);
   if (const std::string& path = settings().error_file; !path.empty()) {
     // One JSON line per error for the Python API (python/kprof/_child.py), which reads the last one.
     std::string line = nlohmann::json{{"message", message}, {"hint", hint}}.dump() + "\n";

@@ -1,5 +1,7 @@
 #include "core/tools.hpp"
 
+#include "core/host.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -184,27 +186,12 @@ NcuCounters probe_ncu_counters(const std::string& ncu, const std::vector<std::st
   return c;
 }
 
-namespace {
-std::mutex g_self_mu;
-std::vector<std::string>* g_self_command = nullptr;  // leaked: read by threads until _Exit
-}  // namespace
-
 std::vector<std::string> self_command() {
-  {
-    std::lock_guard<std::mutex> lock(g_self_mu);
-    if (g_self_command) return *g_self_command;
-  }
+  Host h = current_host();
+  if (!h.self_command.empty()) return h.self_command;
   std::string exe = self_exe_path();
   if (exe.empty()) return {};
   return {exe};
-}
-
-void set_self_command(std::vector<std::string> words) {
-  std::lock_guard<std::mutex> lock(g_self_mu);
-  if (g_self_command)
-    *g_self_command = std::move(words);
-  else
-    g_self_command = new std::vector<std::string>(std::move(words));
 }
 
 std::string self_exe_path() {

@@ -97,12 +97,9 @@ NcuCounters probe_ncu_counters(const std::string& ncu, const std::vector<std::st
 std::string self_exe_path();
 
 /// The words that start kprof again in a child process (`__runner`, `__session`, `__probe`,
-/// `__worker`, the sanitizer's `check`): {self_exe_path()} for the kprof executable; inside the
-/// Python package {sys.executable, "-m", "kprof"} (set by the extension module at import through
-/// set_self_command), so a child runs on the same Python and PyTorch. Empty when unknown. Thread-safe.
+/// `__worker`, the sanitizer's `check`): the host's (core/host.hpp Host::self_command: inside the
+/// Python package {sys.executable, "-m", "kprof"}, so a child runs on the same Python and PyTorch),
+/// else {self_exe_path()} for the kprof executable. Empty when unknown. Thread-safe.
 std::vector<std::string> self_command();
-
-/// Replaces what self_command() returns (the extension module calls it once; tests may too).
-void set_self_command(std::vector<std::string> words);
 
 }  // namespace kprof

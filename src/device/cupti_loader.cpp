@@ -1,6 +1,8 @@
 // CUPTI through dlopen (device/cupti_loader.hpp): the search and the forwarding definitions.
 #include "device/cupti_loader.hpp"
 
+#include "core/host.hpp"
+
 #include <cupti.h>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
@@ -19,7 +21,6 @@ namespace {
 constexpr const char* kSoname = "libcupti.so.13";
 
 std::mutex g_mu;
-std::vector<std::string>* g_wheel_dirs = new std::vector<std::string>();  // leaked: read until _Exit
 CuptiLoad* g_load = nullptr;
 void* g_handle = nullptr;
 
@@ -82,10 +83,7 @@ std::vector<std::pair<std::string, std::string>> cupti_search_dirs() {
 #ifdef KPROF_BUILD_CUPTI_DIR
   add_dir(dirs, KPROF_BUILD_CUPTI_DIR, "build");
 #endif
-  {
-    std::lock_guard<std::mutex> lock(g_mu);
-    for (const auto& d : *g_wheel_dirs) add_dir(dirs, d, "wheel");
-  }
+  for (const auto& d : current_host().cupti_dirs) add_dir(dirs, d, "wheel");
   std::vector<std::string> roots = s.cuda_roots;
 #ifdef KPROF_CUDA_BIN_DIR
   roots.push_back(parent_dir(KPROF_CUDA_BIN_DIR));
@@ -96,11 +94,6 @@ std::vector<std::pair<std::string, std::string>> cupti_search_dirs() {
     add_dir(dirs, join_path(r, "extras/CUPTI/lib64"), "toolkit");
   }
   return dirs;
-}
-
-void set_cupti_wheel_dirs(std::vector<std::string> dirs) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  *g_wheel_dirs = std::move(dirs);
 }
 
 const CuptiLoad& cupti_load() {

@@ -27,13 +27,10 @@ struct CuptiLoad {
 /// first to last: $KPROF_CUPTI_DIR; <kprof cache>/cupti/nvidia/cu13/lib (where `pip install
 /// --target <kprof cache>/cupti 'nvidia-cuda-cupti>=13.4,<14'` puts a newer CUPTI, docs/USAGE.md);
 /// the folder the source build chose (KPROF_BUILD_CUPTI_DIR: scripts/setup.sh --cupti's .cupti/);
-/// the folders set_cupti_wheel_dirs() gave (the Python package: nvidia-cuda-cupti wheels of its
-/// sys.path, newest first); the toolkit's (CUDA_HOME / CUDA_PATH, the build's, /usr/local/cuda:
+/// the host's (core/host.hpp Host::cupti_dirs: the Python package's nvidia-cuda-cupti wheels of
+/// its sys.path, newest first); the toolkit's (CUDA_HOME / CUDA_PATH, the build's, /usr/local/cuda:
 /// lib64 and extras/CUPTI/lib64). Then the system loader ("libcupti.so.13"). Never throws.
 std::vector<std::pair<std::string, std::string>> cupti_search_dirs();
-
-/// The Python package's nvidia-cuda-cupti folders (…/nvidia/cu13/lib), newest version first.
-void set_cupti_wheel_dirs(std::vector<std::string> dirs);
 
 /// Loads libcupti once per process (thread-safe) and returns what was loaded. Call it before the
 /// first CUDA work of a command that times kernels, before PyTorch is imported, so that PyTorch

@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "stages/analysis/analyze.hpp"
+#include "core/outcome.hpp"
 #include "stages/analysis/analyze_stream.hpp"
 #include "stages/analysis/hot_lines.hpp"
 #include "stages/analysis/ncu_rules.hpp"
@@ -148,7 +149,11 @@ int run_analyze(const AnalyzeOptions& o) {
   if (sa.invalid_values > 0) j["impossible_values"] = {{"count", sa.invalid_values}, {"examples", sa.invalid_examples}};
   std::string json_path = join_path(o.output_dir, "analysis.json");
   if (!o.no_html) j["report_html"] = join_path(o.output_dir, "report.html");
-  if (o.json) write_file_atomic(json_path, j.dump(2) + "\n");
+  if (o.json) {
+    const std::string text = j.dump(2) + "\n";
+    write_file_atomic(json_path, text);
+    note_report(json_path, text);
+  }
   if (!o.no_html) {
     HtmlOptions ho;
     ho.include_source = !o.html_no_source;

@@ -5,20 +5,22 @@
 #include <cstddef>
 #include <string>
 
+#include "api/defaults.hpp"
 #include "stages/analysis/analyze.hpp"
+#include "stages/analysis/hot_lines.hpp"
 
 namespace kprof {
 
 /// What `kprof analyze` was asked (cli/cmd_analyze.cpp parses it).
 struct AnalyzeOptions {
   std::string report;  ///< .ncu-rep / .ncu-repz / raw-page CSV
-  std::string output_dir = "analyze_out";
+  std::string output_dir = api::kDefaultAnalyzeDir;
   bool json = false;
   bool no_roofline = false;
-  bool no_html = false;         ///< --no-html: no DIR/report.html
-  bool html_no_source = false;  ///< --html-no-source: the page leaves source lines and SASS out
-  double timeout_s = 300.0;     ///< seconds allowed for ncu to export a .ncu-rep
-  size_t top = 10;              ///< hot lines per kernel
+  bool no_html = false;                       ///< --no-html: no DIR/report.html
+  bool html_no_source = false;                ///< --html-no-source: the page leaves source lines and SASS out
+  double timeout_s = kDefaultExportTimeoutS;  ///< seconds allowed for ncu to export a .ncu-rep
+  size_t top = kDefaultHotLinesTop;           ///< hot lines per kernel
   bool sass = false;
 };
 

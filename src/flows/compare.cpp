@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "core/outcome.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/term.hpp"
@@ -167,7 +168,9 @@ int run_compare(const std::vector<std::string>& paths, std::optional<double> fai
   write_file_atomic(join_path(output_dir, "comparison.md"), compare_markdown(r));
   nlohmann::json cj = compare_json(r);
   if (html) cj["report_html"] = join_path(output_dir, "report.html");
-  write_file_atomic(join_path(output_dir, "comparison.json"), cj.dump(2) + "\n");
+  const std::string text = cj.dump(2) + "\n";
+  write_file_atomic(join_path(output_dir, "comparison.json"), text);
+  note_report(join_path(output_dir, "comparison.json"), text);
   if (html) write_html_page(output_dir, compare_page(cj));
   std::fputs(compare_text(r).c_str(), stdout);
   std::printf("report: %s\n", join_path(output_dir, "comparison.md").c_str());

@@ -11,6 +11,7 @@
 
 #include <fmt/ranges.h>
 
+#include "core/outcome.hpp"
 #include "core/trace.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
@@ -320,7 +321,9 @@ void write_profile_reports(const std::string& out_dir, const KernelSpec& spec, c
   }
   out.json = profile_json(out_dir, spec, s, out, nh);
   if (s.html) out.json["report_html"] = join_path(out_dir, "report.html");
-  write_file_atomic(join_path(out_dir, "profile.json"), out.json.dump(2) + "\n");
+  const std::string text = out.json.dump(2) + "\n";
+  write_file_atomic(join_path(out_dir, "profile.json"), text);
+  note_report(join_path(out_dir, "profile.json"), text);
   if (s.html) {
     HtmlOptions ho;
     ho.include_source = s.html_source;

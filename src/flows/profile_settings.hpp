@@ -6,30 +6,26 @@
 #include <string>
 #include <vector>
 
+#include "stages/analysis/hot_lines.hpp"
+#include "stages/ncu/runner.hpp"
 #include "stages/timing/timing.hpp"
 #include "stages/verify/check.hpp"
 
 namespace kprof {
 
-/// Whether profile/run collect the source-level data (ncu's SourceCounters section and
-/// --import-source yes) for the hot lines when neither --source nor --no-source is given. Costs a few
-/// replay passes (20 -> 23 for one 4 Mi-element kernel on the H200: 3.2 -> 3.7 s); the GPU suite's
-/// `hotlines` stage measures it on a ~10 us and a ~10 ms kernel (docs/gpu-runs.md).
-inline constexpr bool kCollectSourceByDefault = true;
-
 /// How to profile.
 struct ProfileSettings {
   TimingOptions timing;
-  bool run_ncu = true;               ///< false: timing only (--no-ncu)
-  std::string metric_set = "kprof";  ///< --metrics
-  double ncu_timeout_s = 900;        ///< --ncu-timeout
+  bool run_ncu = true;                         ///< false: timing only (--no-ncu)
+  std::string metric_set = kDefaultMetricSet;  ///< --metrics
+  double ncu_timeout_s = kDefaultNcuTimeoutS;  ///< --ncu-timeout
   bool show_progress = true;
   bool source = kCollectSourceByDefault;  ///< --source / --no-source: collect and report the hot lines
   bool sass = false;                      ///< --sass: list each hot line's SASS instructions in ncu_summary.md
   /// --stock-source-section (hidden, for A/B measurements of kprof's section): ncu's stock
   /// SourceCounters section instead of kprof's KprofSourceCounters.
   bool stock_source_section = false;
-  size_t hot_lines_top = 10;  ///< hot lines per kernel
+  size_t hot_lines_top = kDefaultHotLinesTop;  ///< hot lines per kernel
   /// ref.py whose optional flops(**dims) / bytes_moved(**dims) declare the work for the time
   /// bound (`kprof run` passes its --ref); "" = the buffers alone.
   std::string ref;

@@ -1,5 +1,6 @@
 #include "flows/report_files.hpp"
 
+#include "core/outcome.hpp"
 #include "core/fs.hpp"
 #include "core/trace.hpp"
 #include "report/html_pages.hpp"
@@ -8,8 +9,10 @@ namespace kprof {
 
 void write_env_reports(const EnvReport& r, const std::string& md_path, bool html) {
   write_file_atomic(md_path, env_markdown(r));
-  nlohmann::json j = env_json(r);
-  write_file_atomic(json_path_for(md_path), j.dump(2) + "\n");
+  const nlohmann::json j = env_json(r);
+  const std::string env_text = j.dump(2) + "\n";
+  write_file_atomic(json_path_for(md_path), env_text);
+  note_report(json_path_for(md_path), env_text);
   if (html) {
     std::string json_path = json_path_for(md_path);
     write_file_atomic(json_path.substr(0, json_path.size() - 5) + ".html", env_page(j));
@@ -22,7 +25,9 @@ std::string write_check_page(const std::string& dir, const CheckResult& r, const
 
 void write_correctness_reports(const std::string& dir, const CheckResult& r, const HeaderRows& header) {
   write_file_atomic(join_path(dir, "correctness.md"), correctness_markdown(r, header));
-  write_file_atomic(join_path(dir, "correctness.json"), correctness_json(r, header).dump(2) + "\n");
+  const std::string text = correctness_json(r, header).dump(2) + "\n";
+  write_file_atomic(join_path(dir, "correctness.json"), text);
+  note_report(join_path(dir, "correctness.json"), text);
 }
 
 std::string write_html_page(const std::string& dir, const std::string& html, const std::string& name) {

@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include "core/outcome.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/subprocess.hpp"
@@ -149,7 +150,9 @@ MergedUnits write_merged_reports(const UnitPlan& plan) {
   write_file_atomic(join_path(plan.out, "comparison.md"), units_markdown(m, plan.axes, header, chart));
   nlohmann::json j = units_json(m, plan.axes, header);
   j["chart"] = chart.empty() ? nlohmann::json(nullptr) : nlohmann::json(join_path(plan.out, chart));
-  write_file_atomic(join_path(plan.out, "comparison.json"), j.dump(2) + "\n");
+  const std::string text = j.dump(2) + "\n";
+  write_file_atomic(join_path(plan.out, "comparison.json"), text);
+  note_report(join_path(plan.out, "comparison.json"), text);
   return m;
 }
 

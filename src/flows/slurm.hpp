@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "api/defaults.hpp"
 #include "flows/units.hpp"
 
 namespace kprof {
@@ -13,13 +14,13 @@ namespace kprof {
 /// The Slurm options of `kprof run --slurm`.
 struct SlurmOptions {
   bool enabled = false;
-  std::string partition;       ///< --partition ("" = the cluster's default)
-  std::string gres = "gpu:1";  ///< --gres per array task ("none" = no --gres line)
-  std::string time;            ///< --time per array task ("" = the partition's default)
-  int max_parallel = 8;        ///< --max-parallel: array tasks running at once (%K)
-  int units_per_task = 0;      ///< --units-per-task (0 = the number of versions: one size per task)
-  bool wait = true;            ///< false: --no-wait (submit and return)
-  double poll_s = 10;          ///< seconds between squeue polls (KPROF_SLURM_POLL_S)
+  std::string partition;                             ///< --partition ("" = the cluster's default)
+  std::string gres = api::kDefaultSlurmGres;         ///< --gres per array task ("none" = no --gres line)
+  std::string time;                                  ///< --time per array task ("" = the partition's default)
+  int max_parallel = api::kDefaultSlurmMaxParallel;  ///< --max-parallel: array tasks running at once (%K)
+  int units_per_task = 0;  ///< --units-per-task (0 = the number of versions: one size per task)
+  bool wait = true;        ///< false: --no-wait (submit and return)
+  double poll_s = 10;      ///< seconds between squeue polls (KPROF_SLURM_POLL_S)
 };
 
 /// Number of array tasks for `run_units` units: ceil(run_units / per_task), per_task =

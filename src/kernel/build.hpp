@@ -7,19 +7,23 @@
 
 #include "core/implementation.hpp"
 #include "core/subprocess.hpp"
+#include "device/gpu_index.hpp"
 #include "kernel/cutlass.hpp"
 
 namespace kprof {
 
 /// What to build.
+/// Default of `kprof build --timeout`, seconds nvcc may take (CUTLASS can take minutes).
+inline constexpr double kDefaultNvccTimeoutS = 600;
+
 struct BuildOptions {
   std::string source;                             ///< KERNEL.cu
   Implementation impl = Implementation::CudaCpp;  ///< CudaCpp or Cutlass (others: exit 2)
   std::string arch;                               ///< "sm_90", "sm_90a"; "" = the GPU's own (see resolve_arch)
-  int gpu = 0;                                    ///< CUDA device whose architecture is used when arch == ""
+  int gpu = kDefaultGpu;                          ///< CUDA device whose architecture is used when arch == ""
   std::string output;                             ///< "" = KERNEL.so next to KERNEL.cu
   std::vector<std::string> extra_flags;           ///< appended to the nvcc line (after `--`)
-  double timeout_s = 600;                         ///< nvcc time limit, seconds (CUTLASS can take minutes)
+  double timeout_s = kDefaultNvccTimeoutS;        ///< nvcc time limit, seconds (CUTLASS can take minutes)
   bool echo = true;                               ///< print the nvcc line (stderr) before running it
   const std::atomic<bool>* cancel = nullptr;      ///< when it turns true, nvcc is stopped (Error, exit 1)
 };

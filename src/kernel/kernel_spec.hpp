@@ -11,19 +11,25 @@
 
 #include "core/dims.hpp"
 #include "core/implementation.hpp"
+#include "device/gpu_index.hpp"
 
 namespace kprof {
 
+/// Default of --seed: the random inputs' seed (trial t uses seed + t).
+inline constexpr uint64_t kDefaultSeed = 42;
+/// Default of --timeout of check / profile / run, seconds one kernel call may take.
+inline constexpr double kDefaultCallTimeoutS = 60.0;
+
 /// One kernel and the problem it runs on.
 struct KernelSpec {
-  std::string kernel;              ///< .cu or .py path
-  std::string implementation;      ///< --implementation/--backend as given ("" = by extension)
-  std::string so_path;             ///< --so ("" = the .cu's sibling .so)
-  std::vector<std::string> sizes;  ///< --size NAME=EXPR, in order
-  int64_t ptr_size = 0;            ///< --ptr-size (0 = the seed's rule)
-  uint64_t seed = 42;              ///< --seed
-  int gpu = 0;                     ///< --gpu
-  double timeout_s = 60.0;         ///< --timeout: per kernel call, seconds
+  std::string kernel;                       ///< .cu or .py path
+  std::string implementation;               ///< --implementation/--backend as given ("" = by extension)
+  std::string so_path;                      ///< --so ("" = the .cu's sibling .so)
+  std::vector<std::string> sizes;           ///< --size NAME=EXPR, in order
+  int64_t ptr_size = 0;                     ///< --ptr-size (0 = the seed's rule)
+  uint64_t seed = kDefaultSeed;             ///< --seed
+  int gpu = kDefaultGpu;                    ///< --gpu
+  double timeout_s = kDefaultCallTimeoutS;  ///< --timeout: per kernel call, seconds
   bool build = false;  ///< --build: build the .so first unless it is up to date (kernel/build.hpp build_kernel)
   std::string arch;    ///< --arch for --build ("" = the GPU's)
   std::vector<std::string>

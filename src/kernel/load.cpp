@@ -126,7 +126,8 @@ void validate_spec(const KernelSpec& spec) {
   if (is_python_impl(impl)) {  // read with ast: a syntax error or a missing setup/run_kernel is exit 2 here
     if (!spec.so_path.empty())
       throw usage_error("--so " + spec.so_path + " was given for the Python kernel " + spec.kernel,
-                        "a triton / cute-dsl kernel is a .py module and loads no .so: drop --so for it");
+                        "a " + language_names_of(FileKind::PythonModule, " / ") +
+                            " kernel is a .py module and loads no .so: drop --so for it");
     check_kernel_module_source(spec.kernel);
     check_python_dimensions(spec);
     return;
@@ -136,7 +137,8 @@ void validate_spec(const KernelSpec& spec) {
   if (ext != ".cu" && ext != ".cuh" && ext != ".cpp" && ext != ".cc" && ext != ".cxx")
     throw usage_error("'" + spec.kernel + "' is not a CUDA source file (.cu)",
                       "pass the kernel's .cu (it defines extern \"C\" void solve(...)), or a .py module with "
-                      "--implementation triton / cute-dsl");
+                      "--implementation " +
+                          language_names_of(FileKind::PythonModule, " / "));
   const SoKernelOptions so = so_options(spec, impl, 0.0);
   SignatureReading reading = read_kernel_signature(so);  // where solve() is and how it was read, first
   print_progress(reading.how);

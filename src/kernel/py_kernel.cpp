@@ -214,7 +214,7 @@ class PyKernel final : public KernelInstance {
 std::unique_ptr<KernelInstance> load_py_kernel(const std::string& path, Implementation impl, const Dims& dims) {
   if (!is_python_impl(impl))
     throw usage_error("load_py_kernel: " + implementation_name(impl) + " is not a Python implementation",
-                      "use --implementation triton or cute-dsl for a .py kernel");
+                      "use --implementation " + language_names_of(FileKind::PythonModule) + " for a .py kernel");
   ensure_python();
   py::gil_scoped_acquire gil;
   auto state = std::make_unique<PyState>();

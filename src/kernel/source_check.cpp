@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <pybind11/stl.h>
 
+#include "core/implementation.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "python/interpreter.hpp"
@@ -40,8 +41,9 @@ void check_python_source(const std::string& path, const std::vector<std::string>
 
 void check_kernel_module_source(const std::string& path) {
   check_python_source(path, {"setup", "run_kernel"}, "fix the kernel module (kprof reads it before any GPU work)",
-                      "a triton / cute-dsl kernel module defines setup(**kwargs) returning {\"inputs\": ..., "
-                      "\"outputs\": [...]} and run_kernel(**inputs) (docs/REFERENCE.md)");
+                      "a " + language_names_of(FileKind::PythonModule, " / ") +
+                          " kernel module defines setup(**kwargs) returning {\"inputs\": ..., \"outputs\": [...]} "
+                          "and run_kernel(**inputs) (docs/REFERENCE.md)");
 }
 
 std::optional<std::vector<std::string>> python_function_params(const std::string& path, const std::string& name) {

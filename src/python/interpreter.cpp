@@ -3,6 +3,8 @@
 
 #include "python/interpreter.hpp"
 
+#include "core/host.hpp"
+
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
@@ -25,9 +27,6 @@ namespace {
 std::mutex g_start_mutex;
 std::atomic<bool> g_started{false};
 std::optional<Error> g_start_failure;  // guarded by g_start_mutex
-// Hosted mode (set_python_host): written once at import, before any thread of kprof's starts.
-std::string* g_host_executable = nullptr;
-bool g_host_owns_stdout = true;
 // Leaked on purpose: Python is never finalized, so no Python object may be released during
 // static destruction (no GIL, possibly no interpreter).
 py::module_* g_helpers = nullptr;
@@ -93,7 +92,7 @@ void adopt_host_python() {
   PyGILState_STATE gil = PyGILState_Ensure();
   std::optional<Error> failure;
   try {
-    install_helpers(g_host_owns_stdout);
+    install_helpers(current_host().owns_stdout);
   } catch (const py::error_already_set& e) {
     failure = check_failed(std::string("kprof's Python helpers failed to load: ") + e.what(),
                            "reinstall kprof (pip install --force-reinstall kprof)");
@@ -104,16 +103,10 @@ void adopt_host_python() {
 
 }  // namespace
 
-void set_python_host(const std::string& executable, bool owns_stdout) {
-  if (!g_host_executable) g_host_executable = new std::string();
-  *g_host_executable = executable;
-  g_host_owns_stdout = owns_stdout;
-}
-
-bool python_hosted() { return g_host_executable != nullptr; }
+bool python_hosted() { return current_host().python.has_value(); }
 
 std::string python_executable() {
-  if (g_host_executable) return *g_host_executable;
+  if (auto hosted = current_host().python) return *hosted;
   std::string p = settings().python;
   if (p.empty()) return KPROF_PYTHON_EXECUTABLE;
   if (p.find('/') == std::string::npos) {
@@ -164,11 +157,12 @@ void ensure_python() {
   std::lock_guard<std::mutex> lock(g_start_mutex);
   if (g_started.load(std::memory_order_relaxed)) return;
   if (g_start_failure) throw *g_start_failure;
-  if (!g_host_executable && Py_IsInitialized())
+  const bool hosted = python_hosted();
+  if (!hosted && Py_IsInitialized())
     throw check_failed("Python was started outside kprof's interpreter module",
                        "start Python only through ensure_python() (src/python/interpreter.hpp)");
   try {
-    if (g_host_executable)
+    if (hosted)
       adopt_host_python();  // hosted: the interpreter that imported kprof._core runs already
     else
       start_python();

@@ -19,15 +19,12 @@
 namespace kprof {
 
 /// Hosted mode: kprof runs inside a Python process that was started by Python itself (the `kprof`
-/// package's extension module, python/kprof), not by kprof. `executable` is that process's
-/// sys.executable: python_executable() returns it (KPROF_PYTHON is not read), ensure_python() uses
-/// the running interpreter instead of starting one, and the probes and chart workers run that same
-/// Python. `owns_stdout`: the process is kprof's own (the console script, `python -m kprof`), so
-/// print() in user code is sent to stderr as in the executable; false leaves sys.stdout alone (a
-/// caller's notebook). Call once, with the GIL held, before any other function of src/python.
-void set_python_host(const std::string& executable, bool owns_stdout);
-
-/// True after set_python_host().
+/// package's extension module, python/kprof), not by kprof: the host (core/host.hpp) names its
+/// sys.executable (Host::python). python_executable() returns it (KPROF_PYTHON is not read),
+/// ensure_python() uses the running interpreter instead of starting one, and the probes and chart
+/// workers run that same Python. Host::owns_stdout: the process is kprof's own (the console
+/// script, `python -m kprof`), so print() in user code is sent to stderr as in the executable;
+/// false leaves sys.stdout alone (a caller's notebook). True when the host names its Python.
 bool python_hosted();
 
 /// The Python executable whose installation the embedded interpreter uses: in hosted mode the

@@ -123,16 +123,20 @@ std::string env_markdown(const EnvReport& r) {
                               ", torch.cuda.is_available() " + (t.cuda_available ? "True" : "False") +
                               (t.error.empty() ? "" : ": " + t.error)
                         : or_dash(t.error)},
-          {"triton", f.python.triton.probed ? yes_no(f.python.triton.importable) : "not probed",
-           or_dash(f.python.triton.version), or_dash(pkg_note(f.python.triton))},
-          {"cutlass.cute (nvidia-cutlass-dsl)",
-           f.python.cute_dsl.probed ? yes_no(f.python.cute_dsl.importable) : "not probed",
-           or_dash(f.python.cute_dsl.version), or_dash(pkg_note(f.python.cute_dsl))},
           {"nsight (nsight-python, optional)",
            f.python.nsight_python.probed ? yes_no(f.python.nsight_python.importable) : "not probed",
            or_dash(f.python.nsight_python.version), or_dash(pkg_note(f.python.nsight_python))},
           {"nvidia-cutlass (C++ headers)", f.python.cutlass_pip_source.empty() ? "no" : "yes",
            or_dash(f.python.cutlass_pip_version), or_dash(f.python.cutlass_pip_source)}};
+  // The languages' packages, one row per language with a probe module, after torch.
+  size_t at = 1;
+  for (const auto& row : language_rows()) {
+    if (row.probe_module.empty()) continue;
+    const PyPackage& p = f.python.language(row.impl);
+    std::string name = row.probe_module + (row.distribution == row.probe_module ? "" : " (" + row.distribution + ")");
+    rows.insert(rows.begin() + static_cast<std::ptrdiff_t>(at++),
+                {name, p.probed ? yes_no(p.importable) : "not probed", or_dash(p.version), or_dash(pkg_note(p))});
+  }
   md += markdown_table({"Package", "Importable", "Version", "Note"}, rows);
 
   md += "\n## CUTLASS C++ headers\n\n";
@@ -228,10 +232,10 @@ nlohmann::json env_json(const EnvReport& r) {
       {"version", f.python.version},
       {"error", f.python.error},
       {"torch", torch},
-      {"triton", pkg(f.python.triton)},
-      {"cute_dsl", pkg(f.python.cute_dsl)},
       {"nsight_python", pkg(f.python.nsight_python)},
       {"nvidia_cutlass", {{"source", f.python.cutlass_pip_source}, {"version", f.python.cutlass_pip_version}}}};
+  for (const auto& row : language_rows())  // "triton", "cute_dsl": one key per language with a probe
+    if (!row.probe_key.empty()) python[row.probe_key] = pkg(f.python.language(row.impl));
   json cutlass = {{"found", f.cutlass.found.has_value()}, {"error", f.cutlass.error}, {"fix", f.cutlass.fix}};
   if (f.cutlass.found)
     cutlass.update({{"version", f.cutlass.found->version},

@@ -395,7 +395,20 @@ if want decide; then  # issue 43: keep or revert from interleaved rounds (tests/
   scenario decide-planted-kernel 0 'decision' -- "$K" run $DK/base.cu $DK/slower.cu $DK/faster.cu \
     --ref $root/tests/gpu/kernels/memo/ref.py $DD --decide --decide-time kernel -o "$W/decide_kernel"
   scenario decide-planted-kernel-check 0 '^ok' -- python3 $root/tests/gpu/decide_check.py planted "$W/decide_kernel"
-  for d in decide_self_out decide_planted decide_confirm decide_kernel; do
+  # Issue 49: run's default ranking on the same 20 copies (at most one faster or slower), and the
+  # pytest gate's rule (the baseline re-timed beside the candidate, --min-gain 5): a planted 10%
+  # slower version reverted (the gate fails), an unchanged copy not.
+  build_so $DK/slower10.cu
+  scenario decide-self-default 0 'same|inconclusive|faster|slower' -- "$K" run $DK/base.cu "${self[@]}" \
+    --ref $root/tests/gpu/kernels/memo/ref.py $DD --no-ncu -o "$W/decide_self_default"
+  scenario decide-self-default-check 0 '^ok' -- python3 $root/tests/gpu/decide_check.py selfdefault \
+    "$W/decide_self_default"
+  scenario gate-slower10 0 'decision' -- "$K" run $DK/base.cu $DK/slower10.cu \
+    --ref $root/tests/gpu/kernels/memo/ref.py $DD --decide --min-gain 5 -o "$W/gate_slower10"
+  scenario gate-same 0 'decision' -- "$K" run $DK/base.cu "$W/decide_self/self01.cu" \
+    --ref $root/tests/gpu/kernels/memo/ref.py $DD --decide --min-gain 5 -o "$W/gate_same"
+  scenario gate-check 0 '^ok' -- python3 $root/tests/gpu/decide_check.py gate "$W/gate_slower10" "$W/gate_same"
+  for d in decide_self_out decide_planted decide_confirm decide_kernel decide_self_default gate_slower10 gate_same; do
     cp "$W/$d/comparison.json" "$OUT/${d}_comparison.json" 2>/dev/null
     cp "$W/$d/comparison.md" "$OUT/${d}_comparison.md" 2>/dev/null
   done

@@ -99,3 +99,17 @@ TEST(GpuRounds, KernelTimeRoundsKeepThePlantedGainToo) {
   KPROF_REQUIRE_GPU();
   planted_gain_is_kept(true);
 }
+
+TEST(GpuRounds, TheAAArmRunsOnItsOwnInstance) {
+  // Issue 49: the A/A arm is a second instance of the baseline with its own buffers and input sets.
+  KPROF_REQUIRE_GPU();
+  select_gpu(0);
+  SpinVersion base(200000), faster(static_cast<uint64_t>(200000 / 1.05)), aa(200000);
+  RoundTiming t = measure_rounds({&base, &faster}, quick_warmup(), few_rounds(), 0, false, &aa);
+  const RoundsResult& r = t.rounds;
+  EXPECT_EQ(r.arms(), 3);
+  EXPECT_EQ(t.warmup_calls, (std::vector<int>{3, 3, 3}));  // the A/A instance warmed up too
+  NoiseFloor f = aa_floor(r.kept_ms(0), r.kept_ms(2));
+  EXPECT_FALSE(f.biased) << "A/A interval " << f.aa->lo << " to " << f.aa->hi;
+  EXPECT_NE(r.seed, 0u);  // drawn per run
+}

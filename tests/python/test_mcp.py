@@ -31,7 +31,7 @@ async def session_calls(tmp_path):
             analyzed = payload(await session.call_tool(
                 "analyze", {"report": COPY_CSV, "output_dir": str(tmp_path / "a")}))
             base = write_comparison(tmp_path / "base", 15.62e-3, seed=5)
-            slow = write_comparison(tmp_path / "slow", 15.62e-3 * 1.1, seed=6)
+            slow = write_comparison(tmp_path / "slow", 15.62e-3 * 1.1, seed=6, status="fail")  # no longer correct
             compared = payload(await session.call_tool(
                 "compare", {"results": [base, slow], "fail_if_slower": 5, "output_dir": str(tmp_path / "c")}))
             bad = payload(await session.call_tool("analyze", {"report": str(tmp_path / "missing.ncu-rep")}))

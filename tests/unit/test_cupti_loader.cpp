@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "core/host.hpp"
 #include "core/fs.hpp"
 #include "core/settings.hpp"
 #include "core/subprocess.hpp"
@@ -36,7 +37,9 @@ TEST(CuptiLoader, SearchOrderPutsTheUsersChoiceFirstAndTheToolkitLast) {
   s.cache_dir = "/tmp/kprof-cache-test";
   s.cuda_roots = {"/opt/cuda-custom"};
   ScopedSettings scoped(s);
-  set_cupti_wheel_dirs({"/venv/site-packages/nvidia/cu13/lib"});
+  Host h;
+  h.cupti_dirs = {"/venv/site-packages/nvidia/cu13/lib"};
+  ScopedHost hosted(h);
   std::vector<std::string> d = dirs_only();
   ASSERT_GE(d.size(), 5u);
   EXPECT_EQ(d[0], "/opt/cupti-13.5/lib");
@@ -50,7 +53,6 @@ TEST(CuptiLoader, SearchOrderPutsTheUsersChoiceFirstAndTheToolkitLast) {
   EXPECT_LT(wheel, custom);  // a wheel beside PyTorch before any toolkit
   EXPECT_LT(custom, standard);
   EXPECT_EQ(std::count(d.begin(), d.end(), "/usr/local/cuda/lib64"), 1);  // no folder twice
-  set_cupti_wheel_dirs({});
 }
 
 TEST(CuptiLoader, LoadsALibcuptiOfThisMachineAndForwardsCalls) {

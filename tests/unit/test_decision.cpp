@@ -84,7 +84,7 @@ TEST(Decision, KeepRevertAndInconclusiveFollowTheThreshold) {
   EXPECT_EQ(decide_paired(base, faster, none, strict, {}).decision, Decision::Inconclusive);
 }
 
-TEST(Decision, TheAAFloorRaisesTheThreshold) {
+TEST(Decision, TheAAFloorIsReportedNotAThreshold) {
   auto base = times(1.0, 0.01, 60, 3);
   auto aa = times(1.0, 0.01, 60, 4);
   for (auto& x : aa) x *= 1.025;  // the second arm of the same kernel reads 2.5% slower: a biased position
@@ -93,11 +93,34 @@ TEST(Decision, TheAAFloorRaisesTheThreshold) {
   EXPECT_TRUE(f.biased);
   EXPECT_GT(f.floor, 0.025);
   auto cand = base;
-  for (auto& x : cand) x /= 1.02;  // 2% faster: beyond --min-gain 1%, not beyond the floor
+  for (auto& x : cand) x /= 1.02;  // 2% faster: beyond --min-gain 1%
   auto d = decide_paired(base, cand, f, DecisionRule{}, {});
-  EXPECT_NE(d.decision, Decision::Keep) << decision_text(d);
-  EXPECT_DOUBLE_EQ(d.threshold, f.floor);
-  EXPECT_EQ(decide_paired(base, cand, NoiseFloor{}, DecisionRule{}, {}).decision, Decision::Keep);
+  EXPECT_EQ(d.decision, Decision::Keep) << decision_text(d);  // the threshold is --min-gain only
+  EXPECT_DOUBLE_EQ(d.threshold, 0.01);
+  EXPECT_DOUBLE_EQ(d.floor, f.floor);  // reported beside it
+}
+
+TEST(Decision, HolmStepsDownAcrossTheCandidates) {
+  auto base = times(1.0, 0.01, 60, 30);
+  std::vector<std::vector<double>> logs;
+  auto cand = [&](double gain, uint64_t seed) {
+    auto c = times(1.0 / (1 + gain), 0.01, 60, seed);
+    logs.push_back(paired_log_ratios(base, c));
+  };
+  cand(0.10, 31);  // clearly faster
+  cand(0.0, 32);   // the same kernel
+  cand(0.0, 33);
+  CandidateState wrong{false, "y[3] differs", "pass"};
+  logs.push_back(logs[0]);
+  auto d = decide_holm(logs, {{}, {}, {}, wrong}, 0.01, 0.01);
+  ASSERT_EQ(d.size(), 4u);
+  EXPECT_EQ(d[0].decision, Decision::Keep);
+  EXPECT_NEAR(d[0].confidence, 1 - 0.01 / 3, 1e-12);  // decided at the first step, m = 3 tested
+  EXPECT_EQ(d[1].decision, Decision::Inconclusive);
+  EXPECT_NEAR(d[1].confidence, 1 - 0.01 / 2, 1e-12);  // the second step, m' = 2, decided none
+  EXPECT_EQ(d[2].decision, Decision::Inconclusive);
+  EXPECT_EQ(d[3].decision, Decision::Revert);  // on its state, not a tested hypothesis
+  EXPECT_TRUE(d[3].on_state);
 }
 
 TEST(Decision, IncorrectOrIntegrityFailureReverts) {
@@ -118,21 +141,9 @@ TEST(Decision, TooFewRoundsSayHowManyMore) {
   EXPECT_EQ(d.decision, Decision::Inconclusive);
   ASSERT_TRUE(d.more_rounds.has_value());
   EXPECT_EQ(*d.more_rounds, 5u);  // 8 at 99%
-}
-
-TEST(Decision, ConfirmationNeedsBothSetsToAgree) {
-  auto base = times(1.0, 0.01, 40, 6), cand = times(1.0 / 1.04, 0.01, 40, 7);
-  auto first = decide_paired(base, cand, NoiseFloor{}, DecisionRule{}, {});
-  ASSERT_EQ(first.decision, Decision::Keep);
-  auto again = confirm(
-      first, decide_paired(times(1.0, 0.01, 40, 8), times(1.0 / 1.04, 0.01, 40, 9), NoiseFloor{}, DecisionRule{}, {}));
-  EXPECT_EQ(again.decision, Decision::Keep);
-  EXPECT_TRUE(again.confirmed);
-  EXPECT_EQ(again.rounds, 80u);
-  auto flat = decide_paired(times(1.0, 0.01, 40, 10), times(1.0, 0.01, 40, 11), NoiseFloor{}, DecisionRule{}, {});
-  auto denied = confirm(first, flat);
-  EXPECT_EQ(denied.decision, Decision::Inconclusive);
-  EXPECT_NE(denied.reason.find("not confirmed"), std::string::npos);
+  // A round with a zero time is skipped and counted.
+  auto z = decide_paired({1, 1, 0, 1}, {1, 1, 1, 1}, NoiseFloor{}, DecisionRule{}, {});
+  EXPECT_EQ(z.zero_rounds, 1u);
 }
 
 TEST(Decision, AcrossRunsTheBootstrapIntervalDecides) {

@@ -73,21 +73,34 @@ TEST(DecisionReport, OneDecisionPerCandidateWithTheFloorAndDiscards) {
   EXPECT_EQ(j["versions"][0]["name"], "v1");
   EXPECT_EQ(j["versions"][0]["decision"], "keep");
   EXPECT_EQ(j["versions"][0]["interval"].size(), 2u);
-  EXPECT_NE(j["rule"].get<std::string>().find("max(A/A floor, --min-gain)"), std::string::npos);
+  EXPECT_NE(j["rule"].get<std::string>().find("threshold T = --min-gain"), std::string::npos);
+  EXPECT_EQ(j["aa_check"], "passed");
+  EXPECT_DOUBLE_EQ(j["threshold_pct"].get<double>(), 1.0);
+  EXPECT_EQ(j["candidates"], 2);  // v3 was not timed
+  EXPECT_EQ(j["correction"], "holm");
+  EXPECT_TRUE(j.contains("order_seed"));
+  EXPECT_EQ(j["zero_time_calls"], 0);
   std::string md = decision_markdown(d);
   EXPECT_NE(md.find("- v1: **keep**: faster by"), std::string::npos) << md;
   EXPECT_NE(md.find("- v2: **revert**: slower by"), std::string::npos) << md;
   EXPECT_NE(md.find("- v3: **revert**: not correct"), std::string::npos) << md;
 }
 
-TEST(DecisionReport, ConfirmationAndAnIncorrectBaseline) {
+TEST(DecisionReport, ConfirmationPoolsBothSetsAndAnIncorrectBaseline) {
   RoundsResult a = rounds_of(0.03, 0.0, 40), b = rounds_of(0.03, 0.0, 40);
   std::vector<VersionRow> rows = {row("v0"), row("v1"), row("v2")};
   DecisionReport d = decide_versions(rows, {0, 1, 2}, a, &b, DecisionRule{});
   EXPECT_TRUE(d.confirmation);
   EXPECT_EQ(d.rounds, 80u);
-  EXPECT_TRUE(d.versions[0].decision.confirmed);
+  // v1's 3% is clear in the first set at 20% of alpha: decided at the first look.
+  EXPECT_EQ(d.versions[0].decision.decision, Decision::Keep);
+  EXPECT_FALSE(d.versions[0].decision.confirmed);
+  // v2 (no change) goes to the pooled look: both sets, 78 kept rounds, 80% of alpha.
   EXPECT_EQ(d.versions[1].decision.decision, Decision::Inconclusive);
+  EXPECT_TRUE(d.versions[1].decision.confirmed);
+  EXPECT_EQ(d.versions[1].decision.rounds, 78u);
+  EXPECT_NEAR(d.versions[1].decision.confidence, 1 - 0.01 * (1 - kFirstLookShare), 1e-12);
+  EXPECT_NE(decision_text(d.versions[1].decision).find("over 78 rounds"), std::string::npos);
   rows[0].status = VersionStatus::Fail;
   DecisionReport none = decide_versions(rows, {-1, 0, 1}, a, nullptr, DecisionRule{});
   EXPECT_FALSE(none.not_run.empty());
@@ -95,30 +108,65 @@ TEST(DecisionReport, ConfirmationAndAnIncorrectBaseline) {
   EXPECT_NE(decision_markdown(none).find("No decision"), std::string::npos);
 }
 
-TEST(DecisionReport, CompareDecidesAcrossRunsWithTheSameRule) {
-  auto input = [](const std::string& label, double ms, uint64_t seed) {
+TEST(DecisionReport, AFailedAACheckDecidesNothing) {
+  RoundsResult r = rounds_of(0.05, -0.05, 60);
+  for (auto& round : r.rounds) round.ms[3] *= 1.03;  // the A/A arm reads 3% slower than the baseline
+  std::vector<VersionRow> rows = {row("v0"), row("v1"), row("v2"), row("v3", VersionStatus::Fail)};
+  DecisionReport d = decide_versions(rows, {0, 1, 2, -1}, r, nullptr, DecisionRule{});
+  EXPECT_TRUE(d.aa_failed);
+  EXPECT_EQ(d.versions[0].decision.decision, Decision::Inconclusive);
+  EXPECT_EQ(d.versions[1].decision.decision, Decision::Inconclusive);
+  EXPECT_EQ(d.versions[2].decision.decision, Decision::Revert);  // not correct: whatever the rounds say
+  EXPECT_EQ(decision_json(d)["aa_check"], "failed");
+  EXPECT_NE(decision_markdown(d).find("A/A check FAILED"), std::string::npos);
+}
+
+TEST(DecisionReport, CompareOfOneRunPerSideDecidesNothingFromTheTimes) {
+  auto input = [](const std::string& label, double ms, uint64_t seed,
+                  const std::string& source = "gpu__time_duration") {
     std::mt19937_64 rng(seed);
     std::normal_distribution<double> noise(0, 0.005);
     CompareInput in;
     in.label = label;
     VersionRow r = row("v0");
     for (int i = 0; i < 100; ++i) r.time_samples_ms.push_back(ms * std::exp(noise(rng)));
-    r.time_ms = ms;
+    r.time_ms = r.kernel_ms = ms;
+    r.call_ms = 1.1 * ms;
+    r.kernel_source = source;
+    r.sm_clock_mhz = 1980;
     in.rows.push_back(r);
     return in;
   };
   CompareResult r = compare_inputs({input("A", 1.0, 1), input("B", 1.10, 2), input("C", 1.005, 3)}, 5.0);
   ASSERT_EQ(r.versions.size(), 1u);
-  ASSERT_TRUE(r.versions[0].decision[1].has_value());
-  EXPECT_EQ(r.versions[0].decision[1]->decision, Decision::Revert);
-  EXPECT_FALSE(r.versions[0].decision[1]->paired);
-  EXPECT_DOUBLE_EQ(r.versions[0].decision[1]->threshold, 0.05);  // the gate's 5% over the 2% floor
-  EXPECT_EQ(r.versions[0].decision[2]->decision, Decision::Inconclusive);
-  ASSERT_EQ(r.failures.size(), 1u);  // B's revert fails the gate, C's inconclusive does not
-  EXPECT_EQ(r.failures[0].input, "B");
-  EXPECT_NE(r.failures[0].reason.find("revert"), std::string::npos) << r.failures[0].reason;
-  // 10% slower with a 25% gate: no revert, the gate passes.
-  EXPECT_EQ(compare_inputs({input("A", 1.0, 1), input("B", 1.10, 2)}, 25.0).exit_code, 0);
+  for (size_t i : {1u, 2u}) {
+    ASSERT_TRUE(r.versions[0].decision[i].has_value());
+    EXPECT_EQ(r.versions[0].decision[i]->decision, Decision::Inconclusive);
+    EXPECT_NE(r.versions[0].decision[i]->reason.find("runs of one kernel on this machine differ by up to 2%"),
+              std::string::npos);
+    EXPECT_EQ(r.versions[0].decision[i]->reason.find("more samples"), std::string::npos);
+    EXPECT_FALSE(r.versions[0].decision[i]->more_rounds.has_value());
+    EXPECT_EQ(r.versions[0].cmp[i].change, Change::Inconclusive);  // the vs-first column too
+  }
+  EXPECT_NEAR(*r.versions[0].decision[1]->ratio, 1 / 1.10, 1e-9);
+  EXPECT_TRUE(r.failures.empty());  // the times alone fail no gate: the pytest gate re-times
+  // A version no longer correct still fails the gate.
+  auto broken = input("B", 1.0, 2);
+  broken.rows[0].status = VersionStatus::Fail;
+  CompareResult f = compare_inputs({input("A", 1.0, 1), broken}, 5.0);
+  ASSERT_EQ(f.failures.size(), 1u);
+  EXPECT_EQ(f.versions[0].decision[1]->decision, Decision::Revert);
+  // Another time basis or clock state: said.
+  auto calls = input("B", 1.0, 2);
+  calls.rows[0].kernel_ms = 0.5;  // time_ms (1.0) is the call time
+  calls.rows[0].call_ms = 1.0;
+  calls.rows[0].sm_clock_mhz = 1755;
+  CompareResult w = compare_inputs({input("A", 1.0, 1), calls}, std::nullopt);
+  std::string all;
+  for (const auto& x : w.warnings) all += x + "\n";
+  EXPECT_NE(all.find("timed call time (CUDA events), the baseline kernel time (gpu__time_duration)"), std::string::npos)
+      << all;
+  EXPECT_NE(all.find("another clock state"), std::string::npos) << all;
 }
 
 TEST(DecisionReport, RunOptionsCarryTheDecideSettings) {

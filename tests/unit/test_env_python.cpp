@@ -30,11 +30,11 @@ TEST(PythonProbe, ParsesItemLinesAndIgnoresNoise) {
   EXPECT_EQ(p.torch.cuda_build, "12.8");
   EXPECT_TRUE(p.torch.cuda_available);
   EXPECT_EQ(p.torch.device, "NVIDIA H200");
-  EXPECT_TRUE(p.triton.probed);
-  EXPECT_FALSE(p.triton.importable);
-  EXPECT_NE(p.triton.error.find("triton"), std::string::npos);
-  EXPECT_TRUE(p.cute_dsl.importable);
-  EXPECT_EQ(p.cute_dsl.version, "4.2.1");
+  EXPECT_TRUE(p.language(Implementation::Triton).probed);
+  EXPECT_FALSE(p.language(Implementation::Triton).importable);
+  EXPECT_NE(p.language(Implementation::Triton).error.find("triton"), std::string::npos);
+  EXPECT_TRUE(p.language(Implementation::CuteDsl).importable);
+  EXPECT_EQ(p.language(Implementation::CuteDsl).version, "4.2.1");
   EXPECT_FALSE(p.nsight_python.probed);  // never reached
   EXPECT_EQ(p.cutlass_pip_source, "/venv/site-packages/cutlass_library/source");
   EXPECT_EQ(p.cutlass_pip_version, "4.2.0.0");
@@ -58,7 +58,8 @@ TEST(PythonProbe, RunsTheRealInterpreter) {
   EXPECT_TRUE(p.error.empty()) << p.error;
   EXPECT_EQ(p.version, trim(ref.out));
   // Every package was reached and is either importable with a version, or has an error line.
-  const std::vector<const PyPackage*> pkgs = {&p.torch, &p.triton, &p.cute_dsl, &p.nsight_python};
+  const std::vector<const PyPackage*> pkgs = {&p.torch, &p.language(Implementation::Triton),
+                                              &p.language(Implementation::CuteDsl), &p.nsight_python};
   for (const PyPackage* pkg : pkgs) {
     EXPECT_TRUE(pkg->probed);
     if (!pkg->importable) EXPECT_FALSE(pkg->error.empty());
@@ -95,7 +96,7 @@ TEST(PythonProbe, HangingImportIsStoppedAndEarlierItemsKept) {
   EXPECT_LT(s, 10.0);
   EXPECT_TRUE(p.ran);
   EXPECT_TRUE(p.torch.importable);
-  EXPECT_FALSE(p.triton.probed);
+  EXPECT_FALSE(p.language(Implementation::Triton).probed);
   EXPECT_NE(p.error.find("time limit"), std::string::npos) << p.error;
 }
 

@@ -44,10 +44,10 @@ EnvFacts good_facts() {
   f.python.torch.version = "2.8.0";
   f.python.torch.cuda_build = "12.8";
   f.python.torch.cuda_available = true;
-  f.python.triton.probed = f.python.triton.importable = true;
-  f.python.triton.version = "3.4.0";
-  f.python.cute_dsl.probed = true;
-  f.python.cute_dsl.error = "ModuleNotFoundError: No module named 'cutlass'";
+  f.python.language(Implementation::Triton).probed = f.python.language(Implementation::Triton).importable = true;
+  f.python.language(Implementation::Triton).version = "3.4.0";
+  f.python.language(Implementation::CuteDsl).probed = true;
+  f.python.language(Implementation::CuteDsl).error = "ModuleNotFoundError: No module named 'cutlass'";
   f.python.nsight_python.probed = true;
   f.python.nsight_python.error = "ModuleNotFoundError: No module named 'nsight'";
   f.cutlass.error = "no CUTLASS C++ headers: ...";
@@ -194,8 +194,8 @@ TEST(Readiness, TorchProblemsAreRequired) {
 TEST(Readiness, NoImplementationReadyBlocks) {
   EnvFacts f = good_facts();
   f.nvcc = {"nvcc", "", "", "nvcc not found"};
-  f.python.triton.importable = false;
-  f.python.triton.error = "ModuleNotFoundError: No module named 'triton'";
+  f.python.language(Implementation::Triton).importable = false;
+  f.python.language(Implementation::Triton).error = "ModuleNotFoundError: No module named 'triton'";
   EnvReport r = assess_env(f);
   EXPECT_FALSE(r.ready);
   EXPECT_EQ(find(r, "Implementation toolchain").status, ItemStatus::Fail);
@@ -214,7 +214,8 @@ TEST(Readiness, CutlassNeedsNvccAndHeaders) {
 
 TEST(Readiness, BrokenOptionalPackageWarns) {
   EnvFacts f = good_facts();
-  f.python.cute_dsl.error = "ModuleNotFoundError: No module named 'cutlass.cute'";  // another 'cutlass' package
+  f.python.language(Implementation::CuteDsl).error =
+      "ModuleNotFoundError: No module named 'cutlass.cute'";  // another 'cutlass' package
   EXPECT_EQ(find(assess_env(f), "CuTe DSL").status, ItemStatus::Warn);
   EXPECT_TRUE(assess_env(f).ready);
 }

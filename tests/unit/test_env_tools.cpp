@@ -2,6 +2,7 @@
 // hang env), and reading the ncu counter probe (ERR_NVGPUCTRPERM, "No kernels were profiled").
 #include <gtest/gtest.h>
 
+#include "core/host.hpp"
 #include "core/tools.hpp"
 #include "unit/test_env_util.hpp"
 
@@ -155,8 +156,11 @@ TEST(EnvTools, SelfExePathIsThisTestBinary) {
 
 TEST(EnvTools, SelfCommandIsTheExecutableUnlessThePackageSetsIt) {
   EXPECT_EQ(self_command(), std::vector<std::string>{self_exe_path()});
-  set_self_command({"/usr/bin/python3", "-m", "kprof"});
-  EXPECT_EQ(self_command(), (std::vector<std::string>{"/usr/bin/python3", "-m", "kprof"}));
-  set_self_command({self_exe_path()});
+  {
+    Host h;
+    h.self_command = {"/usr/bin/python3", "-m", "kprof"};
+    ScopedHost hosted(h);  // what the Python package's set_host gives
+    EXPECT_EQ(self_command(), (std::vector<std::string>{"/usr/bin/python3", "-m", "kprof"}));
+  }
   EXPECT_EQ(self_command(), std::vector<std::string>{self_exe_path()});
 }

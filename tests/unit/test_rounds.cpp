@@ -106,8 +106,10 @@ TEST(Rounds, EveryRoundTimesEveryArmInAFreshSeededOrder) {
   EXPECT_EQ(sets_seen[4 * 3], 1);  // round 1, first call: set (1 * 3) % 2
   FakeGpu g2;
   g2.base_ms = g.base_ms;
+  o.seed = r.seed;  // the seed drawn for r, given again: the same orders
   RoundsResult again = run_rounds(3, o, g2.hooks());
   ASSERT_EQ(again.rounds.size(), 2u);
+  EXPECT_EQ(again.seed, r.seed);
   EXPECT_EQ(again.rounds[1].order, r.rounds[1].order);  // seeded
 }
 
@@ -176,6 +178,56 @@ TEST(Rounds, TheBandDiscardsRoundsOffTheRunsClockOrThrottleState) {
   EXPECT_TRUE(b.throttled);
   EXPECT_TRUE(rounds[1].discarded);
   EXPECT_EQ(b.discarded_throttle, 1u);
+}
+
+TEST(Rounds, TheBandIsReferencedToAClockStateNotTheAverageOfTwo) {
+  // Two clock states 5% apart, 30 rounds each: the median of the clocks lies between them, and a
+  // band around it held no round; the band around a state keeps that state's rounds.
+  std::vector<Round> rounds(60);
+  for (size_t i = 0; i < rounds.size(); ++i) rounds[i].cond.sm_mhz = i < 30 ? 1980 : 1890;
+  RoundBand b = apply_band(rounds, kRoundBandFrac);
+  EXPECT_EQ(*b.ref_mhz, 1980u);  // a tie: the higher state
+  EXPECT_EQ(b.discarded_clock, 30u);
+  rounds[45].cond.sm_mhz = 1875;  // 31 rounds now near 1890
+  for (size_t i = 0; i < 2; ++i) rounds[i].cond.sm_mhz = 1890;
+  b = apply_band(rounds, kRoundBandFrac);
+  EXPECT_EQ(*b.ref_mhz, 1890u);
+  EXPECT_EQ(b.discarded_clock, 28u);
+}
+
+TEST(Rounds, ZeroTimeCallsAreCountedAndTheirRoundsDiscarded) {
+  FakeGpu g;
+  g.base_ms = {1.0, 1.0};
+  RoundOptions o;
+  o.rounds = 20;
+  o.seed = 5;
+  RoundHooks h = g.hooks();
+  int calls = 0;
+  h.time_call = [&](int v, int) { return ++calls % 50 == 0 ? 0.0 : g.call(v); };  // every 50th call records nothing
+  RoundsResult r = run_rounds(2, o, h);
+  EXPECT_EQ(r.zero_calls, static_cast<size_t>(20 * 3 * 3 / 50));
+  EXPECT_EQ(r.band.discarded_zero, r.zero_calls);
+  EXPECT_EQ(r.kept(), 20 - r.zero_calls);
+  EXPECT_EQ(r.seed, 5u);
+}
+
+TEST(Rounds, TheOrderSeedIsDrawnPerRunAndTheAAArmCanHaveItsOwnInstance) {
+  FakeGpu g;
+  g.base_ms = {1.0, 1.0, 1.0};
+  RoundOptions o;
+  o.rounds = 12;
+  RoundHooks h = g.hooks();
+  h.aa_version = 2;  // the baseline's second instance
+  std::set<int> versions_called;
+  h.time_call = [&](int v, int) {
+    versions_called.insert(v);
+    return g.call(v);
+  };
+  RoundsResult a = run_rounds(2, o, h), b = run_rounds(2, o, h);
+  EXPECT_NE(a.seed, b.seed);  // o.seed 0: drawn per run
+  EXPECT_NE(a.seed, 0u);
+  EXPECT_EQ(versions_called, (std::set<int>{0, 1, 2}));  // arm 2 (A/A) called version 2, not 0
+  EXPECT_EQ(a.arms(), 3);
 }
 
 TEST(Rounds, MemoryPlanSaysWhenTheVersionsDoNotFitTogether) {

@@ -9,12 +9,23 @@
 #include "core/text.hpp"
 #include "device/cuda.hpp"
 #include "flows/run/run_workflow.hpp"
+#include "kernel/load.hpp"
 #include "report/decision_report.hpp"
 #include "stages/results/decision.hpp"
 #include "stages/timing/rounds_gpu.hpp"
 #include "stages/timing/stats.hpp"
 
 namespace kprof {
+
+void RunWorkflow::load_aa_instance(const KernelSpec& spec) {
+  try {
+    decide_aa_ = load_kernel(spec, /*extra_copies=*/3.0);
+  } catch (const Error& e) {
+    decide_aa_.reset();
+    decide_aa_note_ = std::string("the A/A arm reuses the baseline's instance (a second one did not load: ") +
+                      one_line_summary(e.what()) + ")";
+  }
+}
 
 void RunWorkflow::fill_round_times(VersionRow& row, const std::vector<double>& kept_ms, bool kernel) {
   if (kept_ms.empty()) return;
@@ -38,12 +49,12 @@ DecisionReport RunWorkflow::time_rounds(const std::vector<KernelInstance*>& vers
       fmt::format("decide: {} versions and the baseline's A/A arm in up to {} interleaved rounds ({} "
                   "calls each per round, {:.0f} s budget)",
                   versions.size(), dr.rounds.rounds, dr.rounds.calls_per_slot, dr.rounds.budget_s));
-  RoundTiming first = measure_rounds(versions, req_.profile.timing, dr.rounds, gpu, dr.kernel_time);
+  RoundTiming first = measure_rounds(versions, req_.profile.timing, dr.rounds, gpu, dr.kernel_time, decide_aa_.get());
   std::optional<RoundTiming> second;
   if (dr.confirm) {
     RoundOptions again = dr.rounds;
-    again.seed = dr.rounds.seed + 1;  // new orders; fresh input sets and warm-up in measure_rounds
-    second = measure_rounds(versions, req_.profile.timing, again, gpu, first.kernel_time);
+    again.seed = first.rounds.seed + 1;  // new orders; fresh input sets and warm-up in measure_rounds
+    second = measure_rounds(versions, req_.profile.timing, again, gpu, first.kernel_time, decide_aa_.get());
   }
   DecisionReport report =
       decide_versions(out_.rows, arm_of_row, first.rounds, second ? &second->rounds : nullptr, dr.rule);
@@ -54,6 +65,7 @@ DecisionReport RunWorkflow::time_rounds(const std::vector<KernelInstance*>& vers
       trace_arms_[static_cast<size_t>(arm_of_row[i])] = out_.rows[i].name;
   if (first.rounds.aa_arm && !trace_arms_.empty()) trace_arms_.back() = out_.rows.front().name + " (A/A)";
   report.notes.insert(report.notes.end(), first.notes.begin(), first.notes.end());
+  if (!decide_aa_note_.empty()) report.notes.push_back(decide_aa_note_);
   report.basis = first.kernel_time ? "kernel time (CUPTI kernel records summed per call)"
                                    : "call time (CUDA events on the legacy default stream)";
   if (!dr.ncu)
@@ -99,6 +111,7 @@ void RunWorkflow::decide_rounds() {
   for (std::string line; std::getline(lines, line);) say(line);  // after the environment passed, like every result
   out_.decision = std::move(report);
   decide_arms_.clear();  // the instances' device memory goes before ncu's session
+  decide_aa_.reset();
 }
 
 }  // namespace kprof

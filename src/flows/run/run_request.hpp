@@ -11,7 +11,9 @@
 #include "kernel/kernel_spec.hpp"
 #include "report/comparison.hpp"
 #include "stages/results/decision.hpp"
+#include "stages/env/env_check.hpp"
 #include "stages/env/readiness.hpp"
+#include "stages/ncu/session.hpp"
 #include "stages/verify/check.hpp"
 
 namespace kprof {
@@ -38,11 +40,11 @@ struct RunRequest {
   CheckOptions check;
   ProfileSettings profile;
   std::string output_dir;
-  double env_timeout_s = 60;  ///< per env probe
+  double env_timeout_s = kDefaultEnvProbeTimeoutS;  ///< per env probe
   /// --ncu-session one (true, the default): every correct version is timed first, then ncu
   /// profiles all of them in one session (flows/ncu_session.hpp); per-version (false): one ncu
   /// process per version, right after its timing.
-  bool one_ncu_session = true;
+  bool one_ncu_session = kDefaultOneNcuSession;
   /// The environment already probed by this process (a `kprof __worker` running several sizes):
   /// used as is instead of probing again; nullptr = probe.
   const EnvReport* env = nullptr;

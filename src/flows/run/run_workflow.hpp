@@ -178,6 +178,10 @@ class RunWorkflow {
     std::unique_ptr<KernelInstance> inst;
   };
   std::vector<DecideArm> decide_arms_;
+  /// --decide: a second instance of the baseline (its own buffers) for the A/A arm; null when it
+  /// could not be loaded (decide_aa_note_ says why; the arm then reuses the baseline's instance).
+  std::unique_ptr<KernelInstance> decide_aa_;
+  std::string decide_aa_note_;
 
   // What report.html and trace.json draw (write_comparison, write_run_trace).
   /// Each profiled version's profile.json.
@@ -192,6 +196,8 @@ class RunWorkflow {
   void keep_for_decision(std::unique_ptr<KernelInstance> inst) {
     decide_arms_.push_back({out_.rows.size(), std::move(inst)});
   }
+  /// --decide: loads the baseline (`spec`, version 0) a second time for the A/A arm (decide_aa_).
+  void load_aa_instance(const KernelSpec& spec);
   /// --decide: the rounds (and with --confirm the second set) of `versions` (arm i: versions[i];
   /// arm_of_row maps rows to arms, -1 when not timed) and their decisions; fills the rows' times
   /// without --decide-ncu. Throws the Error of measure_rounds.

@@ -12,6 +12,9 @@
 
 namespace kprof {
 
+/// Default of `kprof analyze --timeout`, seconds ncu may take to export a .ncu-rep.
+inline constexpr double kDefaultExportTimeoutS = 300.0;
+
 /// A parsed and classified ncu export.
 struct NcuAnalysis {
   MetricTable table;    ///< the export, values in base units (impossible values removed)
@@ -52,6 +55,7 @@ bool is_ncu_report_file(const std::string& path);
 /// report, or when ncu cannot read it (its last error line quoted; for a .ncu-repz also that
 /// compressed reports need Nsight Compute 2026 or newer, and which ncu this is); check_failed
 /// (exit 1) when ncu runs past `timeout_s`.
-std::string ncu_export_csv_file(const std::string& path, const std::string& tmp_csv, double timeout_s = 300.0);
+std::string ncu_export_csv_file(const std::string& path, const std::string& tmp_csv,
+                                double timeout_s = kDefaultExportTimeoutS);
 
 }  // namespace kprof

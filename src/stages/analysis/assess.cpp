@@ -7,6 +7,7 @@
 #include <set>
 
 #include "stages/analysis/classify.hpp"
+#include "stages/analysis/finding_catalog.hpp"
 #include "stages/analysis/derived.hpp"
 #include "stages/analysis/findings.hpp"
 #include "stages/analysis/format.hpp"
@@ -59,22 +60,8 @@ std::set<std::string> verdict_units(const Verdict& v) {
   }
   if (v.cls == Bottleneck::ComputeBound) u.insert("compute");
   if (v.cls == Bottleneck::Mixed) u.insert({"compute", "memory", "shared"});
-  for (const auto& f : v.findings) {
-    if (f.id == "bank-conflicts" || f.id == "shared-reloads" || f.id == "vector-loads")
-      u.insert("shared");
-    else if (f.id == "pipe-peak")
-      u.insert("compute");
-    else if (f.id == "divergence")
-      u.insert("divergence");
-    else if (f.id == "stall-barrier" || f.id == "adu-barriers")
-      u.insert("sync");
-    else if (f.id == "ilp")
-      u.insert("compute");
-    else if (f.id.rfind("uncoalesced", 0) == 0 || f.id == "local-memory" || f.id == "l1-hit-rate" ||
-             f.id == "l2-hit-rate" || f.id == "stall-long_scoreboard" || f.id == "global-reloads" ||
-             f.id == "vector-loads")
-      u.insert("memory");
-  }
+  for (const auto& f : v.findings)
+    if (const FindingRow* row = find_finding_row(f.id); row && *row->area) u.insert(row->area);
   return u;
 }
 

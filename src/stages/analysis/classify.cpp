@@ -8,6 +8,7 @@
 
 #include "stages/analysis/classify_detail.hpp"
 #include "stages/analysis/derived.hpp"
+#include "stages/analysis/finding_catalog.hpp"
 #include "stages/analysis/format.hpp"
 #include "stages/analysis/limiter.hpp"
 #include "stages/analysis/signals.hpp"
@@ -227,15 +228,10 @@ void classify_mixed(Verdict& v, const KernelMetrics& k, const SolReading& s, con
   add_section(v, "Memory Workload Analysis");
 }
 
-/// The ncu sections to read for a firing secondary signal, by its stable id (signals.cpp).
+/// The ncu sections to read for a firing secondary signal: its finding's row (signal_sections).
 std::vector<const char*> sections_for_signal(const std::string& id) {
-  if (id == "uncoalesced-loads" || id == "uncoalesced-stores")
-    return {"Memory Workload Analysis Tables", "Source Counters"};
-  if (id == "bank-conflicts") return {"Memory Workload Analysis Tables"};
-  if (id == "divergent-branches" || id == "branch-efficiency" || id == "thread-divergence")
-    return {"Warp State Statistics", "Source Counters"};
-  if (id == "spill") return {"Memory Workload Analysis"};
-  return {};
+  auto f = finding_for_signal(id);
+  return f ? finding_row(*f).signal_sections : std::vector<const char*>{};
 }
 
 void add_signal_sections(Verdict& v) {

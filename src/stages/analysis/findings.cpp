@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "stages/analysis/derived.hpp"
+#include "stages/analysis/finding_catalog.hpp"
 #include "stages/analysis/findings_detail.hpp"
 #include "stages/analysis/format.hpp"
 #include "stages/analysis/thresholds.hpp"
@@ -21,12 +22,12 @@ using namespace detail;
 std::string pct(double v) { return format_value(v, "%"); }
 
 /// Tie-break of equal gains (often two findings capped by the same unit): a fix of a unit's work
-/// first, then occupancy, then a stall reason, then idle issue slots (a symptom of the others).
+/// first, then the row's tie rank (occupancy, then a stall reason, then idle issue slots: a
+/// symptom of the others).
 int tie_rank(const Finding& f) {
   if (!f.unit.empty()) return 0;
-  if (f.id == "occupancy") return 1;
-  if (f.id.rfind("stall-", 0) == 0) return 2;
-  return 3;
+  const FindingRow* row = find_finding_row(f.id);
+  return row ? row->tie_rank : 3;
 }
 
 /// The rule of findings_for_kernel: "" when every ratio input of `f` holds a non-zero number,
@@ -48,7 +49,8 @@ std::string unmeasured_input(const KernelMetrics& k, const Finding& f) {
 
 /// True for the findings whose root is the issue headroom (a symptom of latency not hidden).
 bool latency_finding(const Finding& f) {
-  return f.id == "issue-slots" || f.id == "occupancy" || f.id.rfind("stall-", 0) == 0;
+  const FindingRow* row = find_finding_row(f.id);
+  return row && row->cause == CauseGroup::IssueHeadroom;
 }
 
 /// Merges latency findings with the same gain (within kSameGainPts) into the first of them by
@@ -77,6 +79,73 @@ void merge_same_root(std::vector<Finding>& fs) {
     for (auto it = group.rbegin(); it != group.rend(); ++it)
       if (*it != keep) fs.erase(fs.begin() + static_cast<std::ptrdiff_t>(*it));
   }
+}
+
+/// One finding per cause (docs/METHOD.md): a finding whose gain is capped by a unit (capped_by)
+/// that another finding names as the unit its fix works on (unit), and that promises no more than
+/// that finding (gain within kSameGainPts of it or below), is that finding's cause seen again: it
+/// is merged into it (its id into merged_ids, its title into the evidence), not listed as a cause
+/// of its own. The finding naming the unit with the largest gain receives it.
+void merge_same_cause(std::vector<Finding>& fs) {
+  for (bool merged = true; merged;) {
+    merged = false;
+    for (size_t i = 0; i < fs.size() && !merged; ++i) {
+      const std::string& cap = fs[i].capped_by;
+      if (cap.empty()) continue;
+      std::optional<size_t> into;
+      for (size_t j = 0; j < fs.size(); ++j)
+        if (j != i && fs[j].unit == cap && fs[i].gain_pct <= fs[j].gain_pct + threshold::kSameGainPts &&
+            (!into || fs[j].gain_pct > fs[*into].gain_pct))
+          into = j;
+      if (!into) continue;
+      Finding& k = fs[*into];
+      k.evidence += fmt::format("; {} ({}, capped by the same {})", fs[i].title, pct(fs[i].gain_pct), cap);
+      k.merged_ids.push_back(fs[i].id);
+      k.merged_ids.insert(k.merged_ids.end(), fs[i].merged_ids.begin(), fs[i].merged_ids.end());
+      fs.erase(fs.begin() + static_cast<std::ptrdiff_t>(i));
+      merged = true;
+    }
+  }
+}
+
+/// The builder of a finding formed by a firing secondary signal (its row's `signals`); nullopt for
+/// the findings read from the busy units' work instead.
+std::optional<Finding> from_signal(FindingId id, const KernelMetrics& k, std::optional<double> footprint) {
+  switch (id) {
+    case FindingId::UncoalescedLoads:
+      return uncoalesced(k, true);
+    case FindingId::UncoalescedStores:
+      return uncoalesced(k, false);
+    case FindingId::BankConflicts:
+      return bank_conflicts(k);
+    case FindingId::LocalMemory:
+      return local_memory(k);
+    case FindingId::Divergence:
+      return divergence(k);
+    case FindingId::StallLongScoreboard:
+      return stall(k, id,
+                   "keep more loads in flight per thread (unroll, vector loads), prefetch into shared memory, or "
+                   "raise occupancy to hide the latency");
+    case FindingId::StallBarrier:
+      return stall(k, id,
+                   "balance the work between warps before each __syncthreads, synchronise less often, or use "
+                   "smaller blocks");
+    case FindingId::IssueSlots:
+      return issue_slots(k);
+    case FindingId::L1HitRate:
+      return hit_rate(k, true, footprint);
+    case FindingId::L2HitRate:
+      return hit_rate(k, false, footprint);
+    case FindingId::GlobalReloads:
+    case FindingId::SharedReloads:
+    case FindingId::VectorLoads:
+    case FindingId::PipePeak:
+    case FindingId::AduBarriers:
+    case FindingId::Ilp:
+    case FindingId::Occupancy:
+      return std::nullopt;
+  }
+  return std::nullopt;
 }
 
 void sort_findings(std::vector<Finding>& fs) {
@@ -109,31 +178,7 @@ std::vector<Finding> findings_for_kernel(const KernelMetrics& k, const std::vect
   };
   for (const auto& s : signals) {
     if (s.state != SignalState::Fires) continue;
-    std::string ev = s.symptom + ": " + s.value;
-    if (s.id == "uncoalesced-loads")
-      add(uncoalesced(k, true), ev);
-    else if (s.id == "uncoalesced-stores")
-      add(uncoalesced(k, false), ev);
-    else if (s.id == "bank-conflicts")
-      add(bank_conflicts(k), ev);
-    else if (s.id == "spill")
-      add(local_memory(k), ev);
-    else if (s.id == "branch-efficiency" || s.id == "divergent-branches" || s.id == "thread-divergence")
-      add(divergence(k), ev);
-    else if (s.id == "stall-long_scoreboard")
-      add(stall(k, "long_scoreboard", "Long-scoreboard stalls (waiting on global/local memory)",
-                "keep more loads in flight per thread (unroll, vector loads), prefetch into shared memory, "
-                "or raise occupancy to hide the latency"),
-          ev);
-    else if (s.id == "stall-barrier")
-      add(stall(k, "barrier", "Barrier stalls",
-                "balance the work between warps before each __syncthreads, synchronise less often, or use "
-                "smaller blocks"),
-          ev);
-    else if (s.id == "issue-slots" || s.id == "eligible-warps")
-      add(issue_slots(k), ev);
-    else if (s.id == "l1-hit" || s.id == "l2-hit")
-      add(hit_rate(k, s.id == "l1-hit", footprint), ev);
+    if (auto id = finding_for_signal(s.id)) add(from_signal(*id, k, footprint), s.symptom + ": " + s.value);
   }
   // Findings read from the work of the busy units, not from a row of the seed's table.
   auto unit_ev = [&](const Finding& f) {
@@ -146,6 +191,7 @@ std::vector<Finding> findings_for_kernel(const KernelMetrics& k, const std::vect
   if (cls == Bottleneck::ComputeBound)
     if (auto f = ilp(k)) add(f, f->evidence);
   merge_same_root(out);
+  merge_same_cause(out);
   sort_findings(out);
   return out;
 }
@@ -187,8 +233,15 @@ std::vector<NcuRuleResult> attach_rule_results(std::vector<Finding>& findings,
   }
   for (auto& f : findings) {
     std::optional<double> best;
-    for (const auto& r : f.ncu)
+    const FindingRow* own = find_finding_row(f.id);
+    for (const auto& r : f.ncu) {
+      // Only estimates of the finding's own cause group: a finding merged in for its cap by this
+      // finding's unit (docs/METHOD.md "One finding per cause", rule 2) brings its rules, shown,
+      // but its estimate is of another cause.
+      const FindingRow* about = find_finding_row(finding_id_for_rule(r));
+      if (own && about && about->cause != own->cause) continue;
       if (r.speedup_pct && (!best || *r.speedup_pct > *best)) best = r.speedup_pct;
+    }
     if (!best) continue;
     double d = f.gain_pct - *best;
     f.agreement = std::fabs(d) <= kAgreePts

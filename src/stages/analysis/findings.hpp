@@ -24,7 +24,10 @@ namespace kprof {
 /// missing input is not formed; it goes to `not_measured` (when given) with the reason, which
 /// names the kernel's asynchronous copies (LDGSTS, TMA) when it made any. Latency findings with
 /// the same gain (idle issue slots, a stall reason, occupancy: one root, the issue headroom) are
-/// merged into one, their evidence joined. The ILP finding (ilp) joins for Compute-Bound kernels.
+/// merged into one, their evidence joined. Then one finding per cause: a finding whose gain is
+/// capped by a unit that another finding names (Finding::capped_by == its unit) is merged into
+/// that one (docs/METHOD.md "One finding per cause"). The ILP finding (ilp) joins for
+/// Compute-Bound kernels.
 std::vector<Finding> findings_for_kernel(const KernelMetrics& k, const std::vector<SignalRow>& signals, Bottleneck cls,
                                          std::optional<double> footprint = std::nullopt,
                                          std::vector<NotMeasured>* not_measured = nullptr);

@@ -23,7 +23,8 @@ std::string pct(double v) { return format_value(v, "%"); }
 
 /// ncu's IssueSlotUtilization estimate with the busiest unit instead of the busiest SOL:
 /// min(1 - issue active, 1 - the busiest unit other than the issue slots), as a fraction.
-std::optional<double> issue_headroom(const KernelMetrics& k, std::string* text) {
+/// `cap_unit` (when given) gets that unit's name when its term is the smaller, else "".
+std::optional<double> issue_headroom(const KernelMetrics& k, std::string* text, std::string* cap_unit = nullptr) {
   auto issue = catalog_value(k, m::kIssueActive);
   if (!issue) return std::nullopt;
   std::optional<UnitLoad> top;
@@ -37,6 +38,7 @@ std::optional<double> issue_headroom(const KernelMetrics& k, std::string* text) 
   if (text)
     *text = fmt::format("min(1 - issue active {}, 1 - busiest unit {} {}) = {}", pct(*issue), top ? top->name : "n/a",
                         top ? pct(top->pct) : "n/a", pct(100 * std::min(a, b)));
+  if (cap_unit) *cap_unit = top && b <= a ? top->name : "";  // the unit's term binds (ties: the unit is the wall)
   return std::max(0.0, std::min(a, b));
 }
 
@@ -45,8 +47,7 @@ std::optional<double> issue_headroom(const KernelMetrics& k, std::string* text) 
 std::optional<Finding> divergence(const KernelMetrics& k) {
   auto sm = read_sol(k).sm;
   if (!sm) return std::nullopt;
-  Finding f = make_finding("divergence", "Warp divergence (threads idle in executed instructions)",
-                           "Warp State Statistics; Source Counters (branch and predication per line)",
+  Finding f = make_finding(FindingId::Divergence,
                            "make the condition uniform per warp (bin or sort the work so all 32 threads take one "
                            "path), or move the rare long path to a separate pass");
   auto threads = catalog_value(k, m::kThreadsPerInst);
@@ -74,7 +75,7 @@ std::optional<Finding> divergence(const KernelMetrics& k) {
 std::optional<Finding> pipe_peak(const KernelMetrics& k) {
   auto top = limiting_unit(k);
   if (!top || !top->compute || top->pct < t::kBusyUnitPct) return std::nullopt;
-  Finding f = make_finding("pipe-peak", "", "Compute Workload Analysis; Instruction Statistics", "");
+  Finding f = make_finding(FindingId::PipePeak, "");
   f.unit = top->name;
   f.unit_pct = top->pct;
   auto roof = roofline_point(k);
@@ -99,16 +100,17 @@ std::optional<Finding> pipe_peak(const KernelMetrics& k) {
   return f;
 }
 
-std::optional<Finding> stall(const KernelMetrics& k, const std::string& reason, const char* title, const char* step) {
+std::optional<Finding> stall(const KernelMetrics& k, FindingId id, const char* step) {
+  const std::string reason = finding_row(id).stall_reason;
   auto s = stall_share(k, reason);
   if (!s) return std::nullopt;
-  Finding f = make_finding(("stall-" + reason).c_str(), title,
-                           "Warp State Statistics; Source Counters (stall sampling per line)", step);
-  std::string cap_text;
-  auto cap = issue_headroom(k, &cap_text);
+  Finding f = make_finding(id, step);
+  std::string cap_text, cap_unit;
+  auto cap = issue_headroom(k, &cap_text, &cap_unit);
   double share = s->share_pct / 100.0;
   if (cap) {
     f.gain_pct = 100.0 * std::min(share, *cap);
+    if (*cap < share) f.capped_by = cap_unit;
     f.formula =
         fmt::format("min({} share {}, issue headroom {}) = {}", reason, pct(s->share_pct), cap_text, pct(f.gain_pct));
   } else {
@@ -123,14 +125,14 @@ std::optional<Finding> stall(const KernelMetrics& k, const std::string& reason, 
 }
 
 std::optional<Finding> issue_slots(const KernelMetrics& k) {
-  std::string text;
-  auto h = issue_headroom(k, &text);
+  std::string text, cap_unit;
+  auto h = issue_headroom(k, &text, &cap_unit);
   if (!h) return std::nullopt;
-  Finding f = make_finding("issue-slots", "Idle issue slots (few eligible warps)",
-                           "Scheduler Statistics; Warp State Statistics",
+  Finding f = make_finding(FindingId::IssueSlots,
                            "give the schedulers more ready instructions: more independent work per thread (unroll, "
                            "several loads in flight) or more warps; the leading stall says what they wait for");
   f.gain_pct = 100.0 * *h;
+  f.capped_by = cap_unit;
   f.formula = text;
   f.scope = "local";
   f.anchor = "ncu IssueSlotUtilization (a symptom: the stall and memory findings say why)";
@@ -141,14 +143,15 @@ std::optional<Finding> issue_slots(const KernelMetrics& k) {
 std::optional<Finding> occupancy(const KernelMetrics& k) {
   auto theo = catalog_value(k, m::kTheoreticalOcc), ach = catalog_value(k, m::kAchievedOcc);
   if (!theo || !ach || *theo <= 0) return std::nullopt;
-  Finding f = make_finding("occupancy", "Occupancy", "Occupancy; Launch Statistics",
+  Finding f = make_finding(FindingId::Occupancy,
                            "lower the resource that limits blocks per SM (registers: __launch_bounds__ or fewer live "
                            "values; shared memory: smaller tiles; block size), or even out the work per warp");
   bool low_theo = *theo < t::kLowTheoreticalOccupancyPct;
   double local = low_theo ? 1.0 - *theo / 100.0 : (*theo - *ach) / *theo;
-  std::string text;
-  auto cap = issue_headroom(k, &text);
+  std::string text, cap_unit;
+  auto cap = issue_headroom(k, &text, &cap_unit);
   f.gain_pct = 100.0 * (cap ? std::min(local, *cap) : local);
+  if (cap && *cap < local) f.capped_by = cap_unit;
   f.formula = low_theo ? fmt::format("min(1 - theoretical occupancy {}, issue headroom {}) = {}", pct(*theo),
                                      cap ? text : "n/a", pct(f.gain_pct))
                        : fmt::format("min((theoretical {} - achieved {}) / theoretical, issue headroom {}) = {}",
@@ -164,8 +167,7 @@ std::optional<Finding> adu_barriers(const KernelMetrics& k) {
   if (!top || top->name != "ADU pipe" || top->pct < t::kBusyUnitPct) return std::nullopt;
   auto g = gain_at_unit(k, "ADU pipe", 1.0, {"Issue slots"});  // fewer instructions also free issue slots
   if (!g) return std::nullopt;
-  Finding f = make_finding("adu-barriers", "Barriers saturate the ADU pipe (block barriers, branches, constant loads)",
-                           "Compute Workload Analysis; Warp State Statistics (barrier stalls); Source Counters",
+  Finding f = make_finding(FindingId::AduBarriers,
                            "synchronise less often: one __syncthreads per shared-memory exchange (double-buffer the "
                            "tile so the second barrier goes), warp-level exchanges (__shfl_sync) where a warp owns the "
                            "data, fewer block-uniform branches");
@@ -194,11 +196,11 @@ std::optional<Finding> ilp(const KernelMetrics& k) {
     }
   auto top = limiting_unit(k);
   if (!math || !top || math->pct >= t::kVeryHighPipePct) return std::nullopt;
-  Finding f = make_finding("ilp", "Dependent instructions (too little instruction-level parallelism)",
-                           "Warp State Statistics (stall wait, short scoreboard); Source Counters",
+  Finding f = make_finding(FindingId::Ilp,
                            "give each thread independent work: several accumulators instead of one chain (sum into "
                            "acc[0..3], add them at the end), unroll the loop so independent FMAs interleave");
   f.gain_pct = std::min(dep_share, std::max(0.0, 100.0 - top->pct));
+  if (100.0 - top->pct < dep_share) f.capped_by = top->name;
   f.formula = fmt::format(
       "min(wait + short-scoreboard stalls {} of the warp cycles ({} of the stall cycles), 1 - busiest unit {} {}) = {}",
       pct(dep_share), pct(100.0 * dep / stalled), top->name, pct(top->pct), pct(f.gain_pct));

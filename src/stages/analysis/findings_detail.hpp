@@ -7,14 +7,15 @@
 #include <optional>
 #include <string>
 
+#include "stages/analysis/finding_catalog.hpp"
 #include "stages/analysis/limiter.hpp"
 #include "stages/analysis/verdict.hpp"
 #include "stages/ncu/metric_table.hpp"
 
 namespace kprof::detail {
 
-/// A finding with its id, title, ncu section and next step; scope "global".
-Finding make_finding(const char* id, const char* title, const char* section, const char* step);
+/// A finding of catalog row `id` (its key, title and ncu sections) with its next step; scope "global".
+Finding make_finding(FindingId id, const char* step);
 
 /// Sets the finding's gain from a unit gain: gain, unit, share and the formula (`what` states
 /// what is removed, e.g. "excess sectors 28 of 33 per request pair").
@@ -42,8 +43,8 @@ std::optional<Finding> hit_rate(const KernelMetrics& k, bool l1, std::optional<d
 std::optional<Finding> divergence(const KernelMetrics& k);
 /// A compute pipe near its peak: the precision's peak is the limit (stop, or tensor cores).
 std::optional<Finding> pipe_peak(const KernelMetrics& k);
-/// One stall reason's share, capped by the issue headroom.
-std::optional<Finding> stall(const KernelMetrics& k, const std::string& reason, const char* title, const char* step);
+/// A stall finding's share (its row's stall_reason), capped by the issue headroom.
+std::optional<Finding> stall(const KernelMetrics& k, FindingId id, const char* step);
 /// Idle issue slots (latency not hidden).
 std::optional<Finding> issue_slots(const KernelMetrics& k);
 /// Occupancy (Occupancy-Bound only).

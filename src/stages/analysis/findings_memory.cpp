@@ -36,11 +36,12 @@ std::optional<double> lsu_instructions(const KernelMetrics& k) {
 
 }  // namespace
 
-Finding make_finding(const char* id, const char* title, const char* section, const char* step) {
+Finding make_finding(FindingId id, const char* step) {
+  const FindingRow& row = finding_row(id);
   Finding f;
-  f.id = id;
-  f.title = title;
-  f.section = section;
+  f.id = row.key;
+  f.title = row.title;
+  f.section = row.sections;
   f.next_step = step;
   f.scope = "global";
   return f;
@@ -52,14 +53,13 @@ void set_unit_gain(Finding& f, const UnitGain& g, const std::string& what) {
   f.unit_pct = g.unit_pct;
   f.share_pct = g.share_pct;
   f.formula = what + ": " + g.text;
+  f.capped_by = g.capped ? g.capped->name : "";
 }
 
 std::optional<Finding> uncoalesced(const KernelMetrics& k, bool loads) {
   Coalescing c = coalescing(k, loads);
   if (!c.efficiency_pct) return std::nullopt;
-  Finding f = make_finding(loads ? "uncoalesced-loads" : "uncoalesced-stores",
-                           loads ? "Uncoalesced global loads" : "Uncoalesced global stores",
-                           "Memory Workload Analysis Tables; Source Counters (the lines with excessive sectors)",
+  Finding f = make_finding(loads ? FindingId::UncoalescedLoads : FindingId::UncoalescedStores,
                            "make consecutive threads touch consecutive addresses (threadIdx.x on the fastest-varying "
                            "index), or stage the tile through shared memory and read it there in any order");
   // The ratios below are LDG/STG bytes per sector and sectors per request: not measured when one
@@ -101,10 +101,9 @@ std::optional<Finding> bank_conflicts(const KernelMetrics& k) {
   auto conflicts = catalog_value(k, m::kBankConflicts);
   auto work = l1_work(k);
   if (!conflicts || !work || work->shared_wavefronts <= 0) return std::nullopt;
-  Finding f =
-      make_finding("bank-conflicts", "Shared-memory bank conflicts", "Memory Workload Analysis Tables; Source Counters",
-                   "pad the shared array (e.g. [32][33] instead of [32][32]) or swizzle the index so the 32 "
-                   "threads of a warp hit 32 different banks");
+  Finding f = make_finding(FindingId::BankConflicts,
+                           "pad the shared array (e.g. [32][33] instead of [32][32]) or swizzle the index so the 32 "
+                           "threads of a warp hit 32 different banks");
   auto g = gain_at_unit(k, "L1/TEX", *conflicts / work->total(), {"L1/TEX", "LSU/MIO issue"});
   if (!g) return std::nullopt;
   set_unit_gain(f, *g,
@@ -120,11 +119,10 @@ std::optional<Finding> bank_conflicts(const KernelMetrics& k) {
 std::optional<Finding> local_memory(const KernelMetrics& k) {
   auto work = l1_work(k);
   if (!work || work->local_sectors <= 0) return std::nullopt;
-  Finding f =
-      make_finding("local-memory", "Local-memory traffic (register spills or local arrays)", "Memory Workload Analysis",
-                   "keep per-thread arrays in registers (index them with compile-time constants: unroll the "
-                   "loop) or lower register pressure (__launch_bounds__, fewer live values); nvcc -Xptxas -v "
-                   "prints the spill bytes");
+  Finding f = make_finding(FindingId::LocalMemory,
+                           "keep per-thread arrays in registers (index them with compile-time constants: unroll the "
+                           "loop) or lower register pressure (__launch_bounds__, fewer live values); nvcc -Xptxas -v "
+                           "prints the spill bytes");
   double share = work->local_sectors / work->total();
   auto at_l1 = gain_at_unit(k, "L1/TEX", share, kMemoryPath);
   double global = work->global_ld_sectors + work->global_st_sectors;
@@ -144,8 +142,7 @@ std::optional<Finding> global_reloads(const KernelMetrics& k, std::optional<doub
   auto requests = catalog_value(k, m::kLdRequests);
   if (!hit || !reuse || !work || !requests || *hit < t::kL1ReloadHitPct || reuse->factor < t::kMinReuseForHitRate)
     return std::nullopt;
-  Finding f = make_finding("global-reloads", "Reloads served by L1 (reused global data loaded again and again)",
-                           "Memory Workload Analysis; Source Counters",
+  Finding f = make_finding(FindingId::GlobalReloads,
                            "stage the reused tiles in shared memory (each block loads a tile once, its threads read "
                            "it there): the loads that hit L1 become one shared-memory wavefront each");
   // A tile in shared memory replaces each global load request's sectors by one shared wavefront.
@@ -178,8 +175,7 @@ std::optional<Finding> shared_reloads(const KernelMetrics& k) {
   double clean = std::max(0.0, *wf - catalog_value(k, m::kBankConflictsLd).value_or(0));
   double per_ffma = clean / *ffma;
   if (per_ffma < t::kSharedWavefrontsPerFfma) return std::nullopt;
-  Finding f = make_finding("shared-reloads", "Shared-memory loads per FFMA (each shared value feeds too few FFMAs)",
-                           "Memory Workload Analysis Tables; Instruction Statistics; Source Counters",
+  Finding f = make_finding(FindingId::SharedReloads,
                            "compute several outputs per thread (register blocking: a TM x TN tile per thread keeps a "
                            "column of A and a row of B in registers, so each shared load feeds TM or TN FFMAs)");
   double removed = 1.0 - t::kBlockedWavefrontsPerFfma / per_ffma;
@@ -226,9 +222,7 @@ std::optional<Finding> vector_loads(const KernelMetrics& k) {
     parts += fmt::format("{}shared loads {} B per thread", parts.empty() ? "" : ", ", num(width));
   }
   if (narrow_removed <= 0) return std::nullopt;
-  Finding f = make_finding("vector-loads", "Narrow loads (more LSU/MIO instructions than the bytes need)",
-                           "Instruction Statistics; Memory Workload Analysis Tables; Source Counters (SASS: LDG/LDS "
-                           "width)",
+  Finding f = make_finding(FindingId::VectorLoads,
                            "load 128 bits per thread: float4 / reinterpret_cast<const float4*> on 16-byte aligned "
                            "data from global memory, and a shared-memory layout (e.g. the A tile transposed) that the "
                            "inner loop reads as float4");
@@ -249,9 +243,9 @@ std::optional<Finding> hit_rate(const KernelMetrics& k, bool l1, std::optional<d
   auto hit = catalog_value(k, l1 ? m::kL1Hit : m::kL2Hit);
   auto reuse = load_reuse(k, footprint);
   if (!hit || !reuse || reuse->factor <= 1) return std::nullopt;
-  Finding f = l1 ? make_finding("l1-hit-rate", "Reused data misses L1", "Memory Workload Analysis",
+  Finding f = l1 ? make_finding(FindingId::L1HitRate,
                                 "tile the reused data through shared memory (or registers) so each block reads it once")
-                 : make_finding("l2-hit-rate", "Reused data misses L2", "Memory Workload Analysis",
+                 : make_finding(FindingId::L2HitRate,
                                 "improve locality: work on tiles that fit in L2 and order the blocks so neighbours "
                                 "share them (block swizzling)");
   double share = (1.0 - 1.0 / reuse->factor) * (1.0 - *hit / 100.0);

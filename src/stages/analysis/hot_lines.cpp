@@ -1,5 +1,7 @@
 #include "stages/analysis/hot_lines.hpp"
 
+#include "core/implementation.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -200,9 +202,9 @@ std::string sass_opcode(const std::string& sass) {
 
 bool is_library_source(const std::string& file) {
   std::string f = to_lower(file);
-  for (const char* part : {"/cutlass/", "/cute/", "/cub/", "/thrust/", "/cccl/", "/include/crt/",
-                           "/site-packages/triton/", "/dist-packages/triton/"})
-    if (f.find(part) != std::string::npos) return true;
+  for (const auto& row : language_rows())  // each language's library ("/cutlass/", "/site-packages/triton/")
+    for (const auto& part : row.library_markers)
+      if (f.find(part) != std::string::npos) return true;
   std::string base = std::filesystem::path(f).filename().string();
   if (base.rfind("cuda_", 0) == 0 || base.rfind("sm_", 0) == 0) return true;  // cuda_fp16.hpp, sm_90_rt.hpp
   return f.find("/cuda") != std::string::npos && f.find("/include/") != std::string::npos;

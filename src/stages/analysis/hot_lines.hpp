@@ -113,15 +113,18 @@ struct KernelHotLines {
   std::string note;              ///< a plain sentence on what is missing ("" when complete)
 };
 
+/// Default of --top: hot lines per kernel.
+inline constexpr size_t kDefaultHotLinesTop = 10;
+
 /// How many lines and instructions to keep.
 struct HotLinesOptions {
-  size_t top = 10;  ///< lines (or instructions without line info)
+  size_t top = kDefaultHotLinesTop;  ///< lines (or instructions without line info)
   size_t sass_per_line = 5;
 };
 
-/// True for a library file: CUTLASS/CuTe (a path with /cutlass/ or /cute/), the CUDA toolkit's
-/// headers (cuda_*.h/hpp, /cuda*/include/, cub, thrust, cccl), and Triton's Python runtime
-/// (/triton/ under site-packages).
+/// True for a library file: a path holding one of the languages' library markers
+/// (LanguageRow::library_markers: /cutlass/ or /cute/, cub, thrust, cccl, Triton's runtime under
+/// site-packages) or a CUDA toolkit header (cuda_*.h/hpp, sm_*, /cuda*/include/).
 bool is_library_source(const std::string& file);
 
 /// The hot lines of `k`. A library line's `via` is the nearest earlier instruction (in address

@@ -1,5 +1,7 @@
 #include "stages/analysis/ncu_rules.hpp"
 
+#include "stages/analysis/finding_catalog.hpp"
+
 #include <mutex>
 
 #include "core/error.hpp"
@@ -131,25 +133,8 @@ std::optional<std::vector<KernelRuleResults>> read_rule_results(const std::strin
 }
 
 std::string finding_id_for_rule(const NcuRuleResult& r) {
-  const std::string t = to_lower(r.title);
-  auto has = [&](const char* s) { return t.find(s) != std::string::npos; };
-  if (r.rule == "UncoalescedGlobalAccess") return "uncoalesced-loads";
-  if (r.rule == "MemoryCacheAccessPattern") {
-    if (has("local")) return "local-memory";
-    if (has("global store")) return "uncoalesced-stores";
-    if (has("global load")) return "uncoalesced-loads";
-    return "";
-  }
-  if (r.rule == "SharedMemoryConflicts" || r.rule == "UncoalescedSharedAccess") return "bank-conflicts";
-  if (r.rule == "ThreadDivergence") return "divergence";
-  if (r.rule == "CPIStall") {
-    if (has("long scoreboard")) return "stall-long_scoreboard";
-    if (has("barrier")) return "stall-barrier";
-    return "";
-  }
-  if (r.rule == "IssueSlotUtilization") return "issue-slots";
-  if (r.rule == "AchievedOccupancy" || r.rule == "TheoreticalOccupancy") return "occupancy";
-  return "";
+  auto id = finding_for_ncu_rule(r.rule, r.title);
+  return id ? finding_key(*id) : "";
 }
 
 }  // namespace kprof

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "stages/analysis/derived.hpp"
+#include "stages/analysis/finding_catalog.hpp"
 #include "stages/analysis/format.hpp"
 #include "stages/analysis/thresholds.hpp"
 #include "core/text.hpp"
@@ -41,7 +42,7 @@ SignalRow not_collected(SignalRow row, std::vector<std::string> missing) {
 SignalRow coalescing_row(const KernelMetrics& k, bool loads) {
   const char* what = loads ? "load" : "store";
   SignalRow row;
-  row.id = loads ? "uncoalesced-loads" : "uncoalesced-stores";
+  row.id = finding_key(loads ? FindingId::UncoalescedLoads : FindingId::UncoalescedStores);
   row.symptom = fmt::format("Global {} efficiency < {}% (sectors/request above the ideal)", what,
                             fmt_sig(t::kMinGlobalEfficiencyPct));
   row.metric = fmt::format("{} / 32; {} / {}", loads ? m::kLdBytesPerSector : m::kStBytesPerSector,
@@ -125,7 +126,7 @@ SignalRow hit_rate_row(const KernelMetrics& k, bool l1, std::optional<double> fo
 /// seed's row are one test: conflicts > kHighBankConflictPct % <=> efficiency < 100 - that.
 SignalRow bank_conflict_row(const KernelMetrics& k) {
   SignalRow row =
-      new_row("bank-conflicts", "Shared memory efficiency low or bank conflicts high",
+      new_row(finding_key(FindingId::BankConflicts), "Shared memory efficiency low or bank conflicts high",
               fmt::format("{} / {}", m::kBankConflicts, m::kSharedWavefronts),
               fmt::format("conflicts > {}% of shared wavefronts, i.e. efficiency < {}% (kprof choice)",
                           fmt_sig(t::kHighBankConflictPct), fmt_sig(100.0 - t::kHighBankConflictPct)),
@@ -151,7 +152,7 @@ SignalRow bank_conflict_row(const KernelMetrics& k) {
   return row;
 }
 
-SignalRow simple_row(const KernelMetrics& k, const char* id, const char* symptom, const char* metric_name,
+SignalRow simple_row(const KernelMetrics& k, const std::string& id, const char* symptom, const char* metric_name,
                      const std::string& unit, bool fires_below, double limit, const std::string& threshold_text,
                      const char* ideal, const char* issue) {
   SignalRow row = new_row(id, symptom, metric_name, threshold_text, ideal, issue);
@@ -187,9 +188,10 @@ SignalRow spill_row(const KernelMetrics& k) {
   return row;
 }
 
-SignalRow stall_row(const KernelMetrics& k, const std::string& reason, const char* label, const char* issue) {
+SignalRow stall_row(const KernelMetrics& k, FindingId id, const char* label, const char* issue) {
+  const std::string reason = finding_row(id).stall_reason;
   SignalRow row = new_row(
-      "stall-" + reason, fmt::format("Stall {} high", label),
+      finding_key(id), fmt::format("Stall {} high", label),
       fmt::format("{} / {}", stall_metric(reason), m::kWarpLatency),
       fmt::format(">= {}% of warp cycles per issued instruction (kprof choice)", fmt_sig(t::kHighStallSharePct)),
       "a small share; stalls are spread and hidden by other warps", issue);
@@ -274,8 +276,8 @@ std::vector<SignalRow> evaluate_signals(const KernelMetrics& k, std::optional<do
   rows.push_back(hit_rate_row(k, true, footprint));
   rows.push_back(hit_rate_row(k, false, footprint));
   rows.push_back(bank_conflict_row(k));
-  rows.push_back(simple_row(k, "issue-slots", "Issue slot utilization < 50%", m::kIssueActive, "%", true,
-                            t::kLowIssueSlotPct, fmt::format("< {}% (seed)", fmt_sig(t::kLowIssueSlotPct)),
+  rows.push_back(simple_row(k, finding_key(FindingId::IssueSlots), "Issue slot utilization < 50%", m::kIssueActive, "%",
+                            true, t::kLowIssueSlotPct, fmt::format("< {}% (seed)", fmt_sig(t::kLowIssueSlotPct)),
                             "100%: every scheduler issues one instruction per cycle",
                             "Scheduler/compute underutilization (expected when the kernel waits on memory)"));
   rows.push_back(simple_row(
@@ -283,8 +285,8 @@ std::vector<SignalRow> evaluate_signals(const KernelMetrics& k, std::optional<do
       fmt::format("< {} per scheduler (kprof choice)", fmt_sig(t::kLowEligibleWarps)),
       ">= 1 per scheduler, so an instruction can issue every cycle", "Not enough schedulable work, ILP, or occupancy"));
   rows.push_back(spill_row(k));
-  rows.push_back(stall_row(k, "long_scoreboard", "Long Scoreboard", "Global memory latency"));
-  rows.push_back(stall_row(k, "barrier", "Barrier", "Synchronization overhead"));
+  rows.push_back(stall_row(k, FindingId::StallLongScoreboard, "Long Scoreboard", "Global memory latency"));
+  rows.push_back(stall_row(k, FindingId::StallBarrier, "Barrier", "Synchronization overhead"));
   rows.push_back(branch_efficiency_row(k));
   rows.push_back(divergence_row(k));
   rows.push_back(thread_divergence_row(k));

@@ -57,10 +57,7 @@ struct SignalRow {
 
 /// One finding.
 struct Finding {
-  std::string id;        ///< "uncoalesced-loads", "uncoalesced-stores", "bank-conflicts", "local-memory",
-                         ///< "global-reloads", "shared-reloads", "vector-loads", "pipe-peak",
-                         ///< "divergence", "stall-long_scoreboard", "stall-barrier", "issue-slots",
-                         ///< "l1-hit-rate", "l2-hit-rate", "occupancy"
+  std::string id;        ///< its catalog row's key (stages/analysis/finding_catalog.hpp: every id is a row)
   std::string title;     ///< "Uncoalesced global loads"
   std::string evidence;  ///< the firing signal(s) and their values
   double gain_pct = 0;   ///< estimated share of the kernel's time it could save, %, before the cap
@@ -77,12 +74,17 @@ struct Finding {
   std::optional<double> unit_pct;    ///< that unit's busy %, as collected
   std::optional<double> share_pct;   ///< % of that unit's work the fix removes
   std::string differ_why;            ///< why kprof's estimate and ncu's can differ for this kind of finding
+  /// The unit whose busy time capped the gain (100% - its busy %, the busiest unit the fix leaves
+  /// as it is: "FMA pipe"), "" when no unit's cap bit. A finding capped by a unit another finding
+  /// names (its `unit`) is merged into that one (findings.hpp, docs/METHOD.md "One finding per cause").
+  std::string capped_by{};
   /// The metrics whose values form the finding's ratios (numerators and denominators). One rule,
   /// in findings_for_kernel: a finding with one of them missing or zero is "not measured", never
   /// a finding (a ratio of LDG bytes on a kernel that loads through LDGSTS or TMA, for one).
   std::vector<std::string> ratio_inputs{};
-  /// Ids of findings with the same root merged into this one ("stall-long_scoreboard",
-  /// "occupancy" into "issue-slots"): ncu's rules about them attach here.
+  /// Ids of findings with the same root merged into this one (a stall reason and occupancy into
+  /// idle issue slots; idle issue slots capped by a pipe into that pipe's finding): ncu's rules
+  /// about them attach here.
   std::vector<std::string> merged_ids{};
   /// The gain used for ranking: capped when capped.
   double ranked_pct() const { return capped_pct.value_or(gain_pct); }

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "device/gpu_index.hpp"
 #include "stages/env/nvml.hpp"
 
 namespace kprof {
@@ -53,7 +54,7 @@ enum class ClocksAction { Show, Lock, Reset };
 
 /// One `kprof clocks` request.
 struct ClocksRequest {
-  int gpu = 0;  ///< CUDA device index (--gpu)
+  int gpu = kDefaultGpu;  ///< CUDA device index (--gpu)
   ClocksAction action = ClocksAction::Show;
   bool dry_run = false;  ///< print what would be done, change nothing (--dry-run)
   /// Lock at the maximum SM clock (--max) instead of the base clock. Base is the default: nvbench's

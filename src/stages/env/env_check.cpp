@@ -1,5 +1,6 @@
 #include "stages/env/env_check.hpp"
 
+#include "core/implementation.hpp"
 #include "device/cupti_loader.hpp"
 #include "device/cupti_version.hpp"
 
@@ -54,7 +55,10 @@ EnvFacts collect_env(const EnvOptions& opts) {
 
   // The Python probe (a subprocess importing torch, triton, cutlass.cute: the slowest item, ~5 s)
   // runs on its own thread while the tools and the ncu counter probe (~2 s) run on this one.
-  progress("env: Python packages (torch, triton, cutlass.cute, nsight) in " + python_executable() + ", up to " +
+  std::string packages = "torch";
+  for (const auto& row : language_rows())
+    if (!row.probe_module.empty()) packages += ", " + row.probe_module;
+  progress("env: Python packages (" + packages + ", nsight) in " + python_executable() + ", up to " +
            fmt_sig(opts.timeout_s, 3) + " s");
   std::future<PythonInfo> python = std::async(std::launch::async, [&opts] { return probe_python(opts.timeout_s); });
 

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "device/gpu_index.hpp"
 #include "kernel/cutlass.hpp"
 #include "stages/env/gpu_info.hpp"
 #include "stages/env/python_probe.hpp"
@@ -17,10 +18,13 @@ namespace kprof {
 
 struct EnvFacts;
 
+/// Default of `kprof env --timeout` and `kprof run --env-timeout`: seconds each probe may take.
+inline constexpr double kDefaultEnvProbeTimeoutS = 60;
+
 /// Options of one environment check.
 struct EnvOptions {
-  int gpu = 0;            ///< CUDA device index to check (--gpu)
-  double timeout_s = 60;  ///< time limit of EACH probe subprocess, seconds (--timeout)
+  int gpu = kDefaultGpu;                        ///< CUDA device index to check (--gpu)
+  double timeout_s = kDefaultEnvProbeTimeoutS;  ///< time limit of EACH probe subprocess, seconds (--timeout)
   /// The words that start the kprof whose hidden `__probe` command ncu profiles; empty = this
   /// process's (core/tools.hpp self_command()). Tests point it at the built kprof binary.
   std::vector<std::string> self_exe;

@@ -1,5 +1,6 @@
 #include "stages/env/python_probe.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include <nlohmann/json.hpp>
@@ -9,8 +10,11 @@
 
 namespace kprof {
 
-const std::string& python_probe_script() {
-  static const std::string script = R"PY(
+std::string python_probe_script() {
+  nlohmann::json langs = nlohmann::json::array();
+  for (const auto& r : language_rows())
+    if (!r.probe_module.empty()) langs.push_back({r.probe_key, r.probe_module, r.distribution});
+  std::string script = R"PY(
 import json, sys
 def emit(key, **kw):
     kw["key"] = key
@@ -39,16 +43,13 @@ try:
     emit("torch", **info)
 except BaseException as e:
     emit("torch", importable=False, error=err(e))
-try:
-    import triton
-    emit("triton", importable=True, version=getattr(triton, "__version__", None) or dist_version("triton"))
-except BaseException as e:
-    emit("triton", importable=False, error=err(e))
-try:
-    import cutlass.cute
-    emit("cute_dsl", importable=True, version=dist_version("nvidia-cutlass-dsl"))
-except BaseException as e:
-    emit("cute_dsl", importable=False, error=err(e), version=dist_version("nvidia-cutlass-dsl"))
+import importlib
+for key, module, dist in json.loads(KPROF_LANGUAGES):
+    try:
+        m = importlib.import_module(module)
+        emit(key, importable=True, version=dist_version(dist) or getattr(m, "__version__", None))
+    except BaseException as e:
+        emit(key, importable=False, error=err(e), version=dist_version(dist))
 try:
     import nsight
     emit("nsight_python", importable=True, version=dist_version("nsight-python"))
@@ -67,8 +68,17 @@ except BaseException as e:
     emit("cutlass_pip", source="", error=err(e))
 emit("done")
 )PY";
-  return script;
+  // The rows' list as a Python string literal: a JSON text in a raw string (no quote in the names).
+  return "KPROF_LANGUAGES = r'" + langs.dump() + "'\n" + script;
 }
+
+const PyPackage& PythonInfo::language(Implementation impl) const {
+  static const PyPackage unprobed;
+  auto it = languages.find(language_row(impl).probe_key);
+  return it == languages.end() ? unprobed : it->second;
+}
+
+PyPackage& PythonInfo::language(Implementation impl) { return languages[language_row(impl).probe_key]; }
 
 namespace {
 
@@ -107,10 +117,9 @@ PythonInfo parse_python_probe(const std::string& out) {
       info.torch.device = str_field(j, "device");
       std::string cuda_err = str_field(j, "cuda_error");
       if (!cuda_err.empty() && info.torch.error.empty()) info.torch.error = cuda_err;
-    } else if (key == "triton") {
-      fill_package(info.triton, j);
-    } else if (key == "cute_dsl") {
-      fill_package(info.cute_dsl, j);
+    } else if (std::any_of(language_rows().begin(), language_rows().end(),
+                           [&](const LanguageRow& r) { return !r.probe_key.empty() && r.probe_key == key; })) {
+      fill_package(info.languages[key], j);
     } else if (key == "nsight_python") {
       fill_package(info.nsight_python, j);
     } else if (key == "cutlass_pip") {

@@ -173,21 +173,27 @@ CheckItem cutlass_item(const EnvFacts& f) {
               c.fix + "; needed for cutlass kernels");
 }
 
+/// The implementation table, one row per language (language_rows()): a CUDA-source language needs
+/// nvcc (and the CUTLASS C++ headers when its row says so), a Python-module one its probe module.
 std::vector<ImplReadiness> implementations(const EnvFacts& f) {
   std::vector<ImplReadiness> v;
   std::string nvcc = f.nvcc.ok() ? "nvcc " + f.nvcc.version : f.nvcc.error;
-  v.push_back({Implementation::CudaCpp, f.nvcc.ok(), "nvcc executable", nvcc});
   std::string cut = f.cutlass.found ? "CUTLASS " + f.cutlass.found->version : f.cutlass.error;
-  v.push_back({Implementation::Cutlass, f.nvcc.ok() && f.cutlass.found.has_value(),
-               "nvcc executable plus CUTLASS C++ headers", nvcc + "; " + cut});
-  auto py = [&](const PyPackage& p, const std::string& what) {
-    if (p.importable) return what + " " + (p.version.empty() ? "(version unknown)" : p.version);
-    return p.probed ? p.error : not_probed(f, what);
-  };
-  v.push_back({Implementation::Triton, f.python.triton.importable, "importable triton Python package",
-               py(f.python.triton, "triton")});
-  v.push_back({Implementation::CuteDsl, f.python.cute_dsl.importable, "importable cutlass.cute Python package",
-               py(f.python.cute_dsl, "cutlass.cute")});
+  for (const auto& row : language_rows()) {
+    if (row.file == FileKind::CudaSource && row.cutlass_headers)
+      v.push_back({row.impl, f.nvcc.ok() && f.cutlass.found.has_value(), "nvcc executable plus CUTLASS C++ headers",
+                   nvcc + "; " + cut});
+    else if (row.file == FileKind::CudaSource)
+      v.push_back({row.impl, f.nvcc.ok(), "nvcc executable", nvcc});
+    else {
+      const PyPackage& p = f.python.language(row.impl);
+      std::string what = row.probe_module;
+      std::string detail = p.importable ? what + " " + (p.version.empty() ? "(version unknown)" : p.version)
+                           : p.probed   ? p.error
+                                        : not_probed(f, what);
+      v.push_back({row.impl, p.importable, "importable " + what + " Python package", detail});
+    }
+  }
   return v;
 }
 
@@ -213,8 +219,8 @@ EnvReport assess_env(const EnvFacts& f) {
       f.ncu, true, "install Nsight Compute (the CUDA toolkit's cuda-nsight-compute package) and put ncu on PATH", ""));
   r.items.push_back(counters_item(f));
   r.items.push_back(cupti_item(f));
-  r.items.push_back(
-      tool_item(f.nvcc, false, "install the CUDA toolkit or add its bin/ to PATH", "cuda-cpp and cutlass kernels"));
+  r.items.push_back(tool_item(f.nvcc, false, "install the CUDA toolkit or add its bin/ to PATH",
+                              language_names_of(FileKind::CudaSource, " and ") + " kernels"));
   r.items.push_back(tool_item(f.sanitizer, false, "install the CUDA toolkit's compute-sanitizer",
                               "memory checks of a kernel (optional)"));
   if (f.python.ran)
@@ -222,10 +228,11 @@ EnvReport assess_env(const EnvFacts& f) {
   else
     r.items.push_back(item("Python", true, ItemStatus::Fail, f.python.path, f.python.error, python_fix()));
   r.items.push_back(torch_item(f));
-  r.items.push_back(
-      package_item(f, "Triton", f.python.triton, "triton", "pip install triton; needed for triton kernels"));
-  r.items.push_back(package_item(f, "CuTe DSL", f.python.cute_dsl, "cutlass",
-                                 "pip install nvidia-cutlass-dsl; needed for cute-dsl kernels"));
+  for (const auto& row : language_rows())
+    if (!row.probe_module.empty())
+      r.items.push_back(package_item(f, row.display, f.python.language(row.impl),
+                                     row.probe_module.substr(0, row.probe_module.find('.')),
+                                     row.pip_hint + "; needed for " + row.name + " kernels"));
   CheckItem ns = package_item(f, "nsight-python", f.python.nsight_python, "nsight", "");
   if (ns.status == ItemStatus::Info || ns.status == ItemStatus::Warn) {
     ns.status = ItemStatus::Info;
@@ -243,7 +250,7 @@ EnvReport assess_env(const EnvFacts& f) {
     r.items.push_back(item("Implementation toolchain", true, ItemStatus::Ok, ready_list));
   else
     r.items.push_back(item("Implementation toolchain", true, ItemStatus::Fail, "none",
-                           "none of cuda-cpp, cutlass, triton, cute-dsl is ready",
+                           "none of " + language_names() + " is ready",
                            "install nvcc (cuda-cpp) or `pip install triton` (triton); see the table below"));
 
   r.ready = true;

@@ -11,6 +11,17 @@
 
 namespace kprof {
 
+/// Whether profile/run collect the source-level data (ncu's SourceCounters section and
+/// --import-source yes) for the hot lines when neither --source nor --no-source is given. Costs a few
+/// replay passes (20 -> 23 for one 4 Mi-element kernel on the H200: 3.2 -> 3.7 s); the GPU suite's
+/// `hotlines` stage measures it on a ~10 us and a ~10 ms kernel (docs/gpu-runs.md).
+inline constexpr bool kCollectSourceByDefault = true;
+
+/// Default of --metrics: "kprof", the catalog's metrics only (fewest replay passes).
+inline constexpr const char* kDefaultMetricSet = "kprof";
+/// Default of --ncu-timeout, seconds: the whole ncu run (all replay passes and the runner's start).
+inline constexpr double kDefaultNcuTimeoutS = 900;
+
 /// Why an ncu run produced no metrics.
 enum class NcuFailure {
   None,
@@ -29,10 +40,10 @@ struct NcuRunOptions {
   std::vector<std::string> target;   ///< the program to profile: kprof path, "__runner", its options
   std::vector<std::string> metrics;  ///< --metrics list (the catalog, src/stages/ncu/metrics.hpp)
   std::string metric_set =
-      "kprof";                ///< "kprof" (catalog only), "sections" (+ the 8 main sections), "full" (+ --set full)
-  std::string report_base;    ///< output path without extension: DIR/profile -> DIR/profile.ncu-rep
-  double timeout_s = 900;     ///< wall-clock limit for the profiling run, seconds
-  bool show_progress = true;  ///< echo ncu's ==PROF== progress to stderr as it arrives
+      kDefaultMetricSet;    ///< "kprof" (catalog only), "sections" (+ the 8 main sections), "full" (+ --set full)
+  std::string report_base;  ///< output path without extension: DIR/profile -> DIR/profile.ncu-rep
+  double timeout_s = kDefaultNcuTimeoutS;  ///< wall-clock limit for the profiling run, seconds
+  bool show_progress = true;               ///< echo ncu's ==PROF== progress to stderr as it arrives
   /// Collect the source-level data for the hot lines: ncu's SourceCounters section (already part of
   /// "sections" and "full") and --import-source yes (the source files go into the report).
   bool source = false;

@@ -22,6 +22,10 @@
 namespace kprof {
 
 /// Prefix of the NVTX range around each version's profiled call: "kprof:v1".
+/// Default of --ncu-session: one (true): every correct version profiled in one ncu session;
+/// false: one ncu process per version.
+inline constexpr bool kDefaultOneNcuSession = true;
+
 inline constexpr const char* kSessionRangePrefix = "kprof:";
 
 /// "kprof:" + version.

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace kprof {
 namespace {
@@ -32,8 +33,9 @@ bool failed(VersionStatus s) {
          s == VersionStatus::NotRun;
 }
 
-/// The gate for version `v` in input `i`; appends to `out`.
-void gate(const VersionAcross& v, size_t i, const std::string& label, double pct, std::vector<GateFailure>& out) {
+/// The gate for version `v` in input `i`: missing, or no longer correct (saved runs decide no
+/// slowdown: the pytest gate re-times the baseline beside the candidate). Appends to `out`.
+void gate(const VersionAcross& v, size_t i, const std::string& label, std::vector<GateFailure>& out) {
   const auto& base = v.rows[0];
   const auto& row = v.rows[i];
   if (!base) return;  // new in a later input: nothing to regress from
@@ -41,28 +43,62 @@ void gate(const VersionAcross& v, size_t i, const std::string& label, double pct
     out.push_back({v.name, label, "missing"});
     return;
   }
-  if (base->status == VersionStatus::Pass && failed(row->status)) {
+  if (base->status == VersionStatus::Pass && failed(row->status))
     out.push_back({v.name, label,
                    "no longer correct: " + version_status_id(row->status) +
                        (row->status_reason.empty() ? "" : " (" + row->status_reason + ")")});
-    return;
+}
+
+/// What a row's time is: "kernel time (gpu__time_duration)" or "call time (CUDA events)"; "" when
+/// the row does not say (no time, or not both kernel and call times saved: an older result).
+std::string time_basis(const VersionRow& r) {
+  if (!r.time_ms || !r.kernel_ms || !r.call_ms) return "";
+  if (*r.kernel_ms == *r.time_ms)
+    return "kernel time (" + (r.kernel_source.empty() ? std::string("CUPTI") : r.kernel_source) + ")";
+  return "call time (CUDA events)";
+}
+
+/// Warnings when `row` of input `in` timed another thing than the baseline's `base` (the basis or
+/// the SM clock state, beyond kClockStateTolerance).
+void timed_thing_warnings(const std::string& name, const VersionRow& base, const VersionRow& row,
+                          const CompareInput& in, std::vector<std::string>& out) {
+  const std::string a = time_basis(base), b = time_basis(row);
+  if (!a.empty() && !b.empty() && a != b)
+    out.push_back(fmt::format("{}: {} timed {}, the baseline {}: not the same measurement, the two are not compared",
+                              name, in.label, b, a));
+  if (base.sm_clock_mhz && row.sm_clock_mhz &&
+      std::abs(static_cast<double>(*row.sm_clock_mhz) / *base.sm_clock_mhz - 1) > kClockStateTolerance)
+    out.push_back(fmt::format("{}: {} ran at {} MHz, the baseline at {} MHz: another clock state", name, in.label,
+                              *row.sm_clock_mhz, *base.sm_clock_mhz));
+}
+
+/// Across saved runs with one run per side: a run differs from another by more than its own
+/// samples say, so no keep or revert (a revert for correctness stands).
+CandidateDecision across_runs(const VersionRow& base, const VersionRow& row, double min_gain) {
+  CandidateDecision d;
+  const CandidateState s = candidate_state(row);
+  if (!s.correct) {
+    d.decision = Decision::Revert;
+    d.on_state = true;
+    d.reason = "not correct: " + s.why_not;
+  } else {
+    d.reason = fmt::format(
+        "one run on each side: runs of one kernel on this machine differ by up to {:.0f}% (kprof's between-run "
+        "spread, docs/METHOD.md), which one run's samples cannot show; no keep or revert from saved runs",
+        100 * kCrossRunNoiseFloor);
+    if (base.time_ms && row.time_ms && *row.time_ms > 0 &&
+        std::fabs(std::log(*base.time_ms / *row.time_ms)) > std::log1p(kCrossRunNoiseFloor))
+      d.reason += fmt::format("; its {:+.1f}% is more than runs differ by here, so likely real",
+                              100 * (*row.time_ms / *base.time_ms - 1));
+    d.reason += ". To decide, time both in one run: kprof run BASELINE NEW --decide";
   }
-  if (const auto& d = v.decision[i]) {  // the decision rule, as `kprof run --decide` reads it
-    if (d->decision == Decision::Revert && !d->on_state && d->ratio && d->lo && d->hi)
-      out.push_back({v.name, label,
-                     fmt::format("slower by {:.1f}%: revert ({:.0f}% interval {:.1f}% to {:.1f}% slower, beyond the "
-                                 "{:.1f}% threshold)",
-                                 (1 / *d->ratio - 1) * 100.0, 100 * d->confidence, (1 / *d->hi - 1) * 100.0,
-                                 (1 / *d->lo - 1) * 100.0, 100 * d->threshold)});
-    return;
-  }
-  const RowComparison& c = v.cmp[i];
-  if (c.change != Change::Slower || !base->time_ms || !row->time_ms) return;
-  double slower_pct = (*row->time_ms / *base->time_ms - 1.0) * 100.0;
-  if (slower_pct > pct)
-    out.push_back({v.name, label,
-                   fmt::format("slower by {:.1f}% (beyond the noise of {:.3g} ms and the {:g}% threshold)", slower_pct,
-                               c.noise_ms.value_or(0.0), pct)});
+  d.paired = false;
+  d.floor = kCrossRunNoiseFloor;
+  d.min_gain = min_gain;
+  d.threshold = std::max(kCrossRunNoiseFloor, min_gain);
+  if (base.time_ms && row.time_ms && *row.time_ms > 0) d.ratio = *base.time_ms / *row.time_ms;
+  d.rounds = 1;
+  return d;
 }
 
 }  // namespace
@@ -96,21 +132,28 @@ CompareResult compare_inputs(std::vector<CompareInput> inputs, std::optional<dou
     v.cmp.assign(v.rows.size(), RowComparison{});
     if (v.rows[0] && v.rows[0]->time_ms)
       for (size_t k = 0; k < where.size(); ++k) {
-        v.cmp[where[k]] = cmp[k];
-        v.cmp[where[k]].fastest = v.cmp[where[k]].tied_with_fastest = false;  // one version across runs: no ranking
+        RowComparison& c = v.cmp[where[k]];
+        c = cmp[k];
+        c.fastest = c.tied_with_fastest = false;  // one version across runs: no ranking
+        // The vs-first column follows the across-runs rule: with one run per side, never faster,
+        // slower or the same (only the speedup, for reading).
+        if (c.change != Change::Baseline && c.change != Change::NotComparable) {
+          c.change = Change::Inconclusive;
+          c.verdict.reset();
+        }
       }
     v.decision.assign(v.rows.size(), std::nullopt);
-    DecisionRule rule;
-    if (fail_if_slower_pct) rule.min_gain = *fail_if_slower_pct / 100;
+    const double min_gain = fail_if_slower_pct ? *fail_if_slower_pct / 100 : kDefaultMinGain;
     for (size_t i = 1; i < v.rows.size(); ++i)
-      if (v.rows[0] && v.rows[i] && v.rows[0]->time_samples_ms.size() > 1 && v.rows[i]->time_samples_ms.size() > 1)
-        v.decision[i] = decide_unpaired(v.rows[0]->time_samples_ms, v.rows[i]->time_samples_ms, kCrossRunNoiseFloor,
-                                        rule, candidate_state(*v.rows[i]));
+      if (v.rows[0] && v.rows[i]) {
+        timed_thing_warnings(name, *v.rows[0], *v.rows[i], r.inputs[i], r.warnings);
+        if (v.rows[0]->time_ms && v.rows[i]->time_ms) v.decision[i] = across_runs(*v.rows[0], *v.rows[i], min_gain);
+      }
     r.versions.push_back(std::move(v));
   }
   if (fail_if_slower_pct) {
     for (const auto& v : r.versions)
-      for (size_t i = 1; i < r.inputs.size(); ++i) gate(v, i, r.inputs[i].label, *fail_if_slower_pct, r.failures);
+      for (size_t i = 1; i < r.inputs.size(); ++i) gate(v, i, r.inputs[i].label, r.failures);
     r.exit_code = r.failures.empty() ? 0 : 1;
   }
   return r;

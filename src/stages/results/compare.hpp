@@ -13,6 +13,10 @@
 
 namespace kprof {
 
+/// Two runs whose median SM clocks differ by more than this ran in different clock states (2%: the
+/// timing passes' clock comparison, timing.hpp kDurationClockTolerance). Source: kprof's rule.
+inline constexpr double kClockStateTolerance = 0.02;
+
 /// One saved result: a comparison.json of `kprof run`, a profile.json of `kprof profile` (with
 /// the correctness.json beside it when present), or a folder holding one of them.
 struct CompareInput {
@@ -28,9 +32,9 @@ struct VersionAcross {
   std::string name;
   std::vector<std::optional<VersionRow>> rows;  ///< one per input, nullopt where the version is missing
   std::vector<RowComparison> cmp;               ///< per input, against the baseline's row (cross-run rule)
-  /// Per input, the keep / revert / inconclusive rule of `kprof run --decide` against the
-  /// baseline's row (decision.hpp decide_unpaired: no pairs across runs; floor kCrossRunNoiseFloor,
-  /// --min-gain the gate's threshold or kDefaultMinGain); unset without per-call samples on both.
+  /// Per input, the decision against the baseline's row across runs: with one run per side never
+  /// keep or revert from the times (inconclusive: "runs on this machine differ by up to 2%"), a
+  /// revert only when the version is no longer correct; unset without a time on both sides.
   std::vector<std::optional<CandidateDecision>> decision;
 };
 
@@ -52,12 +56,14 @@ struct CompareResult {
 };
 
 /// Pairs the inputs' versions by name (the first input is the baseline; versions only in later
-/// inputs follow the baseline's), compares each with the cross-run NoiseRule{kCrossRunNoiseFloor},
-/// collects the header warnings, decides each later row against the baseline's
-/// (VersionAcross::decision), and applies the gate when `fail_if_slower_pct` is set: a version
-/// fails when it is missing from a later input, was correct in the baseline and is not in the later
-/// input, or its decision is revert with the threshold as --min-gain (the rule of `kprof run
-/// --decide`; without samples: slower beyond noise AND by more than the threshold).
+/// inputs follow the baseline's), compares each with the cross-run NoiseRule{kCrossRunNoiseFloor}
+/// for the speedup, collects the header warnings and the warnings of rows that timed another thing
+/// (kernel against call time, another clock state beyond kClockStateTolerance), and decides each
+/// later row against the baseline's with the run as the unit: one run per side supports no
+/// faster / slower / same and no keep / revert (VersionAcross::decision, the vs-first column
+/// inconclusive). The gate (`fail_if_slower_pct`) fails a version missing from a later input, or
+/// correct in the baseline and not in the later input; a slowdown is the pytest gate's to find by
+/// re-timing the baseline beside the candidate (python/kprof/pytest_plugin.py).
 CompareResult compare_inputs(std::vector<CompareInput> inputs, std::optional<double> fail_if_slower_pct);
 
 }  // namespace kprof

@@ -121,8 +121,10 @@ CandidateDecision decide_on_interval(double median_log, std::optional<double> lo
                            pct(-*hi_log), pct(-*lo_log), 100 * threshold);
   } else if (*lo_log >= -t && *hi_log <= t) {
     d.within_threshold = true;
-    d.reason = fmt::format("within +-{:.1f}% of the baseline (interval {} to {}): no gain worth keeping",
-                           100 * threshold, pct(*lo_log), pct(*hi_log));
+    d.reason = fmt::format(
+        "within +-{:.1f}% of the baseline (interval {} to {}): no gain beyond the threshold; more rounds would "
+        "narrow the interval, not move it past the threshold",
+        100 * threshold, pct(*lo_log), pct(*hi_log));
   } else {
     const double half = std::max(*hi_log - median_log, median_log - *lo_log);
     const double gap = std::fabs(median_log);
@@ -135,11 +137,9 @@ CandidateDecision decide_on_interval(double median_log, std::optional<double> lo
   return d;
 }
 
-CandidateDecision decide_paired(const std::vector<double>& base_ms, const std::vector<double>& cand_ms,
-                                const NoiseFloor& floor, const DecisionRule& rule, const CandidateState& s) {
-  const std::vector<double> logs = paired_log_ratios(base_ms, cand_ms);
-  const double threshold = std::max(floor.floor, rule.min_gain);
-  const auto ci = median_interval(logs, rule.confidence);
+CandidateDecision decide_logs(const std::vector<double>& logs, double threshold, double confidence,
+                              const CandidateState& s) {
+  const auto ci = median_interval(logs, confidence);
   CandidateDecision d;
   if (ci) {
     d = decide_on_interval(ci->median, ci->lo, ci->hi, logs.size(), threshold, s);
@@ -148,14 +148,53 @@ CandidateDecision decide_paired(const std::vector<double>& base_ms, const std::v
     std::sort(sorted.begin(), sorted.end());
     d = decide_on_interval(sorted.empty() ? 0 : median_sorted(sorted), std::nullopt, std::nullopt, logs.size(),
                            threshold, s);
-    if (d.decision == Decision::Inconclusive) d.more_rounds = min_samples_for(rule.confidence) - logs.size();
+    if (d.decision == Decision::Inconclusive) d.more_rounds = min_samples_for(confidence) - logs.size();
     if (sorted.empty()) d.ratio.reset();
   }
   d.paired = true;
-  d.confidence = rule.confidence;
+  d.confidence = confidence;
+  return d;
+}
+
+CandidateDecision decide_paired(const std::vector<double>& base_ms, const std::vector<double>& cand_ms,
+                                const NoiseFloor& floor, const DecisionRule& rule, const CandidateState& s) {
+  const std::vector<double> logs = paired_log_ratios(base_ms, cand_ms);
+  CandidateDecision d = decide_logs(logs, rule.min_gain, rule.confidence, s);
+  d.zero_rounds = std::min(base_ms.size(), cand_ms.size()) - logs.size();
   d.floor = floor.floor;
   d.min_gain = rule.min_gain;
   return d;
+}
+
+std::vector<CandidateDecision> decide_holm(const std::vector<std::vector<double>>& logs,
+                                           const std::vector<CandidateState>& states, double threshold, double alpha) {
+  const size_t k = logs.size();
+  std::vector<CandidateDecision> out(k);
+  std::vector<bool> open(k, false);
+  for (size_t i = 0; i < k; ++i) {
+    const CandidateState s = i < states.size() ? states[i] : CandidateState{};
+    if (state_revert(s)) {
+      out[i] = decide_logs(logs[i], threshold, 1 - alpha, s);  // a revert on its state, with the evidence
+    } else {
+      open[i] = true;
+    }
+  }
+  for (;;) {
+    const size_t left = static_cast<size_t>(std::count(open.begin(), open.end(), true));
+    if (left == 0) break;
+    const double confidence = 1 - alpha / static_cast<double>(left);
+    bool any = false;
+    for (size_t i = 0; i < k; ++i) {
+      if (!open[i]) continue;
+      out[i] = decide_logs(logs[i], threshold, confidence, i < states.size() ? states[i] : CandidateState{});
+      if (out[i].decision != Decision::Inconclusive) {
+        open[i] = false;
+        any = true;
+      }
+    }
+    if (!any) break;
+  }
+  return out;
 }
 
 CandidateDecision decide_unpaired(const std::vector<double>& base_ms, const std::vector<double>& cand_ms, double floor,
@@ -171,22 +210,6 @@ CandidateDecision decide_unpaired(const std::vector<double>& base_ms, const std:
   d.confidence = rule.confidence;
   d.floor = floor;
   d.min_gain = rule.min_gain;
-  return d;
-}
-
-CandidateDecision confirm(const CandidateDecision& first, const CandidateDecision& second) {
-  CandidateDecision d = first;
-  d.rounds = first.rounds + second.rounds;
-  if (first.on_state || first.decision == Decision::Inconclusive) return d;
-  if (second.decision == first.decision) {
-    d.confirmed = true;
-    d.reason = first.reason + "; confirmed by a second set of rounds";
-    return d;
-  }
-  d.decision = Decision::Inconclusive;
-  d.reason = fmt::format("not confirmed: {} in the first set of rounds, {} in the second", decision_id(first.decision),
-                         decision_id(second.decision));
-  d.more_rounds = second.more_rounds;
   return d;
 }
 

@@ -1,8 +1,10 @@
 // The keep / revert / inconclusive decision of a candidate kernel version against the baseline
 // (pure, no CUDA): within one `kprof run --decide`, per-round paired ratios of interleaved rounds
 // (rounds.hpp) with a distribution-free interval of their median; across runs (`kprof compare`),
-// the bootstrap interval of the ratio of medians (noise.hpp). One rule for both, stated in
-// docs/METHOD.md: a false keep or revert at most 1% per candidate.
+// the bootstrap interval of the ratio of medians (noise.hpp), used only where runs are the unit.
+// Stated in docs/METHOD.md and measured by the simulation suite (tests/sim, docs/decisions-sim.md):
+// a false keep or revert at most 1% per candidate and, with Holm's step-down across a run's
+// candidates, per family.
 #pragma once
 
 #include <cstddef>
@@ -56,14 +58,21 @@ struct DecisionRule {
   double confidence = kDecisionConfidence;  ///< of every interval the rule reads
 };
 
-/// The A/A noise floor: the baseline timed against itself as an extra arm in the same rounds.
+/// --confirm's alpha spending: the first look (the first set of rounds alone) spends this share of
+/// the error rate, the pooled look (both sets) the rest, so the two looks together keep the bound.
+/// Source: kprof's rule (an O'Brien-Fleming-like split: most of alpha for the larger look).
+inline constexpr double kFirstLookShare = 0.2;
+
+/// The A/A check: the baseline timed against itself as an extra arm in the same rounds. It does
+/// not enter the threshold (the error bound holds whatever the threshold is); when its interval
+/// excludes no change, an assumption of the rule failed and the run decides nothing.
 struct NoiseFloor {
   std::optional<MedianInterval> aa;  ///< interval of ln(A / A') per round (unset: too few rounds or no A/A arm)
   /// The largest difference of the baseline against itself the interval cannot rule out:
-  /// exp(max(|lo|, |hi|)) - 1, fraction (0 without `aa`).
+  /// exp(max(|lo|, |hi|)) - 1, fraction (0 without `aa`). Reported, not a threshold.
   double floor = 0;
-  /// The A/A interval excludes 0: the two arms of one kernel differed (position in the round, a
-  /// cache or clock effect); expected by chance in 1 - confidence of runs.
+  /// The A/A interval excludes 0: the two arms of one kernel differed (position in the round,
+  /// carry-over from the call before, a cache or clock effect); by chance in 1 - confidence of runs.
   bool biased = false;
 };
 
@@ -86,15 +95,16 @@ struct CandidateDecision {
   std::optional<double> ratio;   ///< point estimate (unset: no times)
   std::optional<double> lo, hi;  ///< interval ends (unset: too few samples for an interval)
   double confidence = kDecisionConfidence;
-  double floor = 0;                   ///< the A/A floor (or the cross-run floor), fraction
+  double floor = 0;                   ///< the A/A spread (reported; or the cross-run floor), fraction
   double min_gain = 0;                ///< --min-gain, fraction
-  double threshold = 0;               ///< max(floor, min_gain), fraction: a gain counts only beyond it
+  double threshold = 0;               ///< min_gain (paired) or max(floor, min_gain) (across runs), fraction
   size_t rounds = 0;                  ///< rounds used (paired) or the smaller sample (unpaired)
   std::optional<size_t> more_rounds;  ///< inconclusive: about how many more rounds would decide
   /// Inconclusive because the interval lies within +-threshold: more rounds will not make it a keep.
   bool within_threshold = false;
-  bool confirmed = false;  ///< a second, independent set of rounds agreed (confirm())
+  bool confirmed = false;  ///< decided on both sets pooled (--confirm's second look)
   bool on_state = false;   ///< a revert for correctness or integrity, whatever the times
+  size_t zero_rounds = 0;  ///< rounds skipped because an arm's time was zero or not a number
 };
 
 /// The rule on an interval of ln(base / cand) (log units, from `n` rounds or samples): revert when
@@ -104,10 +114,26 @@ struct CandidateDecision {
 CandidateDecision decide_on_interval(double median_log, std::optional<double> lo_log, std::optional<double> hi_log,
                                      size_t n, double threshold, const CandidateState& s);
 
+/// The rule on per-round log ratios `logs` at `confidence`: median_interval, then
+/// decide_on_interval with `threshold`; below min_samples_for(confidence) rounds inconclusive with
+/// the rounds missing as more_rounds.
+CandidateDecision decide_logs(const std::vector<double>& logs, double threshold, double confidence,
+                              const CandidateState& s);
+
 /// Within one run: the per-round paired ratios of `cand_ms` against `base_ms` (kept rounds, same
-/// order), the interval median_interval at rule.confidence, threshold max(floor.floor, rule.min_gain).
+/// order), decide_logs at rule.confidence with threshold rule.min_gain. `floor` is reported only
+/// (CandidateDecision::floor). Rounds where either time is <= 0 are counted in zero_rounds.
 CandidateDecision decide_paired(const std::vector<double>& base_ms, const std::vector<double>& cand_ms,
                                 const NoiseFloor& floor, const DecisionRule& rule, const CandidateState& s);
+
+/// Holm's step-down across a run's candidates: `logs[i]` the per-round log ratios of candidate i,
+/// `states[i]` its state. A candidate reverted for its state is decided so and not tested; of the m
+/// others, every one decided (keep or revert) at confidence 1 - alpha / m is final, then the rest
+/// again at 1 - alpha / m' with m' those left, until a step decides none (those keep that step's
+/// inconclusive). The family-wise rate of false keeps and reverts is then at most alpha (for any
+/// dependence between the candidates). `confidence` of each result is the level it was judged at.
+std::vector<CandidateDecision> decide_holm(const std::vector<std::vector<double>>& logs,
+                                           const std::vector<CandidateState>& states, double threshold, double alpha);
 
 /// Across runs (`kprof compare`): no pairs, so the bootstrap interval of the ratio of the two
 /// samples' medians (noise.hpp bootstrap_median_ratio, 2000 resamples) at rule.confidence;
@@ -115,11 +141,6 @@ CandidateDecision decide_paired(const std::vector<double>& base_ms, const std::v
 /// kCrossRunNoiseFloor) or larger.
 CandidateDecision decide_unpaired(const std::vector<double>& base_ms, const std::vector<double>& cand_ms, double floor,
                                   const DecisionRule& rule, const CandidateState& s);
-
-/// Confirmation by a second, independent set of rounds: keep or revert only when both sets say
-/// so (the first's evidence, confirmed = true); otherwise inconclusive ("not confirmed"), except a
-/// revert for correctness or integrity, which stands. Rounds and more_rounds add up.
-CandidateDecision confirm(const CandidateDecision& first, const CandidateDecision& second);
 
 /// One line: "keep: 1.031x faster (99% interval 1.024-1.038 over 60 rounds; threshold 1.0%)".
 std::string decision_text(const CandidateDecision& d);

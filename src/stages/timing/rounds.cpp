@@ -20,6 +20,11 @@ double median_of(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/// Calls whose time is <= 0 or not a number (no kernel ran, or none was recorded).
+size_t count_zero(const std::vector<double>& calls) {
+  return static_cast<size_t>(std::count_if(calls.begin(), calls.end(), [](double x) { return !(x > 0); }));
+}
+
 /// Seconds of steady_clock.
 double steady_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -38,9 +43,11 @@ Round one_round(int versions, bool aa, int first_set, int sets, const RoundOptio
   if (h.begin_round) h.begin_round();
   std::vector<double> calls;
   for (int arm : r.order) {
-    const int version = arm < versions ? arm : 0;  // the A/A arm is the baseline again
+    // The A/A arm is the baseline again: its own instance when the hooks have one.
+    const int version = arm < versions ? arm : (h.aa_version >= 0 ? h.aa_version : 0);
     calls.clear();
     for (int c = 0; c < o.calls_per_slot; ++c) calls.push_back(h.time_call(version, (first_set + c) % sets));
+    r.zero_calls += count_zero(calls);
     r.ms[static_cast<size_t>(arm)] = median_of(calls);
   }
   if (h.end_round) r.cond = h.end_round();
@@ -88,7 +95,8 @@ RoundsResult run_rounds(int versions, const RoundOptions& o, const RoundHooks& h
   res.versions = versions;
   res.aa_arm = o.aa_arm && versions >= 1;
   std::function<double()> now = h.now_s ? h.now_s : steady_seconds;
-  std::mt19937_64 rng(o.seed);
+  res.seed = o.seed != 0 ? o.seed : (static_cast<uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
+  std::mt19937_64 rng(res.seed);
   const int sets = std::max(1, h.sets);
   const double t0 = now();
   for (int r = 0; r < o.rounds; ++r) {
@@ -100,6 +108,7 @@ RoundsResult run_rounds(int versions, const RoundOptions& o, const RoundHooks& h
   }
   if (res.stopped_by.empty()) res.stopped_by = "rounds";
   res.seconds = now() - t0;
+  for (const auto& r : res.rounds) res.zero_calls += r.zero_calls;
   res.band = apply_band(res.rounds, o.band_frac);
   return res;
 }
@@ -109,25 +118,44 @@ bool refill_round_times(RoundsResult& r, const std::vector<double>& per_call_ms,
   for (const auto& round : r.rounds) calls += round.order.size() * static_cast<size_t>(std::max(calls_per_slot, 0));
   if (calls_per_slot < 1 || calls != per_call_ms.size()) return false;
   auto next = per_call_ms.begin();
-  for (auto& round : r.rounds)
+  r.zero_calls = 0;
+  for (auto& round : r.rounds) {
+    round.zero_calls = 0;
     for (int arm : round.order) {
-      round.ms[static_cast<size_t>(arm)] = median_of(std::vector<double>(next, next + calls_per_slot));
+      const std::vector<double> calls(next, next + calls_per_slot);
+      round.zero_calls += count_zero(calls);
+      round.ms[static_cast<size_t>(arm)] = median_of(calls);
       next += calls_per_slot;
     }
+    r.zero_calls += round.zero_calls;
+  }
   return true;
 }
 
 RoundBand apply_band(std::vector<Round>& rounds, double band_frac) {
   RoundBand b;
   std::vector<double> clocks;
-  size_t throttled = 0;
+  size_t throttled = 0, counted = 0;
   for (const auto& r : rounds) {
+    if (r.zero_calls > 0) continue;
+    ++counted;
     if (r.cond.sm_mhz) clocks.push_back(*r.cond.sm_mhz);
     throttled += r.cond.throttled ? 1 : 0;
   }
-  b.throttled = 2 * throttled > rounds.size();
+  b.throttled = 2 * throttled > counted;
   if (!clocks.empty()) {
-    const double ref = median_of(clocks);
+    // The reference is a clock state: the round clock with the most rounds within the band of it.
+    double ref = clocks[0];
+    size_t best = 0;
+    for (double c : clocks) {
+      const size_t in = static_cast<size_t>(std::count_if(clocks.begin(), clocks.end(), [&](double x) {
+        return x >= c * (1 - band_frac) && x <= c * (1 + band_frac);
+      }));
+      if (in > best || (in == best && c > ref)) {
+        best = in;
+        ref = c;
+      }
+    }
     b.ref_mhz = static_cast<unsigned>(std::lround(ref));
     b.lo_mhz = static_cast<unsigned>(std::floor(ref * (1 - band_frac)));
     b.hi_mhz = static_cast<unsigned>(std::ceil(ref * (1 + band_frac)));
@@ -137,7 +165,12 @@ RoundBand apply_band(std::vector<Round>& rounds, double band_frac) {
   for (auto& r : rounds) {
     r.discarded = false;
     r.why.clear();
-    if (b.ref_mhz && r.cond.sm_mhz && (*r.cond.sm_mhz < b.lo_mhz || *r.cond.sm_mhz > b.hi_mhz)) {
+    if (r.zero_calls > 0) {
+      r.discarded = true;
+      r.why = fmt::format("{} call{} with zero time (no kernel ran or was recorded)", r.zero_calls,
+                          r.zero_calls == 1 ? "" : "s");
+      ++b.discarded_zero;
+    } else if (b.ref_mhz && r.cond.sm_mhz && (*r.cond.sm_mhz < b.lo_mhz || *r.cond.sm_mhz > b.hi_mhz)) {
       r.discarded = true;
       r.why = fmt::format("SM clock {} MHz outside {}-{} MHz", *r.cond.sm_mhz, b.lo_mhz, b.hi_mhz);
       ++b.discarded_clock;

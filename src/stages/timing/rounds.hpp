@@ -22,13 +22,15 @@ inline constexpr int kDefaultRounds = 60;
 /// --decide-budget's default, seconds: the rounds stop at this wall time (after kMinRounds) even
 /// when fewer than --rounds ran. Source: kprof's rule (an agent's loop waits for it).
 inline constexpr double kDefaultDecideBudgetS = 120;
-/// Rounds made whatever the budget: 10 (8 is the least with a 99% median interval).
-inline constexpr int kMinRounds = 10;
+/// Rounds made whatever the budget: 20. Source: kprof's rule from the simulation suite
+/// (docs/decisions-sim.md): at 10 rounds the 99% interval of the median is [min, max] of the
+/// rounds, and a true +3% at 1% noise is kept in about 40% of runs; at 20, in over 90%.
+inline constexpr int kMinRounds = 20;
 /// --calls-per-round's default: each arm's time in a round is the median of 3 calls (one slow
 /// call does not make a round's ratio). Source: kprof's rule.
 inline constexpr int kDefaultCallsPerSlot = 3;
 /// The run's band: a round whose SM clock (the lowest NVML read during it) is more than 2% from
-/// the median round's is discarded. Source: the same tolerance as the timing passes' clock
+/// the run's reference clock state (the clock with the most rounds within 2% of it) is discarded. Source: the same tolerance as the timing passes' clock
 /// comparison (timing.hpp kDurationClockTolerance: NVML's 15 MHz steps are 0.8% of 1980 MHz).
 inline constexpr double kRoundBandFrac = 0.02;
 
@@ -38,8 +40,8 @@ struct RoundOptions {
   double budget_s = kDefaultDecideBudgetS;    ///< --decide-budget: wall-time limit, seconds
   int min_rounds = kMinRounds;                ///< made even past the budget
   int calls_per_slot = kDefaultCallsPerSlot;  ///< --calls-per-round: calls per arm per round (median)
-  uint64_t seed = 0x6b7072ULL;                ///< of the per-round orders
-  bool aa_arm = true;                         ///< time the baseline twice per round (the A/A floor)
+  uint64_t seed = 0;   ///< of the per-round orders; 0: drawn per run (std::random_device), recorded in the result
+  bool aa_arm = true;  ///< time the baseline twice per round (the A/A floor)
   double band_frac = kRoundBandFrac;
 };
 
@@ -61,16 +63,21 @@ struct Round {
   int set = 0;             ///< the input set of each arm's first call this round (call c: set + c, modulo the sets)
   RoundConditions cond;
   bool discarded = false;
-  std::string why;  ///< why discarded ("SM clock 1755 MHz outside 1940-2020 MHz", "throttled")
+  std::string why;        ///< why discarded ("SM clock 1755 MHz outside 1940-2020 MHz", "throttled")
+  size_t zero_calls = 0;  ///< calls of this round whose time was <= 0 or not a number (the round is discarded)
 };
 
 /// The run's band and what it discarded.
 struct RoundBand {
-  std::optional<unsigned> ref_mhz;  ///< the median round's SM clock (unset: no NVML reading)
+  /// The reference clock state: the round clock with the most rounds within band_frac of it (ties:
+  /// the higher clock), unset without NVML readings. Not an average: two states 5% apart give a
+  /// band around one of them, never around the gap between them.
+  std::optional<unsigned> ref_mhz;
   unsigned lo_mhz = 0, hi_mhz = 0;  ///< ref * (1 -+ band_frac), MHz
   bool throttled = false;           ///< the run's throttle state: that of most rounds
   size_t discarded_clock = 0;       ///< rounds outside [lo_mhz, hi_mhz]
   size_t discarded_throttle = 0;    ///< rounds (in the clock band) whose throttle state differs from the run's
+  size_t discarded_zero = 0;        ///< rounds with a zero-time call (no kernel ran or was recorded)
   std::string note;                 ///< e.g. "no SM clock readings: no round discarded by clock"
 };
 
@@ -82,6 +89,8 @@ struct RoundsResult {
   RoundBand band;
   std::string stopped_by;  ///< "rounds" or "time budget"
   double seconds = 0;      ///< wall time of the rounds
+  uint64_t seed = 0;       ///< the seed of the rounds' orders (drawn per run unless RoundOptions::seed)
+  size_t zero_calls = 0;   ///< calls whose time was <= 0 or not a number, all rounds
   /// The times of arm `arm` over the kept rounds, in round order (ms).
   std::vector<double> kept_ms(int arm) const;
   /// The times of arm `arm` over every round, discarded ones included (ms).
@@ -100,6 +109,9 @@ struct RoundHooks {
   std::function<RoundConditions()> end_round;  ///< after its last call: its clock conditions
   std::function<double()> now_s;               ///< monotonic seconds (default: steady_clock)
   int sets = 1;                                ///< input sets to rotate over, one per call
+  /// The version time_call gets for the A/A arm: -1 the baseline (0) again; else this index (a
+  /// second instance of the baseline with its own buffers, so the arm sees carry-over as a version would).
+  int aa_version = -1;
 };
 
 /// A new random order of `arms` arms (a permutation of 0..arms-1) drawn from `rng`.
@@ -118,10 +130,11 @@ RoundsResult run_rounds(int versions, const RoundOptions& o, const RoundHooks& h
 /// kernel records) fills its rounds. False, and `r` unchanged, when the count does not match.
 bool refill_round_times(RoundsResult& r, const std::vector<double>& per_call_ms, int calls_per_slot);
 
-/// The run's band (RoundBand) over `rounds`: reference clock the median of the rounds' SM clocks,
-/// band ref * (1 -+ band_frac); the throttle state that of most rounds; every round outside the
-/// clock band or in the other throttle state is marked discarded with its reason. Rounds without
-/// a clock reading are judged by their throttle state alone.
+/// The run's band (RoundBand) over `rounds`: every round with a zero-time call discarded first
+/// (counted in discarded_zero); reference clock the clock state with the most rounds within
+/// band_frac (RoundBand::ref_mhz), band ref * (1 -+ band_frac); the throttle state that of most
+/// rounds; every round outside the clock band or in the other throttle state is marked discarded
+/// with its reason. Rounds without a clock reading are judged by their throttle state alone.
 RoundBand apply_band(std::vector<Round>& rounds, double band_frac);
 
 /// Whether the versions' round buffers fit in device memory together, said before any timing.

@@ -97,13 +97,15 @@ size_t round_buffer_bytes(const KernelInstance& inst) {
 }
 
 RoundTiming measure_rounds(const std::vector<KernelInstance*>& versions, const TimingOptions& timing,
-                           const RoundOptions& rounds, int gpu, bool kernel_time) {
+                           const RoundOptions& rounds, int gpu, bool kernel_time, KernelInstance* aa) {
   validate(timing);
   validate(rounds);
   RoundTiming out;
-  out.memory = check_memory(versions, timing, timing.l2_flush ? 2 * gpu_l2_bytes(gpu) : 0);
+  std::vector<KernelInstance*> all = versions;  // with the A/A arm's own instance last
+  if (aa) all.push_back(aa);
+  out.memory = check_memory(all, timing, timing.l2_flush ? 2 * gpu_l2_bytes(gpu) : 0);
   if (!out.memory.message.empty()) out.notes.push_back(out.memory.message);
-  Rig rig = set_up(versions, timing, gpu, out);
+  Rig rig = set_up(all, timing, gpu, out);
   std::unique_ptr<CuptiSession> session;
   if (kernel_time) try {
       session = std::make_unique<CuptiSession>();
@@ -120,6 +122,7 @@ RoundTiming measure_rounds(const std::vector<KernelInstance*>& versions, const T
   SampleWindow window;
   RoundHooks h;
   h.sets = rig.drivers.empty() ? 1 : rig.drivers[0]->sets();
+  if (aa) h.aa_version = static_cast<int>(versions.size());
   h.time_call = [&](int v, int set) {
     Driver& d = *rig.drivers[static_cast<size_t>(v)];
     const std::string what = fmt::format("round call of version {}", v + 1);

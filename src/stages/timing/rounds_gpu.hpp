@@ -40,7 +40,10 @@ size_t round_buffer_bytes(const KernelInstance& inst);
 /// each call's time is the sum of its kernels' records (attribution.hpp), filled in once the
 /// session ends (refill_round_times); when CUPTI cannot collect, a note says so and the events time
 /// the calls. Throws Error (exit 1) when a call fails or hangs, (exit 2) for bad options.
+/// `aa`: a second instance of the baseline (loaded apart, its own buffers and input sets) timed as
+/// the A/A arm (RoundHooks::aa_version), so the arm meets the carry-over a version meets; nullptr:
+/// the baseline's own instance again.
 RoundTiming measure_rounds(const std::vector<KernelInstance*>& versions, const TimingOptions& timing,
-                           const RoundOptions& rounds, int gpu, bool kernel_time = false);
+                           const RoundOptions& rounds, int gpu, bool kernel_time = false, KernelInstance* aa = nullptr);
 
 }  // namespace kprof

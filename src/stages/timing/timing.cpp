@@ -47,33 +47,7 @@ void warm_up(Driver& d, const TimingOptions& o, TimingResult& r) {
 /// Whether phase 1 may stop after `n` calls of which `kept` count; sets r.stopped_by when it does.
 bool phase1_done(const TimingOptions& o, TimingResult& r, int n, const std::vector<double>& kept,
                  Clock::time_point t0) {
-  const int floor_iters = min_timed_calls(o);
-  const int k = static_cast<int>(kept.size());
-  if (o.iters > 0 && n >= o.iters) {
-    r.stopped_by = "iterations";
-    return true;
-  }
-  // The standard error is computed every call up to 64, then every 4th (it sorts the sample).
-  if (o.iters == 0 && k >= floor_iters && (n % 4 == 0 || n < 64) && median_rel_stderr(kept) <= o.noise_target) {
-    r.stopped_by = "noise target";
-    return true;
-  }
-  if (o.iters == 0 && n >= kMaxNoiseDrivenCalls) {
-    r.stopped_by = "call cap";
-    return true;
-  }
-  if (k >= floor_iters && ms_since(t0) >= o.budget_ms) {
-    r.stopped_by = "time limit";
-    r.budget_hit = true;
-    return true;
-  }
-  // Every call discarded for long: stop at the time limit anyway (the rule then keeps them all).
-  if (ms_since(t0) >= 2 * o.budget_ms && n >= floor_iters) {
-    r.stopped_by = "time limit";
-    r.budget_hit = true;
-    return true;
-  }
-  return false;
+  return phase1_stop(o, n, kept, ms_since(t0), r.stopped_by, r.budget_hit);
 }
 
 /// One timed call between CUDA events on input set `set`; records its window and post-call read.
@@ -250,6 +224,37 @@ void phase_kernel_time(Driver& d, KernelInstance& k, const InputSets& sets, cons
 
 }  // namespace
 
+bool phase1_stop(const TimingOptions& o, int n, const std::vector<double>& kept, double elapsed_ms,
+                 std::string& stopped_by, bool& budget_hit) {
+  const int floor_iters = min_timed_calls(o);
+  const int k = static_cast<int>(kept.size());
+  if (o.iters > 0 && n >= o.iters) {
+    stopped_by = "iterations";
+    return true;
+  }
+  // The standard error is computed every call up to 64, then every 4th (it sorts the sample).
+  if (o.iters == 0 && k >= floor_iters && (n % 4 == 0 || n < 64) && median_rel_stderr(kept) <= o.noise_target) {
+    stopped_by = "noise target";
+    return true;
+  }
+  if (o.iters == 0 && n >= kMaxNoiseDrivenCalls) {
+    stopped_by = "call cap";
+    return true;
+  }
+  if (k >= floor_iters && elapsed_ms >= o.budget_ms) {
+    stopped_by = "time limit";
+    budget_hit = true;
+    return true;
+  }
+  // Every call discarded for long: stop at the time limit anyway (the rule then keeps them all).
+  if (elapsed_ms >= 2 * o.budget_ms && n >= floor_iters) {
+    stopped_by = "time limit";
+    budget_hit = true;
+    return true;
+  }
+  return false;
+}
+
 std::string gpu_duration_clock_mismatch(const TimingResult& r) {
   const auto& dur = r.gpu_duration.discard.median_sm_mhz;
   const auto& rec = r.kernel_discard.median_sm_mhz;
@@ -283,9 +288,11 @@ void validate(const TimingOptions& o) {
                       "pass a relative standard error in percent, e.g. --noise-target 0.5");
   if (!(o.clock_floor_frac >= 0 && o.clock_floor_frac < 1))
     throw usage_error(fmt::format("--throttle-threshold {}% is not in [0, 100)", o.clock_floor_frac * 100),
-                      "pass a share of the maximum SM clock in percent (default 75; 0 keeps every call)");
+                      fmt::format("pass a share of the maximum SM clock in percent (default {:g}; 0 keeps every call)",
+                                  100 * kDefaultClockFloorFrac));
   if (o.input_sets < 1)
-    throw usage_error(fmt::format("--input-sets {} is below 1", o.input_sets), "pass 1 or more (default 3)");
+    throw usage_error(fmt::format("--input-sets {} is below 1", o.input_sets),
+                      fmt::format("pass 1 or more (default {})", kDefaultInputSets));
   if (o.min_warmup_calls < 0 || o.min_iters < 1)
     throw usage_error("internal: negative minimum warm-up or iteration count");
   if (!(o.budget_ms > 0)) throw usage_error(fmt::format("timing budget {} ms is not positive", o.budget_ms));

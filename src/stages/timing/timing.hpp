@@ -47,13 +47,16 @@ inline constexpr int kMaxNoiseDrivenCalls = 20000;
 inline constexpr int kMaxGpuDurationCalls = 100;
 
 /// How to time. Defaults are the CLI's defaults.
+/// Default of --warm-up by time, ms: 100 ms of steady calls lets the SM clock ramp up.
+inline constexpr double kDefaultWarmupMs = 100;
+
 struct TimingOptions {
   /// Warm-up by count (--warmup N): exactly N calls, 0 allowed. Unset: warm-up by time.
   std::optional<int> warmup_calls;
   /// Warm-up by time (--warmup-ms T): after the first call (which absorbs Triton compilation and
   /// autotuning, however long they take), keep calling until T ms have passed since that first
   /// call returned and at least min_warmup_calls calls ran. 100 ms lets GPU clocks ramp up.
-  double warmup_ms = 100;
+  double warmup_ms = kDefaultWarmupMs;
   int min_warmup_calls = 3;
   /// Timed calls (--iters N) of the first pass; 0 (the default): as many as the noise target
   /// needs (noise_target), within budget_ms and kMaxNoiseDrivenCalls.
@@ -102,6 +105,15 @@ struct TimingOptions {
 inline int min_timed_calls(const TimingOptions& o) {
   return o.iters > 0 && o.iters < o.min_iters ? o.iters : o.min_iters;
 }
+
+/// Phase 1's stop (pure): after `n` timed calls of which `kept` were kept (ms) and `elapsed_ms`
+/// since the first, whether to stop: exactly o.iters calls; else the noise target (checked every
+/// call up to 64, then every 4th) once min_timed_calls kept, the call cap kMaxNoiseDrivenCalls, or
+/// o.budget_ms (2 x o.budget_ms when too few calls were kept). Sets `stopped_by` ("iterations",
+/// "noise target", "call cap", "time limit") and `budget_hit` when it stops. The timing stage and
+/// the simulation suite (tests/sim, a fake clock) call it.
+bool phase1_stop(const TimingOptions& o, int n, const std::vector<double>& kept, double elapsed_ms,
+                 std::string& stopped_by, bool& budget_hit);
 
 /// Throws Error (exit 2) naming the option when a value is out of range (iters < 1, negative
 /// warm-up, budget or per-call limit <= 0, a noise target outside (0, 1), a clock floor outside

@@ -190,129 +190,137 @@ Tolerance resolve_tolerance(DType dtype, const CheckOptions& opts, const Referen
   return t;
 }
 
-CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&()>& reference, const CheckOptions& o) {
-  CheckResult res;
-  bool python = is_python_impl(inst.implementation());
-  for (int t = 0; t < std::max(1, o.trials); ++t) {
-    TrialResult tr;
-    tr.seed = o.seed + static_cast<uint64_t>(t);
-    FirstCall fc;
-    std::optional<KernelFault> fault = first_call(inst, o, tr.seed, fc, tr.guards, res);
-    auto t0 = Clock::now();
-    if (fault) {
-      res.fault = fault;
-      res.fault_trial = t;
-      res.trials.push_back(tr);
-      break;
-    }
-    ReferenceRunner& ref = reference();
-    lap(res, "reference wait", t0);
-    res.reference_origin = ref.origin();
-    auto views = inst.buffers();
-    auto restore = [&] {  // an untouched input's pre-call contents are still in the kernel's buffer
-      for (size_t b = 0; b < fc.copies.size(); ++b) {
-        const std::string what = "the reference's copy of " + views[b].name;
-        if (fc.pre[b].count == views[b].count && views[b].count)
-          fc.copies[b].upload(fc.pre[b].bytes.data(), fc.pre[b].bytes.size(), what);
-        else
-          cuda_check(cudaMemcpy(fc.copies[b].get(), views[b].ptr, fc.copies[b].bytes(), cudaMemcpyDeviceToDevice),
-                     what);
-      }
-    };
-    ReferenceOutputs expected = ref.run(fc.ref_args, fc.kernel_changed, inst.scalars(), inst, restore);
-    lap(res, "reference", t0);
-    for (const auto& n : expected.notes) add_once(res.reference_notes, n);
-    res.reference_precision = expected.precision;
+namespace {
 
-    // What the reference changed decides which outputs get the sentinel run.
-    std::vector<std::vector<uint8_t>> ref_changed(views.size());
-    std::vector<size_t> ref_changes(views.size(), 0);
-    reference_changes_of(ref, inst, views, fc, expected, restore, ref_changed, ref_changes, res);
-    std::vector<bool> fill(views.size(), false);
-    for (size_t b = 0; b < views.size(); ++b)
-      fill[b] = views[b].is_output && (fc.kernel_changed[b] || ref_changes[b] > 0);
-    std::vector<HostArray> sent;
-    lap(res, "compare", t0);
-    fault = sentinel_call(inst, o, tr.seed, fill, sent, res);
-    lap(res, "sentinel call", t0);
-    if (fault) {
-      res.fault = fault;
-      res.fault_trial = t;
-      res.trials.push_back(tr);
-      break;
+/// Step 3 of a trial: each buffer judged against the reference (outputs) or its pre-call contents
+/// (inputs the kernel changed: a failure for a .cu kernel, a note for a Python one). Returns the
+/// answer and tolerances the repeat call is compared with.
+ExpectedOutputs compare_outputs(KernelInstance& inst, const CheckOptions& o, const ReferenceRunner& ref,
+                                const std::vector<BufferView>& views, const FirstCall& fc,
+                                const ReferenceOutputs& expected, const std::vector<HostArray>& sent,
+                                const std::vector<std::vector<uint8_t>>& ref_changed,
+                                const std::vector<size_t>& ref_changes, int t, TrialResult& tr, CheckResult& res) {
+  const bool python = is_python_impl(inst.implementation());
+  ExpectedOutputs exp;
+  exp.seed = tr.seed;
+  for (size_t b = 0, oi = 0; b < views.size(); ++b) {
+    if (!views[b].is_output) {
+      ModifiedInput m;
+      m.name = views[b].name;
+      if (fc.kernel_changed[b]) m.elements = count_modified(fc.pre[b], fc.post[b], &m.first);
+      m.fails = !python;
+      if (m.elements) {
+        tr.modified_inputs.push_back(m);
+        if (m.fails) tr.pass = false;
+      }
+      continue;
     }
-    tr.pass = true;
-    ExpectedOutputs exp;
-    exp.seed = tr.seed;
-    for (size_t b = 0, oi = 0; b < views.size(); ++b) {
-      if (!views[b].is_output) {
-        ModifiedInput m;
-        m.name = views[b].name;
-        if (fc.kernel_changed[b]) m.elements = count_modified(fc.pre[b], fc.post[b], &m.first);
-        m.fails = !python;
-        if (m.elements) {
-          tr.modified_inputs.push_back(m);
-          if (m.fails) tr.pass = false;
-        }
-        continue;
-      }
-      Tolerance tol = resolve_tolerance(views[b].dtype, o, &ref);
-      const HostArray& want = expected.outputs[oi++];
-      OutputComparison cmp = compare_buffer(fc.pre[b], fc.post[b], want, sent[b], ref_changed[b], ref_changes[b],
-                                            fc.kernel_changed[b] != 0, tol);
-      if (cmp.role == BufferRole::UnchangedInput) add_once(res.treated_as_inputs, cmp.name);
-      if (!cmp.pass) tr.pass = false;
-      if (cmp.role == BufferRole::Output && cmp.atol_dwarfs_reference && t == 0)
-        res.warnings.push_back(fmt::format(
-            "output '{}': atol={:g} is at least the reference's largest magnitude ({:.3g}): a kernel that wrote "
-            "zeros would pass; lower atol (ref.py or --atol) or use inputs with larger values",
-            cmp.name, tol.atol, cmp.ref_max_abs));
-      if (cmp.role == BufferRole::Output) {
-        exp.names.push_back(cmp.name);
-        exp.values.push_back(want);
-        exp.tolerances.push_back(tol);
-      }
-      tr.outputs.push_back(std::move(cmp));
+    Tolerance tol = resolve_tolerance(views[b].dtype, o, &ref);
+    const HostArray& want = expected.outputs[oi++];
+    OutputComparison cmp = compare_buffer(fc.pre[b], fc.post[b], want, sent[b], ref_changed[b], ref_changes[b],
+                                          fc.kernel_changed[b] != 0, tol);
+    if (cmp.role == BufferRole::UnchangedInput) add_once(res.treated_as_inputs, cmp.name);
+    if (!cmp.pass) tr.pass = false;
+    if (cmp.role == BufferRole::Output && cmp.atol_dwarfs_reference && t == 0)
+      res.warnings.push_back(fmt::format(
+          "output '{}': atol={:g} is at least the reference's largest magnitude ({:.3g}): a kernel that wrote "
+          "zeros would pass; lower atol (ref.py or --atol) or use inputs with larger values",
+          cmp.name, tol.atol, cmp.ref_max_abs));
+    if (cmp.role == BufferRole::Output) {
+      exp.names.push_back(cmp.name);
+      exp.values.push_back(want);
+      exp.tolerances.push_back(tol);
     }
-    // The repeat call: only when the first passed (a failing first call says enough).
-    if (tr.pass) {
-      std::vector<bool> which(views.size(), false);
-      for (size_t b = 0; b < views.size(); ++b)
-        which[b] =
-            views[b].is_output && std::find(exp.names.begin(), exp.names.end(), views[b].name) != exp.names.end();
-      std::vector<HostArray> again;
-      fault = repeat_call(inst, o, tr.seed, which, again, res);
-      lap(res, "repeat call", t0);
-      if (fault) {
-        res.fault = fault;
-        res.fault_trial = t;
-        res.trials.push_back(tr);
-        break;
-      }
-      std::vector<std::string> names;
-      std::vector<HostArray> outputs;
-      for (size_t b = 0; b < views.size(); ++b)
-        if (which[b]) {
-          names.push_back(views[b].name);
-          outputs.push_back(std::move(again[b]));
-        }
-      // The same answer and tolerances as the first call's comparison (ExpectedOutputs).
-      for (auto& cmp : compare_with_expected(exp, names, outputs)) {
-        if (!cmp.pass) {
-          tr.pass = false;
-          cmp.reason = fmt::format(
-              "a second call on the same inputs differs from the reference in {} of {} elements "
-              "(the first call matched): state left by the first call, or a race",
-              cmp.mismatches, cmp.count);
-        }
-        tr.repeat.push_back(std::move(cmp));
-      }
-      if (tr.pass) res.expected.push_back(std::move(exp));
-    }
-    if (!tr.guards.empty()) tr.pass = false;
-    lap(res, "compare", t0);
-    res.trials.push_back(std::move(tr));
+    tr.outputs.push_back(std::move(cmp));
   }
+  return exp;
+}
+
+/// Step 4 of a trial: the repeat call on the same inputs, compared with the first call's answer and
+/// tolerances (`exp`); a passing trial keeps `exp` in res.expected. A fault ends the trial.
+std::optional<KernelFault> repeat_step(KernelInstance& inst, const CheckOptions& o,
+                                       const std::vector<BufferView>& views, ExpectedOutputs exp, TrialResult& tr,
+                                       CheckResult& res, Clock::time_point t0) {
+  std::vector<bool> which(views.size(), false);
+  for (size_t b = 0; b < views.size(); ++b)
+    which[b] = views[b].is_output && std::find(exp.names.begin(), exp.names.end(), views[b].name) != exp.names.end();
+  std::vector<HostArray> again;
+  auto fault = repeat_call(inst, o, tr.seed, which, again, res);
+  lap(res, "repeat call", t0);
+  if (fault) return fault;
+  std::vector<std::string> names;
+  std::vector<HostArray> outputs;
+  for (size_t b = 0; b < views.size(); ++b)
+    if (which[b]) {
+      names.push_back(views[b].name);
+      outputs.push_back(std::move(again[b]));
+    }
+  // The same answer and tolerances as the first call's comparison (ExpectedOutputs).
+  for (auto& cmp : compare_with_expected(exp, names, outputs)) {
+    if (!cmp.pass) {
+      tr.pass = false;
+      cmp.reason = fmt::format(
+          "a second call on the same inputs differs from the reference in {} of {} elements "
+          "(the first call matched): state left by the first call, or a race",
+          cmp.mismatches, cmp.count);
+    }
+    tr.repeat.push_back(std::move(cmp));
+  }
+  if (tr.pass) res.expected.push_back(std::move(exp));
+  return std::nullopt;
+}
+
+/// One trial as steps: 1. the first call on fresh buffers; 2. the reference (and what it changed);
+/// 3. the sentinel call, then each buffer compared; 4. the repeat call (only when the first passed).
+/// A kernel fault in any call ends the trial: it is returned, and run_check's one fault exit records
+/// it. `tr` holds what the trial reached.
+std::optional<KernelFault> run_trial(KernelInstance& inst, const std::function<ReferenceRunner&()>& reference,
+                                     const CheckOptions& o, int t, TrialResult& tr, CheckResult& res) {
+  FirstCall fc;
+  if (auto fault = first_call(inst, o, tr.seed, fc, tr.guards, res)) return fault;
+  auto t0 = Clock::now();
+  ReferenceRunner& ref = reference();
+  lap(res, "reference wait", t0);
+  res.reference_origin = ref.origin();
+  auto views = inst.buffers();
+  auto restore = [&] {  // an untouched input's pre-call contents are still in the kernel's buffer
+    for (size_t b = 0; b < fc.copies.size(); ++b) {
+      const std::string what = "the reference's copy of " + views[b].name;
+      if (fc.pre[b].count == views[b].count && views[b].count)
+        fc.copies[b].upload(fc.pre[b].bytes.data(), fc.pre[b].bytes.size(), what);
+      else
+        cuda_check(cudaMemcpy(fc.copies[b].get(), views[b].ptr, fc.copies[b].bytes(), cudaMemcpyDeviceToDevice), what);
+    }
+  };
+  ReferenceOutputs expected = ref.run(fc.ref_args, fc.kernel_changed, inst.scalars(), inst, restore);
+  lap(res, "reference", t0);
+  for (const auto& n : expected.notes) add_once(res.reference_notes, n);
+  res.reference_precision = expected.precision;
+
+  // What the reference changed decides which outputs get the sentinel run.
+  std::vector<std::vector<uint8_t>> ref_changed(views.size());
+  std::vector<size_t> ref_changes(views.size(), 0);
+  reference_changes_of(ref, inst, views, fc, expected, restore, ref_changed, ref_changes, res);
+  std::vector<bool> fill(views.size(), false);
+  for (size_t b = 0; b < views.size(); ++b)
+    fill[b] = views[b].is_output && (fc.kernel_changed[b] || ref_changes[b] > 0);
+  std::vector<HostArray> sent;
+  lap(res, "compare", t0);
+  auto fault = sentinel_call(inst, o, tr.seed, fill, sent, res);
+  lap(res, "sentinel call", t0);
+  if (fault) return fault;
+  tr.pass = true;
+  ExpectedOutputs exp = compare_outputs(inst, o, ref, views, fc, expected, sent, ref_changed, ref_changes, t, tr, res);
+  if (tr.pass)
+    if (auto f = repeat_step(inst, o, views, std::move(exp), tr, res, t0)) return f;
+  if (!tr.guards.empty()) tr.pass = false;
+  lap(res, "compare", t0);
+  return std::nullopt;
+}
+
+/// The check's verdict over its trials, the precision diagnosis per output, and the reference's
+/// reduced-precision warning.
+void conclude_check(CheckResult& res) {
   res.pass = !res.fault && !res.trials.empty();
   for (const auto& tr : res.trials) res.pass = res.pass && tr.pass;
   if (!res.trials.empty()) {
@@ -330,6 +338,24 @@ CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&
         "torch.backends.cuda.matmul.allow_tf32 = False and torch.set_float32_matmul_precision('highest') in ref.py "
         "for a float32 reference",
         res.reference_precision.matmul_tf32 ? "True" : "False", res.reference_precision.float32_matmul_precision));
+}
+
+}  // namespace
+
+CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&()>& reference, const CheckOptions& o) {
+  CheckResult res;
+  for (int t = 0; t < std::max(1, o.trials); ++t) {
+    TrialResult tr;
+    tr.seed = o.seed + static_cast<uint64_t>(t);
+    std::optional<KernelFault> fault = run_trial(inst, reference, o, t, tr, res);
+    res.trials.push_back(std::move(tr));
+    if (fault) {  // the one fault exit: the trial that faulted is the last
+      res.fault = fault;
+      res.fault_trial = t;
+      break;
+    }
+  }
+  conclude_check(res);
   return res;
 }
 

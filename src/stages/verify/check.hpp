@@ -12,6 +12,7 @@
 
 #include "kernel/guarded_call.hpp"
 #include "kernel/kernel_instance.hpp"
+#include "kernel/kernel_spec.hpp"
 #include "stages/verify/compare.hpp"
 #include "stages/verify/precision.hpp"
 #include "stages/verify/reference_runner.hpp"
@@ -19,13 +20,16 @@
 
 namespace kprof {
 
+/// Default of --trials: 2 (the timing's second input set is checked too).
+inline constexpr int kDefaultTrials = 2;
+
 /// Options of `kprof check` that shape the comparison.
 struct CheckOptions {
-  uint64_t seed = 42;          ///< trial t uses seed + t
-  int trials = 2;              ///< fresh random inputs per trial; any failing trial fails
-  double timeout_s = 60.0;     ///< per kernel call (host call + GPU work), seconds
-  std::optional<double> atol;  ///< --atol: wins over ref.py and the dtype default
-  std::optional<double> rtol;  ///< --rtol
+  uint64_t seed = kDefaultSeed;             ///< trial t uses seed + t
+  int trials = kDefaultTrials;              ///< fresh random inputs per trial; any failing trial fails
+  double timeout_s = kDefaultCallTimeoutS;  ///< per kernel call (host call + GPU work), seconds
+  std::optional<double> atol;               ///< --atol: wins over ref.py and the dtype default
+  std::optional<double> rtol;               ///< --rtol
 };
 
 /// An input the kernel changed although it must not (a `const` parameter of solve, or an input

@@ -1,5 +1,7 @@
 #include "stages/verify/sanitizer.hpp"
 
+#include "core/implementation.hpp"
+
 #include <fmt/format.h>
 
 #include <cctype>
@@ -266,22 +268,16 @@ bool is_library_kernel(const std::string& kernel, bool cutlass_is_user) {
   std::string k = trim(kernel);
   if (starts_with(k, "void ")) k = trim(k.substr(5));
   if (k.empty()) return true;
-  static const char* const prefixes[] = {"at::",          "at_cuda_detail::",
-                                         "c10::",         "cub::",
-                                         "thrust::",      "CUB_",
-                                         "cublas",        "cudnn",
-                                         "nvjet_",        "xmma_",
-                                         "ampere_",       "volta_",
-                                         "turing_",       "maxwell_",
-                                         "gemv2",         "gemvNSP",
-                                         "gemmSN_",       "gemmk1_kernel",
-                                         "splitKreduce_", "triton_poi_",
-                                         "triton_red_",   "triton_per_",
-                                         "triton_tem_",   "pytorch_flash::",
-                                         "fmha_cutlass",  "kprof::",
-                                         "kprof_"};
+  // PyTorch's, cuBLAS', cuDNN's and kprof's own kernels; the languages' libraries come from their rows.
+  static const char* const prefixes[] = {
+      "at::",          "at_cuda_detail::", "c10::",           "cublas",   "cudnn", "nvjet_",  "xmma_",
+      "ampere_",       "volta_",           "turing_",         "maxwell_", "gemv2", "gemvNSP", "gemmSN_",
+      "gemmk1_kernel", "splitKreduce_",    "pytorch_flash::", "kprof::",  "kprof_"};
   for (const char* p : prefixes)
     if (starts_with(k, p)) return true;
+  for (const auto& row : language_rows())
+    for (const auto& p : row.kernel_prefixes)
+      if (starts_with(k, p)) return true;
   static const std::regex xmma(R"(^sm\d+_xmma)");
   if (std::regex_search(k, xmma)) return true;
   return !cutlass_is_user && (starts_with(k, "cutlass::") || starts_with(k, "cutlass_"));
