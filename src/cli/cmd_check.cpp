@@ -93,7 +93,6 @@ void register_check(CLI::App& app, CommandAction& action) {
   add_kernel_options(sub, *opts, /*several=*/false, /*with_ref=*/true, /*with_output=*/true);
   auto sanitize = std::make_shared<std::string>();
   add_table_option(sub, "check", "--sanitize", *sanitize)->type_name("TOOLS");
-  add_table_option(sub, "check", "--no-html", opts->no_html);
   sub->callback([sub, opts, sanitize, &action] {
     std::vector<SanitizerTool> tools;
     if (sub->get_option("--sanitize")->count() > 0) tools = parse_sanitizer_tools(*sanitize);  // exit 2 at once

@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "core/fs.hpp"
+#include "core/outcome.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
 #include "flows/analyze.hpp"
@@ -30,7 +31,7 @@ int run_compare_reports(const std::vector<std::string>& paths, std::optional<dou
   analyses.reserve(paths.size());
   for (const auto& p : paths) {
     print_progress("compare: reading " + p);
-    analyses.push_back(read_report_analysis(p, 300.0));
+    analyses.push_back(read_report_analysis(p, kDefaultExportTimeoutS));
     if (analyses.back().table.kernels.empty())
       throw usage_error(p + " holds no profiled kernel", "compare reports that profiled at least one launch");
   }
@@ -42,7 +43,9 @@ int run_compare_reports(const std::vector<std::string>& paths, std::optional<dou
   nlohmann::json j = report_diff_json(labelled, diffs);
   if (html) j["report_html"] = join_path(output_dir, "report.html");
   write_file_atomic(join_path(output_dir, "comparison.md"), report_diff_markdown(diffs));
-  write_file_atomic(join_path(output_dir, "comparison.json"), j.dump(2) + "\n");
+  const std::string text = j.dump(2) + "\n";
+  write_file_atomic(join_path(output_dir, "comparison.json"), text);
+  note_report(join_path(output_dir, "comparison.json"), text);
   if (html) write_html_page(output_dir, report_diff_page(j));
   std::fputs(report_diff_text(diffs).c_str(), stdout);
   std::printf("report: %s\n", join_path(output_dir, "comparison.md").c_str());

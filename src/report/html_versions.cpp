@@ -118,8 +118,8 @@ std::string decision_html(const json& d) {
   double aa = at(d, "aa_floor_pct").is_number() ? d["aa_floor_pct"].get<double>() / 100 : 0;
   std::string out = "<p><b>Rule:</b> " + html_escape(str(d, "rule")) + "</p><p>Baseline <b>" +
                     html_escape(str(d, "baseline")) + "</b>; threshold " + html_num(at(d, "threshold_pct")) +
-                    "% = max(A/A floor " + html_num(at(d, "aa_floor_pct")) + "%, --min-gain " +
-                    html_num(at(d, "min_gain_pct")) + "%); " + html_num(at(d, "rounds_used")) + " of " +
+                    "% (--min-gain); A/A floor " + html_num(at(d, "aa_floor_pct")) + "%, A/A check " +
+                    html_escape(str(d, "aa_check")) + "; " + html_num(at(d, "rounds_used")) + " of " +
                     html_num(at(d, "rounds")) + " rounds used, " + html_num(at(d, "rounds_discarded")) +
                     " discarded; stopped by " + html_escape(str(d, "stopped_by")) + ".</p>";
   // The interval chart: ratio (candidate / baseline time) on a linear axis around 1.
