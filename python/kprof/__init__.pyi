@@ -26,6 +26,7 @@ def env(
     output: PathLike = ...,
     gpu: int = ...,
     timeout: float = ...,
+    no_html: bool = ...,
 ) -> Report: ...
 
 def check(
@@ -52,6 +53,7 @@ def check(
     rtol: Optional[float] = ...,
     trials: int = ...,
     sanitize: Optional[str] = ...,
+    no_html: bool = ...,
 ) -> Report: ...
 
 def profile(
@@ -91,6 +93,8 @@ def profile(
     sass: bool = ...,
     top: int = ...,
     no_roofline: bool = ...,
+    no_html: bool = ...,
+    html_no_source: bool = ...,
 ) -> Report: ...
 
 def run(
@@ -134,6 +138,8 @@ def run(
     sass: bool = ...,
     top: int = ...,
     no_roofline: bool = ...,
+    no_html: bool = ...,
+    html_no_source: bool = ...,
     env_timeout: float = ...,
     ncu_session: Literal['one', 'per-version'] = ...,
     sweep: Optional[Flags] = ...,
@@ -162,6 +168,7 @@ def compare(
     raise_on_failure: bool = ...,
     progress: Progress = ...,
     wall_timeout_s: Optional[float] = ...,
+    no_html: bool = ...,
     fail_if_slower: Optional[float] = ...,
 ) -> Report: ...
 
@@ -175,5 +182,7 @@ def analyze(
     sass: bool = ...,
     top: int = ...,
     no_roofline: bool = ...,
+    no_html: bool = ...,
+    html_no_source: bool = ...,
     timeout: float = ...,
 ) -> Report: ...

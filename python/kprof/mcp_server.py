@@ -77,8 +77,10 @@ def _answer(call: Callable[[], kprof.Report], next_step: Callable[[kprof.Report]
     except TimeoutError as e:
         return _error("timeout", str(e), "pass a larger wall_timeout_s or fewer versions")
     body, truncated = shrink(dict(report))
+    # The page's path (issue 52) at the top, so a truncated report still names it.
     return {"report": body, "truncated": truncated, "exit_code": report.exit_code,
-            "output_dir": report.output_dir, "next_step": next_step(report)}
+            "output_dir": report.output_dir, "report_html": report.get("report_html"),
+            "next_step": next_step(report)}
 
 
 def _after_analyze(r: kprof.Report) -> str:

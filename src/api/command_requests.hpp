@@ -26,6 +26,7 @@ struct EnvRequest {
   int gpu = kDefaultGpu;                              ///< --gpu
   bool json = false;                                  ///< --json: the JSON report on stdout
   double probe_timeout_s = kDefaultEnvProbeTimeoutS;  ///< --timeout: seconds each probe may take
+  bool no_html = false;                               ///< --no-html: no env_check.html
 };
 
 /// `kprof clocks`: show, or lock (--max: at the maximum) or reset.
@@ -56,6 +57,7 @@ struct CompareRequest {
   std::vector<std::string> inputs;  ///< saved results, the baseline first (2 or more)
   double fail_if_slower_pct = -1;   ///< --fail-if-slower PCT; < 0: no gate
   std::string output_dir = kDefaultCompareDir;
+  bool no_html = false;  ///< --no-html: no OUTPUT_DIR/report.html
 };
 
 /// `kprof analyze`.
@@ -67,6 +69,8 @@ struct AnalyzeRequest {
   bool sass = false;
   bool no_roofline = false;
   double export_timeout_s = kDefaultExportTimeoutS;  ///< --timeout: seconds for ncu's export of a .ncu-rep
+  bool no_html = false;                              ///< --no-html: no OUTPUT_DIR/report.html
+  bool html_no_source = false;                       ///< --html-no-source: the page without source lines and SASS
 };
 
 /// The checks of each request before anything runs: ranges and choices of its rows, the rows'

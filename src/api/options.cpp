@@ -304,6 +304,11 @@ std::vector<OptionRow> build_table() {
           .def(num(static_cast<double>(kDefaultHotLinesTop))),
       R("--no-roofline", {"profile", "run", "analyze"}, T::Flag, "no_roofline",
         "Do not draw roofline.svg/.png (matplotlib in kprof's Python)"),
+      // ---- the page (issue 52, docs/REPORT_PAGE.md)
+      R("--no-html", {"env", "check", "profile", "run", "analyze", "compare"}, T::Flag, "no_html",
+        "Do not write the self-contained page (report.html beside the JSON; env: env_check.html)"),
+      R("--html-no-source", {"profile", "run", "analyze"}, T::Flag, "html_no_source",
+        "Leave source lines and SASS out of report.html (the JSON keeps them)"),
       // ---- run
       R("--env-timeout", kRun, T::Number, "env_probe_timeout_s", "Seconds each environment probe may take")
           .unit("s")

@@ -108,7 +108,8 @@ json to_json(const KernelRequest& k) {
             {"atol", k.atol},
             {"rtol", k.rtol},
             {"trials", k.trials},
-            {"output_dir", k.output_dir}});
+            {"output_dir", k.output_dir},
+            {"no_html", k.no_html}});
   return j;
 }
 
@@ -123,6 +124,7 @@ KernelRequest kernel_request_from_json(const json& j) {
   read_field(j, "rtol", k.rtol);
   read_field(j, "trials", k.trials);
   read_field(j, "output_dir", k.output_dir);
+  read_field(j, "no_html", k.no_html);
   return k;
 }
 
@@ -145,7 +147,8 @@ json to_json(const ProfileRequest& p) {
           {"sass", p.sass},
           {"stock_source_section", p.stock_source_section},
           {"top", p.top},
-          {"no_roofline", p.no_roofline}};
+          {"no_roofline", p.no_roofline},
+          {"html_no_source", p.html_no_source}};
 }
 
 ProfileRequest profile_request_from_json(const json& j) {
@@ -169,6 +172,7 @@ ProfileRequest profile_request_from_json(const json& j) {
   read_field(j, "stock_source_section", p.stock_source_section);
   read_field(j, "top", p.top);
   read_field(j, "no_roofline", p.no_roofline);
+  read_field(j, "html_no_source", p.html_no_source);
   return p;
 }
 

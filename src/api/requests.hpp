@@ -30,6 +30,7 @@ struct KernelRequest {
   double atol = -1, rtol = -1;        ///< --atol / --rtol; < 0 = not given (the rule: ref.py, else the dtype)
   int trials = kDefaultTrials;        ///< --trials
   std::string output_dir = kDefaultOutputDir;
+  bool no_html = false;  ///< --no-html: no OUTPUT_DIR/report.html (check, profile, run)
 };
 
 /// The timing and ncu part of profile and run.
@@ -52,6 +53,7 @@ struct ProfileRequest {
   bool stock_source_section = false;                             ///< --stock-source-section (hidden)
   size_t top = kDefaultHotLinesTop;                              ///< --top: hot lines per kernel
   bool no_roofline = false;                                      ///< --no-roofline
+  bool html_no_source = false;  ///< --html-no-source: report.html without source lines and SASS
 };
 
 /// The checks one request must pass before anything runs (the cross-option rules the command

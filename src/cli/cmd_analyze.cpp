@@ -36,6 +36,8 @@ void register_analyze(CLI::App& app, CommandAction& action) {
   add_table_option(sub, "analyze", "--top", opts->top);
   add_table_option(sub, "analyze", "--sass", opts->sass);
   add_table_option(sub, "analyze", "--no-roofline", opts->no_roofline);
+  add_table_option(sub, "analyze", "--no-html", opts->no_html);
+  add_table_option(sub, "analyze", "--html-no-source", opts->html_no_source);
   add_table_option(sub, "analyze", "--timeout", opts->export_timeout_s);
   sub->callback([opts, &action] {
     api::validate(*opts);
@@ -48,6 +50,8 @@ void register_analyze(CLI::App& app, CommandAction& action) {
       a.timeout_s = opts->export_timeout_s;
       a.top = opts->top;
       a.sass = opts->sass;
+      a.no_html = opts->no_html;
+      a.html_no_source = opts->html_no_source;
       return run_analyze(a);
     };
   });

@@ -70,6 +70,7 @@ int run_check_command(KernelCliOptions& o, const std::vector<SanitizerTool>& san
     add_sanitizer_findings(r, *san);
   }
   write_correctness_reports(o.output_dir, r, header);
+  if (!o.no_html) write_check_page(o.output_dir, r, header);
   std::fputs(correctness_console(r).c_str(), stdout);
   std::printf("%s  (report: %s)\n", styled(r.pass ? "PASS" : "FAIL", r.pass ? Style::Ok : Style::Fail).c_str(),
               join_path(o.output_dir, "correctness.md").c_str());

@@ -33,12 +33,13 @@ void register_compare(CLI::App& app, CommandAction& action) {
   sub->add_option("results", c->inputs, "Saved results: baseline first")->required()->expected(2, -1);
   add_table_option(sub, "compare", "--fail-if-slower", c->fail_if_slower_pct)->type_name("PCT");
   add_table_option(sub, "compare", "--output", c->output_dir);
+  add_table_option(sub, "compare", "--no-html", c->no_html);
   sub->callback([c, &action] {
     api::validate(*c);
     action = [c] {
       std::optional<double> gate;
       if (c->fail_if_slower_pct >= 0) gate = c->fail_if_slower_pct;
-      return run_compare(c->inputs, gate, c->output_dir);
+      return run_compare(c->inputs, gate, c->output_dir, !c->no_html);
     };
   });
 }

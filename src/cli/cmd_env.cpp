@@ -28,7 +28,7 @@ int run_env(const EnvCli& o) {
   opts.gpu = o.gpu;
   opts.timeout_s = o.probe_timeout_s;
   EnvReport report = assess_env(collect_env(opts));
-  write_env_reports(report, md);
+  write_env_reports(report, md, !o.no_html);
   if (o.json) {
     std::fputs((json_text(env_json(report)) + "\n").c_str(), stdout);
   } else {
@@ -59,6 +59,7 @@ void register_env(CLI::App& app, CommandAction& action) {
   add_table_option(sub, "env", "--gpu", o->gpu);
   add_table_option(sub, "env", "--json", o->json);
   add_table_option(sub, "env", "--timeout", o->probe_timeout_s);
+  add_table_option(sub, "env", "--no-html", o->no_html);
   sub->callback([&action, o] {
     api::validate(*o);
     action = [o] { return run_env(*o); };

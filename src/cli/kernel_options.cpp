@@ -57,7 +57,10 @@ void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool w
     add_table_option(sub, cmd, "--rtol", o.rtol);
     add_table_option(sub, cmd, "--trials", o.trials);
   }
-  if (with_output) add_table_option(sub, cmd, "--output-dir", o.output_dir);
+  if (with_output) {
+    add_table_option(sub, cmd, "--output-dir", o.output_dir);
+    add_table_option(sub, cmd, "--no-html", o.no_html);
+  }
   sub->allow_extras();
   std::string before = sub->get_footer();
   sub->footer(
@@ -91,6 +94,7 @@ void add_profile_options(CLI::App* sub, ProfileCliOptions& o) {
   add_table_option(sub, cmd, "--sass", o.sass);
   add_table_option(sub, cmd, "--top", o.top);
   add_table_option(sub, cmd, "--no-roofline", o.no_roofline);
+  add_table_option(sub, cmd, "--html-no-source", o.html_no_source);
 }
 
 namespace {

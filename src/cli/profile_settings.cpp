@@ -19,6 +19,8 @@ ProfileSettings make_profile_settings(const KernelCliOptions& k, const ProfileCl
   validate(s.timing);
   s.run_ncu = !p.no_ncu;
   s.roofline = !p.no_roofline;
+  s.html = !k.no_html;
+  s.html_source = !p.html_no_source;
   s.metric_set = p.metric_set;
   s.ncu_timeout_s = p.ncu_timeout_s;
   s.source = p.source;

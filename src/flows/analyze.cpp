@@ -30,6 +30,7 @@
 #include "flows/report_files.hpp"
 #include "flows/analyze.hpp"
 #include "report/hot_lines_report.hpp"
+#include "report/html_pages.hpp"
 #include "report/ncu_report.hpp"
 #include "report/roofline_chart.hpp"
 
@@ -157,10 +158,16 @@ int run_analyze(const AnalyzeOptions& given) {
         {"launches", sa.others.launches}, {"gpu_time_ns", sa.others.gpu_time_ns}, {"launches_in_report", sa.launches}};
   if (sa.invalid_values > 0) j["impossible_values"] = {{"count", sa.invalid_values}, {"examples", sa.invalid_examples}};
   std::string json_path = join_path(o.output_dir, "analysis.json");
+  if (!o.no_html) j["report_html"] = join_path(o.output_dir, "report.html");
   if (o.json) {
     const std::string text = json_text(j) + "\n";
     write_file_atomic(json_path, text);
     note_report(json_path, text);
+  }
+  if (!o.no_html) {
+    HtmlOptions ho;
+    ho.include_source = !o.html_no_source;
+    write_html_page(o.output_dir, ncu_page("kprof analyze: " + o.report, j, nullptr, ho));
   }
 
   if (!has_usable_metrics(a)) {
@@ -206,8 +213,25 @@ int run_analyze(const AnalyzeOptions& given) {
           "full\" in ncu_summary.md and ncu_details.md)\n",
           sa.others.launches);
   }
-  print_progress("wrote " + files.summary + ", " + files.details + chart + (o.json ? ", " + json_path : std::string()));
+  print_progress("wrote " + files.summary + ", " + files.details + chart + (o.json ? ", " + json_path : std::string()) +
+                 (o.no_html ? std::string() : ", " + join_path(o.output_dir, "report.html")));
   return static_cast<int>(ExitCode::Ok);
+}
+
+NcuAnalysis read_report_analysis(const std::string& path, double timeout_s) {
+  AnalyzeOptions o;
+  o.report = path;
+  o.timeout_s = timeout_s;
+  std::string note, reader;
+  std::optional<LoadedReport> in = load_with_ncu_report(path, &note);
+  if (!in && ends_with(path, ".ncu-rep") && find_on_path("ncu").empty() && path_exists(path))
+    throw usage_error("reading " + path +
+                          " needs Nsight Compute's Python module ncu_report or its ncu executable; "
+                          "neither was found (" +
+                          note + ")",
+                      ncu_report_install_hint() +
+                          "; or compare the reports' CSV exports: " + shell_join(ncu_export_argv("ncu", path)));
+  return analyze_input(o, in, reader).kept;
 }
 
 }  // namespace kprof

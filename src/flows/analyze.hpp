@@ -17,6 +17,8 @@ struct AnalyzeOptions {
   std::string output_dir = api::kDefaultAnalyzeDir;
   bool json = false;
   bool no_roofline = false;
+  bool no_html = false;                       ///< --no-html: no DIR/report.html
+  bool html_no_source = false;                ///< --html-no-source: the page leaves source lines and SASS out
   double timeout_s = kDefaultExportTimeoutS;  ///< seconds allowed for ncu to export a .ncu-rep
   size_t top = kDefaultHotLinesTop;           ///< hot lines per kernel
   bool sass = false;
@@ -28,5 +30,10 @@ struct AnalyzeOptions {
 /// -o, an unreadable or damaged report or impossible values only; check_failed (exit 1) when the
 /// report holds no kernel or no kernel has the Speed of Light metrics.
 int run_analyze(const AnalyzeOptions& o);
+
+/// One report read and analysed the way `kprof analyze` reads it (ncu_report when it imports, else
+/// ncu's CSV export or the CSV itself, streamed), for `kprof compare` of reports. `timeout_s`
+/// bounds ncu's export. Throws kprof::Error as run_analyze does for an unreadable report.
+NcuAnalysis read_report_analysis(const std::string& path, double timeout_s);
 
 }  // namespace kprof

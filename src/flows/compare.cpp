@@ -13,6 +13,9 @@
 #include "core/term.hpp"
 #include "core/text.hpp"
 #include "report/compare_report.hpp"
+#include "report/html_pages.hpp"
+#include "flows/report_files.hpp"
+#include "flows/compare_reports.hpp"
 #include "flows/units.hpp"
 #include "report/comparison.hpp"
 #include "report/units_report.hpp"
@@ -145,8 +148,15 @@ CompareInput read_compare_input(const std::string& path, const std::string& labe
 }
 
 int run_compare(const std::vector<std::string>& paths, std::optional<double> fail_if_slower_pct,
-                const std::string& output_dir) {
+                const std::string& output_dir, bool html) {
   if (paths.size() < 2) throw usage_error("kprof compare needs at least two results", kReadHint);
+  size_t reports = 0;
+  for (const auto& p : paths) reports += is_ncu_report_path(p) ? 1 : 0;
+  if (reports == paths.size()) return run_compare_reports(paths, fail_if_slower_pct, output_dir, html);
+  if (reports > 0)
+    throw usage_error(
+        "kprof compare takes either Nsight Compute reports or saved kprof results, not both",
+        "compare .ncu-rep/.csv reports with each other, and comparison.json/profile.json with each other");
   std::vector<CompareInput> inputs;
   for (size_t i = 0; i < paths.size(); ++i)
     inputs.push_back(read_compare_input(paths[i], std::string(1, static_cast<char>('A' + std::min<size_t>(i, 25)))));
@@ -166,9 +176,13 @@ int run_compare(const std::vector<std::string>& paths, std::optional<double> fai
   // Both reports rendered before either is written: both are written whole, or neither.
   const std::string md = compare_markdown(r), json = json_text(compare_json(r)) + "\n";
   make_dirs(output_dir);
-  write_file_atomic(join_path(output_dir, "comparison.md"), md);
-  write_file_atomic(join_path(output_dir, "comparison.json"), json);
-  note_report(join_path(output_dir, "comparison.json"), json);
+  write_file_atomic(join_path(output_dir, "comparison.md"), compare_markdown(r));
+  nlohmann::json cj = compare_json(r);
+  if (html) cj["report_html"] = join_path(output_dir, "report.html");
+  const std::string text = json_text(cj) + "\n";
+  write_file_atomic(join_path(output_dir, "comparison.json"), text);
+  note_report(join_path(output_dir, "comparison.json"), text);
+  if (html) write_html_page(output_dir, compare_page(cj));
   std::fputs(compare_text(r).c_str(), stdout);
   std::printf("report: %s\n", join_path(output_dir, "comparison.md").c_str());
   return r.exit_code;

@@ -19,7 +19,8 @@ CompareInput read_compare_input(const std::string& path, const std::string& labe
 /// Reads the inputs, compares them, writes DIR/comparison.md and DIR/comparison.json (whole),
 /// prints the summary. Returns the exit code (0, or 1 when the gate failed); throws Error (exit 2)
 /// for fewer than two inputs or an unreadable file.
+/// With `html`, DIR/report.html too (its path in comparison.json "report_html").
 int run_compare(const std::vector<std::string>& paths, std::optional<double> fail_if_slower_pct,
-                const std::string& output_dir);
+                const std::string& output_dir, bool html = true);
 
 }  // namespace kprof

@@ -33,6 +33,7 @@
 #include "report/comparison.hpp"
 #include "flows/report_files.hpp"
 #include "report/profile_json.hpp"
+#include "report/html_pages.hpp"
 #include "report/timing_report.hpp"
 
 namespace kprof {
@@ -320,9 +321,15 @@ void write_profile_reports(const std::string& out_dir, const KernelSpec& spec, c
                                out.analysis ? &out.analysis->table : nullptr);
   }
   out.json = profile_json(out_dir, spec, s, out, nh);
+  if (s.html) out.json["report_html"] = join_path(out_dir, "report.html");
   const std::string text = json_text(out.json) + "\n";
   write_file_atomic(join_path(out_dir, "profile.json"), text);
   note_report(join_path(out_dir, "profile.json"), text);
+  if (s.html) {
+    HtmlOptions ho;
+    ho.include_source = s.html_source;
+    write_html_page(out_dir, ncu_page("kprof profile: " + spec.kernel, out.json, nullptr, ho));
+  }
 }
 
 nlohmann::json profile_json(const std::string& out_dir, const KernelSpec& spec, const ProfileSettings& s,

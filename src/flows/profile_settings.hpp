@@ -29,7 +29,9 @@ struct ProfileSettings {
   /// ref.py whose optional flops(**dims) / bytes_moved(**dims) declare the work for the time
   /// bound (`kprof run` passes its --ref); "" = the buffers alone.
   std::string ref;
-  bool roofline = true;  ///< write DIR/roofline.svg and .png
+  bool roofline = true;     ///< write DIR/roofline.svg and .png
+  bool html = true;         ///< write DIR/report.html (--no-html turns it off)
+  bool html_source = true;  ///< the page shows source lines and SASS (--html-no-source leaves them out)
   /// The check's reference answers (CheckResult::expected) of this version, when it was checked in
   /// this process: the timing keeps its last call's outputs and compares them (integrity block).
   const std::vector<ExpectedOutputs>* expected = nullptr;

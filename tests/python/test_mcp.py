@@ -47,6 +47,8 @@ def test_mcp_session(tmp_path):
     assert {"env", "check", "profile", "run", "job_status", "compare", "analyze", "findings"} <= tools
     assert analyzed["exit_code"] == 0 and analyzed["report"]["schema_version"] == 2
     assert analyzed["truncated"] is False and analyzed["next_step"]
+    assert analyzed["report_html"] == str(tmp_path / "a" / "report.html")  # the page's path (issue 52)
+    assert (tmp_path / "a" / "report.html").is_file()
     assert compared["exit_code"] == 1 and "revert" in compared["next_step"]
     assert bad["error"]["code"] == "usage_error" and "missing.ncu-rep" in bad["error"]["message"]
     assert bad["error"]["hint"]

@@ -89,6 +89,12 @@ DecisionReport RunWorkflow::time_rounds(const std::vector<KernelInstance*>& vers
   }
   DecisionReport report =
       decide_versions(out_.rows, arm_of_row, first.rounds, second ? &second->rounds : nullptr, dr.rule);
+  trace_rounds_ = first.rounds;  // trace.json draws the first set
+  trace_arms_.assign(static_cast<size_t>(first.rounds.arms()), "");
+  for (size_t i = 0; i < arm_of_row.size(); ++i)
+    if (arm_of_row[i] >= 0 && static_cast<size_t>(arm_of_row[i]) < trace_arms_.size())
+      trace_arms_[static_cast<size_t>(arm_of_row[i])] = out_.rows[i].name;
+  if (first.rounds.aa_arm && !trace_arms_.empty()) trace_arms_.back() = out_.rows.front().name + " (A/A)";
   report.notes.insert(report.notes.end(), first.notes.begin(), first.notes.end());
   if (!decide_aa_note_.empty()) report.notes.push_back(decide_aa_note_);
   report.notes.insert(report.notes.end(), rounds_notes_.begin(), rounds_notes_.end());

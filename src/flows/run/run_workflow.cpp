@@ -14,10 +14,12 @@
 #include "core/term.hpp"
 #include "core/text.hpp"
 #include "core/trace.hpp"
+#include "core/settings.hpp"
 #include "device/cuda.hpp"
 #include "flows/assess_context.hpp"
 #include "flows/report_files.hpp"
 #include "report/decision_report.hpp"
+#include "report/html_pages.hpp"
 #include "kernel/guarded_call.hpp"
 #include "kernel/load.hpp"
 #include "kernel/kernel_spec.hpp"
@@ -106,9 +108,25 @@ void RunWorkflow::write_comparison() {
     cj["roofline"] = note.empty() ? nlohmann::json(join_path(req_.output_dir, "roofline.svg")) : nlohmann::json(note);
     if (!note.empty()) print_warning(note);
   }
+  if (req_.profile.html) cj["report_html"] = join_path(req_.output_dir, "report.html");
+  cj["trace"] = write_run_trace();
   const std::string text = json_text(cj) + "\n";
   write_file_atomic(join_path(req_.output_dir, "comparison.json"), text);
   note_report(join_path(req_.output_dir, "comparison.json"), text);
+  if (req_.profile.html) {
+    HtmlOptions ho;
+    ho.include_source = req_.profile.html_source;
+    write_html_page(req_.output_dir, run_page(cj, profile_docs_, ho));
+  }
+}
+
+std::string RunWorkflow::write_run_trace() {
+  const std::string& kt = settings().trace_path;
+  std::string kprof_trace = !kt.empty() && path_exists(kt) ? read_file(kt) : std::string();
+  TraceRounds tr{trace_rounds_ ? &*trace_rounds_ : nullptr, trace_arms_, req_.decide.rounds.calls_per_slot};
+  std::string path = join_path(req_.output_dir, "trace.json");
+  write_file_atomic(path, run_trace_json(trace_timings_, tr, kprof_trace).dump() + "\n");
+  return path;
 }
 
 VersionRow RunWorkflow::run_version(size_t i) {
@@ -274,6 +292,8 @@ void RunWorkflow::record_profile(VersionRow& row, const ProfileOutcome& p, Clock
   fill_ncu_columns(row, p.analysis ? &p.analysis->verdict : nullptr, p.analysis ? &p.analysis->table : nullptr,
                    p.classified, p.failure);
   if (p.classified) profiled_.emplace_back(row.name, *p.analysis);
+  if (p.json.is_object()) profile_docs_.emplace_back(row.name, p.json);
+  trace_timings_.push_back(trace_timing_of(row.name, p.timing));
   if (!p.classified && req_.profile.run_ncu) out_.exit_code = std::max(out_.exit_code, 1);
   std::string cls = class_text(row);
   step_line(row.name, "profile",

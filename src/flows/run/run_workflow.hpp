@@ -18,6 +18,8 @@
 #include "flows/run/run_request.hpp"
 #include "flows/run/run_steps.hpp"
 #include "report/roofline_chart.hpp"
+#include "report/run_trace.hpp"
+#include "stages/verify/reference_loader.hpp"
 
 namespace kprof {
 
@@ -44,6 +46,8 @@ class RunWorkflow {
   /// Compares the rows and writes comparison.md/.json (with the decision block of --decide) and
   /// roofline.svg.
   void write_comparison();
+  /// Writes DIR/trace.json (report/run_trace.hpp) with the KPROF_TRACE timeline merged in; returns its path.
+  std::string write_run_trace();
 
   /// The interleaved rounds (run_decide.cpp), with --decide and by default for two or more
   /// versions: the correct versions, kept loaded, timed in rounds (stages/timing/rounds_gpu.hpp),
@@ -185,6 +189,16 @@ class RunWorkflow {
   /// times the input sets stay within half of the free device memory (the later versions still
   /// load): else it is released, a note says so and its verdict is inconclusive.
   void keep_for_rounds(size_t row, std::unique_ptr<KernelInstance> inst);
+
+  // What report.html and trace.json draw (write_comparison, write_run_trace).
+  /// Each profiled version's profile.json.
+  std::vector<std::pair<std::string, nlohmann::json>> profile_docs_;
+  /// Each timed version's pass.
+  std::vector<TraceTiming> trace_timings_;
+  /// --decide's first set of rounds.
+  std::optional<RoundsResult> trace_rounds_;
+  /// Their arms' names (the A/A arm last).
+  std::vector<std::string> trace_arms_;
   /// --decide: keeps a correct version for the rounds (row: the row run_versions appends next).
   void keep_for_decision(std::unique_ptr<KernelInstance> inst) { keep_for_rounds(out_.rows.size(), std::move(inst)); }
   /// --decide: loads the baseline (`spec`, version 0) a second time for the A/A arm (decide_aa_).
