@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""README.md's option table checked against the option table (kprof __options): every option it
+"""The option table of a doc (docs/USAGE.md, once README.md) checked against the option table (kprof __options): every option it
 names exists for every command it lists, and every default it states is the table's (the same
-number or word). Usage: test_docs_options.py KPROF_BINARY README.md. Exit 0 / 1 with each mismatch."""
+number or word). Usage: test_docs_options.py KPROF_BINARY DOC.md. Exit 0 / 1 with each mismatch."""
 import json
 import re
 import subprocess
@@ -37,7 +37,7 @@ def main():
             for cmd in cmds:
                 checked_flags += 1
                 if flag not in rows.get(cmd, {}):
-                    problems.append(f"README.md:{no}: {flag} is not an option of kprof {cmd} in the option table")
+                    problems.append(f"{readme}:{no}: {flag} is not an option of kprof {cmd} in the option table")
         # One default per option, separated by ';' or ',' when several options share a row.
         parts = [p.strip() for p in re.split(r";|, (?![^()]*\))", default)]
         if " / " in opt:  # "--warmup N / --warmup-ms T": one default cell for the pair
@@ -52,10 +52,10 @@ def main():
             text = f"{want:g}" if isinstance(want, float) else str(want)
             checked_defaults += 1
             if not re.search(r"(?<![\w.])" + re.escape(text) + r"(?![\w.])", part):
-                problems.append(f"README.md:{no}: {flag} default '{part}' is not the table's {text}")
+                problems.append(f"{readme}:{no}: {flag} default '{part}' is not the table's {text}")
     for p in problems:
         print("FAIL", p)
-    print(f"README option table: {checked_flags} option/command pairs and {checked_defaults} defaults checked, "
+    print(f"{readme} option table: {checked_flags} option/command pairs and {checked_defaults} defaults checked, "
           f"{len(problems)} mismatch(es)")
     return 1 if problems else 0
 

@@ -1,5 +1,7 @@
 #include "stages/results/versions.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <set>
