@@ -8,12 +8,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 
 #include "core/outcome.hpp"
 #include "cli/commands.hpp"
 #include "cli/kernel_options.hpp"
 #include "cli/run_options.hpp"
 #include "core/error.hpp"
+#include "core/fs.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
 #include "core/trace.hpp"
@@ -227,11 +229,17 @@ CliOutcome cli_check(const std::vector<std::string>& argv) {
 namespace {
 
 /// The -o folder of the command parsed into `app` (given or its default), "" when it has none.
+/// `kprof env -o` names a file (env_check.md, or a folder when it ends in '/' or is one): its
+/// folder is the one held; `kprof build -o` names the .so, no report: nothing is held.
 std::string output_folder_of(CLI::App& app) {
   for (CLI::App* sub : app.get_subcommands()) {
     try {
       const CLI::Option* o = sub->get_option("-o");
-      return o->count() > 0 ? o->as<std::string>() : o->get_default_str();
+      std::string out = o->count() > 0 ? o->as<std::string>() : o->get_default_str();
+      if (sub->get_name() == "build") return "";
+      if (sub->get_name() == "env" && !out.empty() && out.back() != '/' && !std::filesystem::is_directory(out))
+        return parent_dir(out);
+      return out;
     } catch (const CLI::OptionNotFound&) {
     }
   }

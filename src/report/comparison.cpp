@@ -29,6 +29,15 @@ std::optional<double> opt_num(const nlohmann::json& j, const char* key) {
   return it->get<double>();
 }
 
+/// A saved time (ms): absent or null is none; a value that is not a number (a string where a time
+/// belongs) throws nlohmann's type_error, which the reader of the file reports as damaged (exit 2):
+/// a gate never passes on a time it could not read.
+std::optional<double> opt_time(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  return it->get<double>();
+}
+
 std::string str_or(const nlohmann::json& j, const char* key) {
   auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
@@ -172,14 +181,14 @@ void from_json(const nlohmann::json& j, VersionRow& r) {
   r.status = *st;
   r.status_reason = str_or(j, "status_reason");
   r.profiled = j.value("profiled", false);
-  r.time_ms = opt_num(j, "time_ms");
-  r.spread_ms = opt_num(j, "spread_ms");
+  r.time_ms = opt_time(j, "time_ms");
+  r.spread_ms = opt_time(j, "spread_ms");
   r.time_samples_ms = samples(j, "time_samples_ms");
-  r.call_ms = opt_num(j, "call_ms");
-  r.call_std_ms = opt_num(j, "call_std_ms");
+  r.call_ms = opt_time(j, "call_ms");
+  r.call_std_ms = opt_time(j, "call_std_ms");
   r.call_samples_ms = samples(j, "call_samples_ms");
-  r.kernel_ms = opt_num(j, "kernel_ms");
-  r.kernel_std_ms = opt_num(j, "kernel_std_ms");
+  r.kernel_ms = opt_time(j, "kernel_ms");
+  r.kernel_std_ms = opt_time(j, "kernel_std_ms");
   r.kernel_samples_ms = samples(j, "kernel_samples_ms");
   r.kernel_source = str_or(j, "kernel_source");
   r.profile = parse_profile_status(str_or(j, "profile_status")).value_or(ProfileStatus::NotProfiled);

@@ -66,6 +66,11 @@ void write_script(const std::string& path, const std::string& body) {
 
 }  // namespace
 
+// A stand-in .ncu-rep for the paths that never parse it (ncu_report off, ncu's export faked):
+// the "NVR\0" magic, so kprof's first check takes it as a report, and a format version (99) whose
+// block layout kprof does not check.
+const std::string kStandInReport = std::string("NVR\0", 4) + std::string("\x63\0\0\0", 4) + "binary";
+
 TEST(AnalyzeCmd, EachRealExportGivesTheReadmeClass) {
   const std::pair<const char*, const char*> cases[] = {{"copy.raw.csv", "Memory-Bound (DRAM)"},
                                                        {"fma.raw.csv", "Compute-Bound (FMA pipe)"},
@@ -168,7 +173,7 @@ TEST(AnalyzeCmd, NoKernelsOrNoUsableMetricsIsExitOne) {
 
 TEST(AnalyzeCmd, NcuRepNeedsNcuOnPath) {
   std::string rep = scratch("r.ncu-rep");
-  write_file_atomic(rep, "binary");
+  write_file_atomic(rep, kStandInReport);
   std::string empty_dir = scratch("empty_path");
   make_dirs(empty_dir);
   ProcessResult r = analyze({rep, "-o", scratch("rep_out")}, {{"PATH", empty_dir}, {"KPROF_NCU_REPORT", "off"}});
@@ -188,7 +193,7 @@ TEST(AnalyzeCmd, NcuRepIsExportedThroughNcu) {
                "echo '==PROF== message line'\ncat '" +
                    data("fma.raw.csv") + "'\n");
   std::string rep = scratch("fma.ncu-rep");
-  write_file_atomic(rep, "binary");
+  write_file_atomic(rep, kStandInReport);
   ProcessResult r =
       analyze({rep, "-o", scratch("rep_ok_out")}, {{"PATH", bin + ":/usr/bin:/bin"}, {"KPROF_NCU_REPORT", "off"}});
   EXPECT_EQ(r.exit_code, 0) << r.combined();

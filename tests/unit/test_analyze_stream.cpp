@@ -112,7 +112,7 @@ TEST(ValueRange, ImpossibleValuesAreRemovedAndPossibleOnesKept) {
   EXPECT_TRUE(k.number("sm__warps_active.max.pct_of_peak_sustained_active").has_value());
   EXPECT_TRUE(k.number("some__ratio").has_value());
   EXPECT_TRUE(k.number("sm__pipe_tensor_cycles_active.min.pct_of_peak_sustained_elapsed").has_value());
-  EXPECT_EQ(describe(bad.back()), "sm__throughput.avg.pct_of_peak_sustained_elapsed = -50 %: negative");
+  EXPECT_EQ(describe(bad.back()), "sm__throughput.avg.pct_of_peak_sustained_elapsed = -50 %: a negative share of peak");
 }
 
 TEST(AnalyzeStream, KeepsTheLongestLaunchesAndAgreesWithClassifyCall) {
@@ -180,7 +180,7 @@ TEST(AnalyzeStream, ImpossibleValuesAreCountedAndNoted) {
   StreamedAnalysis s = analyze_ncu_file(path, 10);
   EXPECT_EQ(s.invalid_values, 1u);
   ASSERT_EQ(s.invalid_examples.size(), 1u);
-  EXPECT_NE(s.invalid_examples[0].find("= -50 %: negative"), std::string::npos) << s.invalid_examples[0];
+  EXPECT_NE(s.invalid_examples[0].find("= -50 %: a negative share of peak"), std::string::npos) << s.invalid_examples[0];
   const Verdict& v = s.kept.verdict.kernels.at(0);
   EXPECT_EQ(v.cls, Bottleneck::NotClassified);  // never classified on an impossible SOL
   EXPECT_TRUE(std::any_of(v.not_concluded.begin(), v.not_concluded.end(), [](const std::string& n) {

@@ -203,11 +203,14 @@ TEST(RunFlowFakes, AVersionThatFailsItsCheckIsNotTimedAndTheRunExitsOne) {
   EXPECT_EQ(out.rows[1].status_reason, "C: 3 of 8 elements off");
   EXPECT_EQ(out.rows[2].status, VersionStatus::Pass);
   EXPECT_EQ(out.exit_code, 1);
-  EXPECT_EQ(ports.log, (std::vector<std::string>{"load v0.cu", "check v0.cu", "profile v0.cu", "load v1.cu",
-                                                 "check v1.cu", "load v2.cu", "check v2.cu", "profile v2.cu"}));
+  // The baseline is loaded a second time for the rounds' A/A arm: with two or more versions, run's
+  // verdicts between versions come from interleaved rounds (issue 49 item 1), over the correct ones.
+  EXPECT_EQ(ports.log,
+            (std::vector<std::string>{"load v0.cu", "check v0.cu", "load v0.cu", "profile v0.cu", "load v1.cu",
+                                      "check v1.cu", "load v2.cu", "check v2.cu", "profile v2.cu"}));
   EXPECT_TRUE(exists(dir / "out/v1/correctness.json"));
   EXPECT_TRUE(exists(dir / "out/comparison.json"));
-  EXPECT_FALSE(out.decision.has_value());
+  EXPECT_TRUE(out.decision.has_value());  // the rounds' verdicts, without --decide too
 }
 
 TEST(RunFlowFakes, EveryVersionCorrectExitsZeroWithTheirTimes) {
@@ -266,8 +269,9 @@ TEST(RunFlowFakes, NoVersionIsTimedBeforeItsCheckWhenItsBuffersWouldCrowdTheDevi
   ports.reference_ready_after = 5;
   ports.free_bytes = 64;  // two buffers of 8 floats hold 64 bytes: more than half of it
   RunOutcome out = drive_run(req, ports);
-  EXPECT_EQ(ports.log, (std::vector<std::string>{"load v0.cu", "check v0.cu", "time v0.cu", "load v1.cu", "check v1.cu",
-                                                 "time v1.cu"}));
+  // (the second load of v0 is the rounds' A/A arm, after its check)
+  EXPECT_EQ(ports.log, (std::vector<std::string>{"load v0.cu", "check v0.cu", "load v0.cu", "time v0.cu", "load v1.cu",
+                                                 "check v1.cu", "time v1.cu"}));
   EXPECT_EQ(out.rows[1].status, VersionStatus::Pass);
 }
 

@@ -123,9 +123,10 @@ void RunWorkflow::write_comparison() {
 std::string RunWorkflow::write_run_trace() {
   const std::string& kt = settings().trace_path;
   std::string kprof_trace = !kt.empty() && path_exists(kt) ? read_file(kt) : std::string();
-  TraceRounds tr{trace_rounds_ ? &*trace_rounds_ : nullptr, trace_arms_, req_.decide.rounds.calls_per_slot};
+  TraceRounds tr{trace_rounds_ ? &*trace_rounds_ : nullptr, trace_arms_,
+                 static_cast<size_t>(std::max(0, req_.decide.rounds.calls_per_slot))};
   std::string path = join_path(req_.output_dir, "trace.json");
-  write_file_atomic(path, run_trace_json(trace_timings_, tr, kprof_trace).dump() + "\n");
+  write_file_atomic(path, json_text(run_trace_json(trace_timings_, tr, kprof_trace), -1) + "\n");
   return path;
 }
 

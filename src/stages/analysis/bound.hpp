@@ -15,6 +15,12 @@
 
 namespace kprof {
 
+/// The largest bound / measured time kept (2x): above 100% a clock above the one the peak assumes or
+/// a ceiling that underestimates the GPU explains a few percent (the H200's 1980 MHz boost over its
+/// base clock is 1.25x); beyond 2x only a count that cannot be (issue 50: damaged or edited reports)
+/// does, and the bound is dropped ("not concluded"). Source: kprof's rule.
+inline constexpr double kImpossibleBoundRatio = 2.0;
+
 /// One buffer of the call as the bound sees it.
 struct BufferUse {
   std::string name;
