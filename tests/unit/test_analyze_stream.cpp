@@ -180,7 +180,8 @@ TEST(AnalyzeStream, ImpossibleValuesAreCountedAndNoted) {
   StreamedAnalysis s = analyze_ncu_file(path, 10);
   EXPECT_EQ(s.invalid_values, 1u);
   ASSERT_EQ(s.invalid_examples.size(), 1u);
-  EXPECT_NE(s.invalid_examples[0].find("= -50 %: a negative share of peak"), std::string::npos) << s.invalid_examples[0];
+  EXPECT_NE(s.invalid_examples[0].find("= -50 %: a negative share of peak"), std::string::npos)
+      << s.invalid_examples[0];
   const Verdict& v = s.kept.verdict.kernels.at(0);
   EXPECT_EQ(v.cls, Bottleneck::NotClassified);  // never classified on an impossible SOL
   EXPECT_TRUE(std::any_of(v.not_concluded.begin(), v.not_concluded.end(), [](const std::string& n) {

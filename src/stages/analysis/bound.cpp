@@ -152,9 +152,10 @@ void settle(TimeBound& b, std::optional<double> mem, std::optional<double> mem_t
   if (b.bound_s && b.measured_s > 0 && *b.bound_s > kImpossibleBoundRatio * b.measured_s) {
     // A bound this far above the measured time comes from a count that cannot be (a damaged or
     // edited report): no clock or ceiling error explains it, so no bound and no percentage is given.
-    b.notes.push_back(fmt::format("not concluded: the bound {} ({}) is {:.3g}x the measured {}, which no kernel can "
-                                  "run: a count behind it cannot be; no bound is given",
-                                  ns(*b.bound_s), b.binding, *b.bound_s / b.measured_s, ns(b.measured_s)));
+    b.notes.push_back(
+        fmt::format("not concluded: the bound {} ({}) is {:.3g}x the measured {}, which no kernel can "
+                    "run: a count behind it cannot be; no bound is given",
+                    ns(*b.bound_s), b.binding, *b.bound_s / b.measured_s, ns(b.measured_s)));
     b.bound_s.reset();
     b.theoretical_s.reset();
   }
