@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the faces of the option table that are files: python/kprof/__init__.pyi (the typed
-signatures of kprof's functions, for type checkers and editors) and docs/OPTIONS.md (every
-command's options). Both are built from `kprof __options` (api/options.hpp), through the same code
+signatures of kprof's functions, for type checkers and editors), docs/OPTIONS.md (every
+command's options) and python/kprof/_option_table.json (the table itself, which `import kprof`
+reads instead of loading the C++ extension). Both are built from `kprof __options` (api/options.hpp), through the same code
 the package uses at run time (python/kprof/_options.py).
 
 Usage: gen_faces.py KPROF_BINARY [--check]
@@ -97,7 +98,9 @@ def main(argv):
     table = json.loads(subprocess.run([binary, "__options"], capture_output=True, text=True, check=True).stdout)
     opts = load_options(table)
     files = {os.path.join(ROOT, "python", "kprof", "__init__.pyi"): pyi(opts, table),
-             os.path.join(ROOT, "docs", "OPTIONS.md"): options_md(binary, table)}
+             os.path.join(ROOT, "docs", "OPTIONS.md"): options_md(binary, table),
+             os.path.join(ROOT, "python", "kprof", "_option_table.json"): json.dumps(table, indent=1, sort_keys=True)
+             + "\n"}
     stale = 0
     for path, text in files.items():
         try:

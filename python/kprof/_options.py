@@ -25,7 +25,14 @@ COMMON = ("raise_on_failure", "progress", "wall_timeout_s")
 
 @functools.lru_cache(maxsize=1)
 def table() -> Dict[str, Any]:
-    """The option table: {"kprof_version", "commands": {command: [row, ...]}} (see api/options.hpp)."""
+    """The option table: {"kprof_version", "commands": {command: [row, ...]}} (see api/options.hpp).
+    Read from ``_option_table.json`` beside this file (written from the C++ table by
+    scripts/gen_faces.py, checked current by ctest FacesCurrent), so ``import kprof`` loads no C++;
+    from the extension module itself where that file is missing."""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_option_table.json")
+    if os.path.exists(here):
+        with open(here, encoding="utf-8") as f:
+            return json.load(f)
     from kprof import _core  # the extension module: the C++ table itself
 
     return json.loads(_core.option_table())
