@@ -52,9 +52,10 @@ def test_each_call_gets_its_own_folder_and_outcome(tmp_path, monkeypatch):
         assert json.load(f) == dict(r)
 
 
-def test_ten_threads_sharing_one_folder_name_each_get_their_own_report(tmp_path):
+def test_ten_threads_sharing_one_folder_name_each_get_their_own_report(tmp_path, monkeypatch):
     """Ten analyze calls at once, half of them into one folder they all name: each report is the
     call's own (its source), read from its outcome document, and the files on disk are whole."""
+    monkeypatch.chdir(tmp_path)  # the other half write their default folders here, not in the checkout
     reports = {}
     csvs = []
     for i in range(10):  # ten distinct inputs: the copy export under ten names
