@@ -58,29 +58,75 @@ void validate(const AnalyzeRequest& r) {
   check_range("analyze", "--timeout", r.export_timeout_s);
 }
 
-json to_json(const EnvRequest& r) {
-  json j = header("env");
-  j.update({{"output_file", r.output_file}, {"gpu", r.gpu}, {"json", r.json}, {"probe_timeout_s", r.probe_timeout_s}});
+// Each request's fields, listed once: the list drives both directions (to_json and *_from_json), so a
+// field added to a request cannot reach one direction and miss the other.
+namespace {
+
+const auto kEnvFields = [](auto& r, auto&& f) {
+  f("output_file", r.output_file);
+  f("gpu", r.gpu);
+  f("json", r.json);
+  f("probe_timeout_s", r.probe_timeout_s);
+  f("no_html", r.no_html);
+};
+const auto kClocksFields = [](auto& r, auto&& f) {
+  f("gpu", r.gpu);
+  f("lock", r.lock);
+  f("max", r.max);
+  f("reset", r.reset);
+  f("dry_run", r.dry_run);
+};
+const auto kBuildFields = [](auto& r, auto&& f) {
+  f("kernel", r.kernel);
+  f("implementation", r.implementation);
+  f("arch", r.arch);
+  f("output_so", r.output_so);
+  f("gpu", r.gpu);
+  f("nvcc_timeout_s", r.nvcc_timeout_s);
+  f("nvcc_flags", r.nvcc_flags);
+};
+const auto kCompareFields = [](auto& r, auto&& f) {
+  f("inputs", r.inputs);
+  f("fail_if_slower_pct", r.fail_if_slower_pct);
+  f("output_dir", r.output_dir);
+  f("no_html", r.no_html);
+};
+const auto kAnalyzeFields = [](auto& r, auto&& f) {
+  f("report", r.report);
+  f("output_dir", r.output_dir);
+  f("json", r.json);
+  f("top", r.top);
+  f("sass", r.sass);
+  f("no_roofline", r.no_roofline);
+  f("export_timeout_s", r.export_timeout_s);
+  f("no_html", r.no_html);
+  f("html_no_source", r.html_no_source);
+};
+
+/// `r` as JSON: the header of `command`, then the fields `fields` lists.
+template <class R, class Fields>
+json write_fields(const char* command, const R& r, const Fields& fields) {
+  json j = header(command);
+  fields(r, [&j](const char* key, const auto& v) { j[key] = v; });
   return j;
 }
 
-json to_json(const ClocksCommandRequest& r) {
-  json j = header("clocks");
-  j.update({{"gpu", r.gpu}, {"lock", r.lock}, {"max", r.max}, {"reset", r.reset}, {"dry_run", r.dry_run}});
-  return j;
+/// The request `what` from `j`: every field `fields` lists that `j` holds (read_field's checks).
+template <class R, class Fields>
+R read_fields(const json& j, const char* what, const Fields& fields) {
+  check_object(j, what);
+  R r;
+  fields(r, [&j](const char* key, auto& v) { read_field(j, key, v); });
+  return r;
 }
 
-json to_json(const BuildRequest& r) {
-  json j = header("build");
-  j.update({{"kernel", r.kernel},
-            {"implementation", r.implementation},
-            {"arch", r.arch},
-            {"output_so", r.output_so},
-            {"gpu", r.gpu},
-            {"nvcc_timeout_s", r.nvcc_timeout_s},
-            {"nvcc_flags", r.nvcc_flags}});
-  return j;
-}
+}  // namespace
+
+json to_json(const EnvRequest& r) { return write_fields("env", r, kEnvFields); }
+json to_json(const ClocksCommandRequest& r) { return write_fields("clocks", r, kClocksFields); }
+json to_json(const BuildRequest& r) { return write_fields("build", r, kBuildFields); }
+json to_json(const CompareRequest& r) { return write_fields("compare", r, kCompareFields); }
+json to_json(const AnalyzeRequest& r) { return write_fields("analyze", r, kAnalyzeFields); }
 
 json to_json(const CheckRequest& r) {
   json j = to_json(r.kernel);
@@ -89,84 +135,24 @@ json to_json(const CheckRequest& r) {
   return j;
 }
 
-json to_json(const CompareRequest& r) {
-  json j = header("compare");
-  j.update({{"inputs", r.inputs}, {"fail_if_slower_pct", r.fail_if_slower_pct}, {"output_dir", r.output_dir}});
-  return j;
-}
-
-json to_json(const AnalyzeRequest& r) {
-  json j = header("analyze");
-  j.update({{"report", r.report},
-            {"output_dir", r.output_dir},
-            {"json", r.json},
-            {"top", r.top},
-            {"sass", r.sass},
-            {"no_roofline", r.no_roofline},
-            {"export_timeout_s", r.export_timeout_s}});
-  return j;
-}
-
-EnvRequest env_request_from_json(const json& j) {
-  check_object(j, "the env request");
-  EnvRequest r;
-  read_field(j, "output_file", r.output_file);
-  read_field(j, "gpu", r.gpu);
-  read_field(j, "json", r.json);
-  read_field(j, "probe_timeout_s", r.probe_timeout_s);
-  return r;
-}
-
+EnvRequest env_request_from_json(const json& j) { return read_fields<EnvRequest>(j, "the env request", kEnvFields); }
 ClocksCommandRequest clocks_request_from_json(const json& j) {
-  check_object(j, "the clocks request");
-  ClocksCommandRequest r;
-  read_field(j, "gpu", r.gpu);
-  read_field(j, "lock", r.lock);
-  read_field(j, "max", r.max);
-  read_field(j, "reset", r.reset);
-  read_field(j, "dry_run", r.dry_run);
-  return r;
+  return read_fields<ClocksCommandRequest>(j, "the clocks request", kClocksFields);
 }
-
 BuildRequest build_request_from_json(const json& j) {
-  check_object(j, "the build request");
-  BuildRequest r;
-  read_field(j, "kernel", r.kernel);
-  read_field(j, "implementation", r.implementation);
-  read_field(j, "arch", r.arch);
-  read_field(j, "output_so", r.output_so);
-  read_field(j, "gpu", r.gpu);
-  read_field(j, "nvcc_timeout_s", r.nvcc_timeout_s);
-  read_field(j, "nvcc_flags", r.nvcc_flags);
-  return r;
+  return read_fields<BuildRequest>(j, "the build request", kBuildFields);
+}
+CompareRequest compare_request_from_json(const json& j) {
+  return read_fields<CompareRequest>(j, "the compare request", kCompareFields);
+}
+AnalyzeRequest analyze_request_from_json(const json& j) {
+  return read_fields<AnalyzeRequest>(j, "the analyze request", kAnalyzeFields);
 }
 
 CheckRequest check_request_from_json(const json& j) {
   CheckRequest r;
   r.kernel = kernel_request_from_json(j);
   read_field(j, "sanitize", r.sanitize);
-  return r;
-}
-
-CompareRequest compare_request_from_json(const json& j) {
-  check_object(j, "the compare request");
-  CompareRequest r;
-  read_field(j, "inputs", r.inputs);
-  read_field(j, "fail_if_slower_pct", r.fail_if_slower_pct);
-  read_field(j, "output_dir", r.output_dir);
-  return r;
-}
-
-AnalyzeRequest analyze_request_from_json(const json& j) {
-  check_object(j, "the analyze request");
-  AnalyzeRequest r;
-  read_field(j, "report", r.report);
-  read_field(j, "output_dir", r.output_dir);
-  read_field(j, "json", r.json);
-  read_field(j, "top", r.top);
-  read_field(j, "sass", r.sass);
-  read_field(j, "no_roofline", r.no_roofline);
-  read_field(j, "export_timeout_s", r.export_timeout_s);
   return r;
 }
 

@@ -69,6 +69,13 @@ TEST(CommandRequests, EachRoundTripsThroughJsonWithTheVersion) {
   an.export_timeout_s = 20;
   EXPECT_EQ(api::to_json(api::analyze_request_from_json(api::to_json(an))), api::to_json(an));
 
+  // The page's options survive the round trip (one field list drives both directions).
+  env.no_html = cmp.no_html = an.no_html = an.html_no_source = true;
+  EXPECT_TRUE(api::env_request_from_json(api::to_json(env)).no_html);
+  EXPECT_TRUE(api::compare_request_from_json(api::to_json(cmp)).no_html);
+  api::AnalyzeRequest an2 = api::analyze_request_from_json(api::to_json(an));
+  EXPECT_TRUE(an2.no_html && an2.html_no_source);
+
   api::RunCommandRequest run;
   run.k.kernels = {"v0.cu", "v1.cu"};
   run.decide = true;
