@@ -20,6 +20,9 @@ void register_build(CLI::App& app, CommandAction& action);    ///< kprof build  
 void register_analyze(CLI::App& app, CommandAction& action);  ///< kprof analyze  (cmd_analyze.cpp)
 void register_run(CLI::App& app, CommandAction& action);      ///< kprof run      (cmd_run.cpp)
 void register_compare(CLI::App& app, CommandAction& action);  ///< kprof compare  (cmd_compare.cpp)
+/// The public commands above, in --help's order (env, clocks, check, profile, build, analyze, run,
+/// compare), as cli_main registers them (entry.cpp); the option table's tests register the same.
+void register_public_commands(CLI::App& app, CommandAction& action);
 void register_runner(CLI::App& app, CommandAction& action);   ///< kprof __runner (hidden; what ncu profiles)
 void register_probe(CLI::App& app, CommandAction& action);    ///< kprof __probe  (hidden; env's ncu counter probe)
 void register_worker(CLI::App& app, CommandAction& action);   ///< kprof __worker (hidden; a shard of a scaled run)

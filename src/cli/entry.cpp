@@ -26,6 +26,21 @@
 #include "core/settings.hpp"
 #include "device/cupti_loader.hpp"
 
+namespace kprof {
+
+void register_public_commands(CLI::App& app, CommandAction& action) {
+  register_env(app, action);
+  register_clocks(app, action);
+  register_check(app, action);
+  register_profile(app, action);
+  register_build(app, action);
+  register_analyze(app, action);
+  register_run(app, action);
+  register_compare(app, action);
+}
+
+}  // namespace kprof
+
 namespace {
 
 /// ends_through_exit(argv) of the command running in this process.
@@ -116,14 +131,7 @@ void register_commands(CLI::App& app, kprof::CommandAction& action) {
   app.set_version_flag("--version", std::string("kprof ") + KPROF_VERSION);
   app.require_subcommand(1, 1);
   app.fallthrough(false);
-  register_env(app, action);
-  register_clocks(app, action);
-  register_check(app, action);
-  register_profile(app, action);
-  register_build(app, action);
-  register_analyze(app, action);
-  register_run(app, action);
-  register_compare(app, action);
+  register_public_commands(app, action);
   register_runner(app, action);
   register_probe(app, action);
   register_worker(app, action);

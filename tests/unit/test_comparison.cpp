@@ -5,6 +5,7 @@
 #include <random>
 
 #include "core/error.hpp"
+#include "fake_kernel.hpp"
 #include "kernel/load.hpp"
 #include "report/comparison.hpp"
 
@@ -22,18 +23,7 @@ VersionRow row(const std::string& name, bool correct, std::optional<double> ms, 
   return r;
 }
 
-/// A KernelInstance with fixed buffers, enough for report headers.
-class FakeKernel final : public KernelInstance {
- public:
-  Implementation implementation() const override { return Implementation::CudaCpp; }
-  std::string signature() const override { return "solve(const float* A, float* C, int N)"; }
-  void prepare(uint64_t) override {}
-  std::vector<BufferView> buffers() const override {
-    return {{"A", DType::F32, 8, nullptr, false, {}}, {"C", DType::F32, 8, nullptr, true, {}}};
-  }
-  std::vector<ScalarArg> scalars() const override { return {{"N", 8, true}}; }
-  void call() override {}
-};
+using testutil::FakeKernel;
 
 }  // namespace
 

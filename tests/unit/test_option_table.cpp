@@ -26,16 +26,7 @@ namespace {
 struct Registered {
   CLI::App app{"kprof"};
   CommandAction action;
-  Registered() {
-    register_env(app, action);
-    register_clocks(app, action);
-    register_check(app, action);
-    register_profile(app, action);
-    register_build(app, action);
-    register_analyze(app, action);
-    register_run(app, action);
-    register_compare(app, action);
-  }
+  Registered() { register_public_commands(app, action); }
 };
 
 }  // namespace

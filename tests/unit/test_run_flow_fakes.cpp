@@ -10,6 +10,7 @@
 #include <set>
 
 #include "core/error.hpp"
+#include "fake_kernel.hpp"
 #include "core/fs.hpp"
 #include "flows/run/run_ports.hpp"
 #include "flows/run/run_workflow.hpp"
@@ -20,18 +21,7 @@ using kprof::testutil::TempDir;
 
 namespace {
 
-/// A compiled version with two small buffers; prepare() and call() do nothing.
-class FakeKernel final : public KernelInstance {
- public:
-  Implementation implementation() const override { return Implementation::CudaCpp; }
-  std::string signature() const override { return "solve(const float* A, float* C, int N)"; }
-  void prepare(uint64_t) override {}
-  std::vector<BufferView> buffers() const override {
-    return {{"A", DType::F32, 8, nullptr, false, {}}, {"C", DType::F32, 8, nullptr, true, {}}};
-  }
-  std::vector<ScalarArg> scalars() const override { return {{"N", 8, true}}; }
-  void call() override {}
-};
+using testutil::FakeKernel;
 
 /// What a fake version does in its check.
 enum class CheckScript { Pass, Fail, Hang };
