@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "core/outcome.hpp"
+#include "api/options.hpp"
 #include "cli/commands.hpp"
 #include "cli/kernel_options.hpp"
 #include "cli/run_options.hpp"
@@ -236,19 +237,19 @@ CliOutcome cli_check(const std::vector<std::string>& argv) {
 
 namespace {
 
-/// The -o folder of the command parsed into `app` (given or its default), "" when it has none.
-/// `kprof env -o` names a file (env_check.md, or a folder when it ends in '/' or is one): its
-/// folder is the one held; `kprof build -o` names the .so, no report: nothing is held.
+/// The folder the command parsed into `app` writes its reports to, "" when it writes none: what its
+/// -o sets, by the option table's field (api/options.hpp): a folder ("output_dir") is itself, a
+/// report file ("output_file": env_check.md, or a folder when it ends in '/' or is one) its folder,
+/// anything else (build's .so: "output_so") none.
 std::string output_folder_of(CLI::App& app) {
   for (CLI::App* sub : app.get_subcommands()) {
-    try {
+    for (const kprof::api::OptionRow* row : kprof::api::command_rows(sub->get_name())) {
+      if (row->short_name != "-o") continue;
       const CLI::Option* o = sub->get_option("-o");
       std::string out = o->count() > 0 ? o->as<std::string>() : o->get_default_str();
-      if (sub->get_name() == "build") return "";
-      if (sub->get_name() == "env" && !out.empty() && out.back() != '/' && !std::filesystem::is_directory(out))
-        return parent_dir(out);
-      return out;
-    } catch (const CLI::OptionNotFound&) {
+      if (row->field == "output_dir") return out;
+      if (row->field != "output_file" || out.empty()) return "";
+      return out.back() == '/' || std::filesystem::is_directory(out) ? out : kprof::parent_dir(out);
     }
   }
   return "";
