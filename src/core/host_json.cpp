@@ -1,6 +1,7 @@
 #include "core/host_json.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "core/error.hpp"
 
