@@ -14,12 +14,12 @@ ProbeRequest probe_request_from_json(const nlohmann::json& j) {
     throw usage_error(std::string("the probe request is not a JSON object (") + j.type_name() + ")",
                       "a request is an object of fields");
   ProbeRequest r;
-  if (auto it = j.find("gpu"); it != j.end() && !it->is_null()) {
-    if (!it->is_number_integer() || it->get<long long>() < 0)
-      throw usage_error("request field 'gpu' has the wrong type or is negative (" + it->dump() + ")",
-                        "a CUDA device index: 0, 1, ...");
-    r.gpu = it->get<int>();
-  }
+  auto it = j.find("gpu");
+  if (it == j.end() || !it->is_number_integer() || it->get<long long>() < 0)
+    throw usage_error("request field 'gpu' is missing, of the wrong type or negative" +
+                          (it == j.end() ? std::string() : " (" + it->dump() + ")"),
+                      "a CUDA device index: 0, 1, ...");
+  r.gpu = it->get<int>();
   if (auto it = j.find("host"); it != j.end() && !it->is_null()) r.host = host_from_json(*it);
   return r;
 }

@@ -13,12 +13,12 @@ namespace kprof {
 
 /// What `kprof __probe --request FILE` receives.
 struct ProbeRequest {
-  int gpu = 0;  ///< CUDA device index the probe kernel runs on (kprof env --gpu)
-  Host host;    ///< the parent's host (core/host_json.hpp adopt_host)
+  int gpu = -1;  ///< CUDA device index the probe kernel runs on (kprof env --gpu); the parent always names it
+  Host host;     ///< the parent's host (core/host_json.hpp adopt_host)
 };
 
-/// JSON of a probe request; the reader takes it back (missing fields keep their defaults) and
-/// throws Error (exit 2) naming a field of another type, or when `j` is not an object.
+/// JSON of a probe request; the reader takes it back and throws Error (exit 2) naming a field of
+/// another type, a missing or negative "gpu", or when `j` is not an object.
 nlohmann::json to_json(const ProbeRequest& r);
 ProbeRequest probe_request_from_json(const nlohmann::json& j);
 

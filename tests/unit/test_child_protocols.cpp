@@ -139,6 +139,10 @@ TEST(ChildProtocols, ProbeReadsItsRequestAndAnswersWithItsOutcome) {
   ProcessResult r = run_kprof({"__probe", "--request", path});
   EXPECT_EQ(r.exit_code, 2) << r.combined();
   EXPECT_TRUE(testutil::contains(r.err, "'gpu'")) << r.err;
+  testutil::write(path, R"({"host": {}})");  // no GPU named: the parent always names one
+  r = run_kprof({"__probe", "--request", path});
+  EXPECT_EQ(r.exit_code, 2) << r.combined();
+  EXPECT_TRUE(testutil::contains(r.err, "'gpu'")) << r.err;
   r = run_kprof({"__probe", "--request", path, "--gpu", "1"});
   EXPECT_EQ(r.exit_code, 2) << r.combined();
 }
@@ -253,6 +257,7 @@ TEST(ChildProtocols, TheHostTravelsInEveryChildsRequest) {
   run.host = h;
   EXPECT_EQ(api::run_request_from_json(api::to_json(run)).host.python, h.python);
   ProbeRequest probe;
+  probe.gpu = 1;
   probe.host = h;
   EXPECT_EQ(probe_request_from_json(to_json(probe)).host.self_command, h.self_command);
   // The flows fill it from this process's host.
