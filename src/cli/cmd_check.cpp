@@ -7,6 +7,7 @@
 
 #include "api/command_requests.hpp"
 #include "cli/commands.hpp"
+#include "cli/request_file.hpp"
 #include "cli/table_options.hpp"
 #include "cli/kernel_options.hpp"
 #include "device/cuda.hpp"
@@ -82,10 +83,7 @@ int run_check_command(KernelCliOptions& o, const std::vector<SanitizerTool>& san
 /// The check request in `path` (api/command_requests.hpp CheckRequest as JSON), validated. Error
 /// (exit 2) naming the file when it cannot be read or is not a request.
 api::CheckRequest read_check_request(const std::string& path) {
-  if (!path_exists(path)) throw usage_error("cannot read the check request " + path + ": no such file");
-  nlohmann::json j = nlohmann::json::parse(read_file(path), nullptr, false);
-  if (j.is_discarded()) throw usage_error("the check request " + path + " is not JSON");
-  api::CheckRequest r = api::check_request_from_json(j);
+  api::CheckRequest r = api::check_request_from_json(read_request_file(path, "check"));
   api::validate(r);
   if (!r.sanitize.empty())
     throw usage_error("the check request " + path + " asks for --sanitize",

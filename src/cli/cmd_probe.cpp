@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/request_file.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/host_json.hpp"
@@ -19,10 +20,7 @@ namespace {
 
 /// The request in `path`. Error (exit 2) naming the file when it cannot be read or is not one.
 ProbeRequest read_probe_request(const std::string& path) {
-  if (!path_exists(path)) throw usage_error("cannot read the probe request " + path + ": no such file");
-  nlohmann::json j = nlohmann::json::parse(read_file(path), nullptr, false);
-  if (j.is_discarded()) throw usage_error("the probe request " + path + " is not JSON");
-  return probe_request_from_json(j);
+  return probe_request_from_json(read_request_file(path, "probe"));
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include <thread>
 
 #include "cli/commands.hpp"
+#include "cli/request_file.hpp"
 #include "cli/kernel_options.hpp"
 #include "cli/validators.hpp"
 #include "core/trace.hpp"
@@ -55,10 +56,7 @@ struct RunnerOptions {
 /// The runner request in `path` (api/requests.hpp RunnerRequest as JSON), validated. Error (exit 2)
 /// naming the file when it cannot be read or is not a request.
 api::RunnerRequest read_runner_request(const std::string& path) {
-  if (!path_exists(path)) throw usage_error("cannot read the runner request " + path + ": no such file");
-  nlohmann::json j = nlohmann::json::parse(read_file(path), nullptr, false);
-  if (j.is_discarded()) throw usage_error("the runner request " + path + " is not JSON");
-  api::RunnerRequest r = api::runner_request_from_json(j);
+  api::RunnerRequest r = api::runner_request_from_json(read_request_file(path, "runner"));
   api::validate(r);
   return r;
 }
