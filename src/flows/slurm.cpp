@@ -87,13 +87,13 @@ std::map<int, std::string> task_states(const std::string& job) {
 }
 
 /// Results for the units the tasks left without one.
-void write_missing(const UnitPlan& plan, const std::string& job, int tasks, const SlurmOptions& opts, double since) {
+void write_missing(const UnitPlan& plan, const std::string& job, int tasks, const SlurmOptions& opts) {
   std::map<int, std::string> states = task_states(job);
   std::vector<Unit> run = units_to_run(plan);
   for (int k = 0; k < tasks; ++k) {
     std::string state = states.count(k) ? states[k] : "";
     std::string base = join_path(slurm_dir(plan), fmt::format("task-{}", k));
-    bool term = path_exists(base + ".term") && file_mtime(base + ".term") >= since;
+    bool term = path_exists(base + ".term");  // this job's: an earlier job's were removed at submission
     ChildOutcome outcome = read_outcome(task_outcome(plan, k));
     if (state.empty() && outcome.found && outcome.exit_code >= 0) state = "COMPLETED";  // its worker ended
     std::set<std::string> written = units_written(outcome);
@@ -186,12 +186,10 @@ bool run_slurm(const UnitPlan& plan, const std::string& units_path, const SlurmO
   make_dirs(dir);
   std::string job;
   int tasks = 0;
-  double since = 0;
   if (slurm_job_queued(plan.out)) {  // a job of an earlier call: wait for it, do not submit twice
     nlohmann::json j = nlohmann::json::parse(read_file(job_file));
     job = j["job"].get<std::string>();
     tasks = j.value("tasks", 1);
-    since = j.value("submitted", 0.0);
     print_progress("slurm job " + job + " of an earlier call is still queued: waiting for it instead of submitting");
   }
   if (job.empty()) {
@@ -201,8 +199,12 @@ bool run_slurm(const UnitPlan& plan, const std::string& units_path, const SlurmO
                         "run on a Slurm login node, or drop --slurm to run on this host's GPUs");
     tasks = slurm_task_count(plan.run_ids.size(), 1 + plan.units.back().version_index, opts);
     write_file_atomic(join_path(dir, "kprof.sbatch"), sbatch_script(plan, units_path, opts, tasks, kprof_exe));
-    for (int k = 0; k < tasks; ++k) std::remove(task_outcome(plan, k).c_str());  // an earlier job's
-    since = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count() - 1;
+    for (int k = 0; k < tasks; ++k)  // an earlier job's task files: what is there after the wait is this job's
+      for (const std::string& f : {task_outcome(plan, k), join_path(dir, fmt::format("task-{}.term", k)),
+                                   join_path(dir, fmt::format("task-{}.exit", k))})
+        std::remove(f.c_str());
+    const double since =  // job.json's record of when it was submitted
+        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count() - 1;
     ProcessResult r = slurm_cmd({"sbatch", "--parsable", join_path(dir, "kprof.sbatch")}, 60);
     job = parse_sbatch_job_id(r.ok() ? r.out : r.combined());
     write_file_atomic(job_file, nlohmann::json{{"job", job}, {"tasks", tasks}, {"submitted", since}}.dump() + "\n");
@@ -217,7 +219,7 @@ bool run_slurm(const UnitPlan& plan, const std::string& units_path, const SlurmO
     return false;
   }
   wait_for_job(plan, job, opts, tasks);
-  write_missing(plan, job, tasks, opts, since);
+  write_missing(plan, job, tasks, opts);
   return true;
 }
 
