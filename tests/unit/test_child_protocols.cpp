@@ -292,3 +292,49 @@ TEST(ChildProtocols, AChildAdoptsItsParentsHostButKeepsItsOwnInterpreter) {
   adopt_host(Host{});  // a parent that names none changes nothing
   EXPECT_EQ(current_host().self_command, parent.self_command);
 }
+
+TEST(ChildProtocols, TheSupervisorTrustsItsChildsOutcomeNotTheResultFiles) {
+  // A fake child worker stands where kprof's own would run the units on the GPU: run for the shard
+  // it names unit v0 in its outcome and leaves a result file for v1 that it does not name; run for
+  // v1 alone it dies (SIGABRT) without an outcome. The supervisor reruns v1 alone (its file is not
+  // what the child said it wrote) and gives it a crash result; v0 is not run again.
+  TempDir dir;
+  const std::string out = dir / "out";
+  Unit a{"v0", 0, "v0.cu", {{"N", "8"}}, "N=8"};
+  Unit b{"v1", 1, "v1.cu", {{"N", "8"}}, "N=8"};
+  testutil::write(dir / "worker",
+                  "#!/bin/sh\necho \"$@\" >> " + dir / "calls" +
+                      "\ncase \"$*\" in\n  *\"--unit \"*) kill -ABRT $$ ;;\n"
+                      "  *) mkdir -p " +
+                      out + "/units/v1 && echo '{}' > " + out +
+                      "/units/v1/N=8.json\n"
+                      "     printf '{\"exit_code\": 1, \"command\": \"__worker\", \"results\": {\"units\": "
+                      "[{\"id\": \"v0/N=8\", \"status\": \"ok\"}]}}' > \"$KPROF_OUTCOME_FILE\"\n"
+                      "     exit 1 ;;\nesac\n",
+                  true);
+  WorkerRequest req;
+  req.base.versions = {vadd_spec(), vadd_spec()};
+  req.plan.units = {a, b};
+  req.plan.run_ids = {a.id(), b.id()};
+  req.plan.out = out;
+  req.units_path = dir / "units.json";
+  req.self_exe = {dir / "worker"};
+  const std::string mine = dir / "supervisor_outcome.json";
+  reset_outcome();
+  int code;
+  {
+    testutil::ScopedEnv named("KPROF_OUTCOME_FILE", mine);
+    code = run_worker(req);
+  }
+  EXPECT_EQ(code, 1);
+  std::string calls = testutil::read_file_or_empty(dir / "calls");
+  EXPECT_TRUE(testutil::contains(calls, "--unit v1/N=8")) << calls;
+  EXPECT_FALSE(testutil::contains(calls, "--unit v0/N=8")) << calls;
+  auto rb = read_unit_result(out, b);
+  ASSERT_TRUE(rb.has_value());
+  EXPECT_EQ(rb->status, UnitStatus::Crash);
+  EXPECT_TRUE(testutil::contains(rb->reason, "killed by signal 6")) << rb->reason;
+  // The supervisor's own outcome names both: v0 as its child said, v1 as it wrote it.
+  EXPECT_EQ(units_written(read_outcome(mine)), (std::set<std::string>{"v0/N=8", "v1/N=8"}));
+  reset_outcome();
+}
