@@ -53,8 +53,9 @@ TEST(ChildProtocols, RunnerReadsItsRequestFromTheFileTheParentWrites) {
   api::RunnerRequest got = api::runner_request_from_json(nlohmann::json::parse(read_file(path)));
   EXPECT_EQ(api::to_json(got), sent);
   ProcessResult r = run_kprof({"__runner", "--request", path});
-  // Parsed and validated: what stops it on this machine is the GPU step, never the request (exit 2).
-  EXPECT_NE(r.exit_code, 2) << r.combined();
+  // Parsed and validated: what stops it is the GPU step on a CPU machine or, on a GPU machine, the
+  // example's kernel library (not built there: exit 2 naming it), never the request.
+  if (r.exit_code == 2) EXPECT_TRUE(testutil::contains(r.err, "kernel library")) << r.combined();
   EXPECT_FALSE(testutil::contains(r.err, "request")) << r.err;
 
   sent["seed"] = "five";
