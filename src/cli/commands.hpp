@@ -23,8 +23,10 @@ void register_compare(CLI::App& app, CommandAction& action);  ///< kprof compare
 /// The public commands above, in --help's order (env, clocks, check, profile, build, analyze, run,
 /// compare), as cli_main registers them (entry.cpp); the option table's tests register the same.
 void register_public_commands(CLI::App& app, CommandAction& action);
-void register_runner(CLI::App& app, CommandAction& action);   ///< kprof __runner (hidden; what ncu profiles)
-void register_probe(CLI::App& app, CommandAction& action);    ///< kprof __probe  (hidden; env's ncu counter probe)
+void register_runner(CLI::App& app, CommandAction& action);  ///< kprof __runner (hidden; what ncu profiles)
+void register_probe(CLI::App& app, CommandAction& action);   ///< kprof __probe  (hidden; env's ncu counter probe)
+/// kprof __check (hidden; the sanitizer's child: a check request in, cmd_check.cpp)
+void register_check_child(CLI::App& app, CommandAction& action);
 void register_worker(CLI::App& app, CommandAction& action);   ///< kprof __worker (hidden; a shard of a scaled run)
 void register_options(CLI::App& app, CommandAction& action);  ///< kprof __options (hidden; the option table)
 
