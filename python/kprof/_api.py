@@ -104,7 +104,9 @@ def _own_folder(command: str) -> str:
     row = _options.row(command, "output" if command in ("env", "compare") else "output_dir")
     parent = row["default"] if command != "env" else os.path.dirname(row["default"]) or "."
     os.makedirs(parent, exist_ok=True)
-    return tempfile.mkdtemp(prefix=f"{command}-", dir=parent)
+    # Under parent as given (relative stays relative) on every Python: since 3.12 mkdtemp itself
+    # returns an absolute path.
+    return os.path.join(parent, os.path.basename(tempfile.mkdtemp(prefix=f"{command}-", dir=parent)))
 
 
 def _execute(command: str, argv: List[str], *, raise_on_failure: bool, progress: Progress,

@@ -32,7 +32,9 @@ if [ "$from" = sdist ]; then
   # The compiler's -H lists every header it opens: none may come from Debian's -dev packages of
   # kprof's dependencies (the sdist carries them), and libffi must be the sdist's.
   log=build/sdist-build-$tag.log
-  if ! "$venv/bin/pip" install -v "$pkg" --config-settings=cmake.define.CMAKE_CXX_FLAGS=-H >"$log" 2>&1; then
+  # (-H also in nvcc's host compiler: the .cu files' headers.)
+  if ! "$venv/bin/pip" install -v "$pkg" --config-settings=cmake.define.CMAKE_CXX_FLAGS=-H \
+       --config-settings=cmake.define.CMAKE_CUDA_FLAGS=-Xcompiler=-H >"$log" 2>&1; then
     tail -40 "$log" >&2
     echo "tests/python/run.sh: building $(basename "$pkg") failed (whole log: $log)" >&2
     exit 1
