@@ -339,6 +339,57 @@ TEST(DamagedInputs, ACutNcuRepSaysDamagedNeverInternalError) {
   }
 }
 
+namespace {
+
+/// A copy of a real report under `dir` named `name` whose layout version (bytes 4-7) is one kprof
+/// does not know (3): its first check cannot vouch for it, so it is read in a child.
+std::string unknown_layout_report(const TempDir& dir, const std::string& name) {
+  std::string bytes = read_file(data("ncurep/divergent.ncu-rep"));
+  bytes[4] = 3;
+  write_file_atomic(dir / name, bytes);
+  return dir / name;
+}
+
+std::string fake_ncu_report() { return std::string(KPROF_TEST_DATA) + "/fake_ncu_report"; }
+
+}  // namespace
+
+// The closed module crashing on a report the first check cannot vouch for costs one message
+// (exit 2, "damaged or truncated"), not the process: the read runs in a child.
+TEST(DamagedInputs, AReaderThatCrashesOnAnUnvouchedReportCostsOneMessage) {
+  TempDir dir;
+  const std::string rep = unknown_layout_report(dir, "abort.ncu-rep");
+  ProcessResult r = kprof_run({"analyze", rep, "-o", dir / "o", "--json"}, {{"KPROF_NCU_REPORT", fake_ncu_report()}});
+  EXPECT_EQ(r.exit_code, 2) << r.combined();  // kprof itself would end by SIGABRT (no exit code)
+  EXPECT_EQ(r.term_signal, 0) << r.combined();
+  EXPECT_NE(r.err.find("abort.ncu-rep is damaged or truncated: Nsight Compute's ncu_report crashed reading it "
+                       "(signal 6"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+  EXPECT_TRUE(path_exists(rep + ".pid"));  // the fake did run (and abort)
+  EXPECT_FALSE(path_exists(dir / "o/analysis.json"));
+}
+
+// What the child reads comes back whole; the report was loaded by another process than this one.
+TEST(DamagedInputs, AnUnvouchedReportIsReadInAChildProcess) {
+  TempDir dir;
+  const std::string rep = unknown_layout_report(dir, "fine.ncu-rep");
+  Settings s = settings();
+  s.ncu_report = fake_ncu_report();
+  ScopedSettings scoped(s);
+  NcuRepReadOptions o;
+  o.metrics = o.source = o.rules = false;
+  std::string why;
+  auto got = try_read_ncu_rep(rep, o, &why);
+  ASSERT_TRUE(got.has_value()) << why;
+  ASSERT_EQ(got->kernels.size(), 1u);
+  EXPECT_EQ(got->kernels[0].name, "child_kernel(float *)");
+  EXPECT_NE(got->module_origin.find("$KPROF_NCU_REPORT"), std::string::npos) << got->module_origin;
+  ASSERT_TRUE(path_exists(rep + ".pid"));
+  EXPECT_NE(std::stol(read_file(rep + ".pid")), static_cast<long>(getpid()));
+}
+
 // ---- bounded work ------------------------------------------------------------------------------
 
 TEST(BoundedWork, ADeviceIsRefusedAtOnce) {
