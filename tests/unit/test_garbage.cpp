@@ -3,6 +3,7 @@
 // are refused, reads are bounded, and runs into one output folder take turns. Real inputs:
 // tests/data (H200 exports and reports) and tests/fuzz/corpus.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -388,6 +389,56 @@ TEST(DamagedInputs, AnUnvouchedReportIsReadInAChildProcess) {
   EXPECT_NE(got->module_origin.find("$KPROF_NCU_REPORT"), std::string::npos) << got->module_origin;
   ASSERT_TRUE(path_exists(rep + ".pid"));
   EXPECT_NE(std::stol(read_file(rep + ".pid")), static_cast<long>(getpid()));
+}
+
+// ---- the wall-clock limit of a whole command -------------------------------------------------------
+
+namespace {
+
+/// true when process `pid` has ended (gone, or a zombie no one reaps in a container).
+bool process_ended(long pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  if (!std::getline(stat, text)) return true;
+  const size_t close = text.rfind(')');
+  return close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'Z';
+}
+
+}  // namespace
+
+// Past --wall-timeout-s the command says so (exit 1) and ends, and what it started (here a stand-in
+// ncu exporting a report, which would sleep for two minutes) ends with it: nothing outlives kprof.
+TEST(WallClock, PastItsLimitTheCommandEndsWithEverythingItStarted) {
+  TempDir dir;
+  std::filesystem::copy_file(data("ncurep/divergent.ncu-rep"), dir / "r.ncu-rep");
+  write_file_atomic(dir / "ncu", "#!/bin/sh\necho $$ >> " + dir / "ncu.pids" + "\nexec sleep 120\n");
+  ::chmod((dir / "ncu").c_str(), 0755);
+  auto t0 = std::chrono::steady_clock::now();
+  ProcessResult r = kprof_run({"analyze", dir / "r.ncu-rep", "-o", dir / "o", "--wall-timeout-s", "2"},
+                              {{"KPROF_NCU", dir / "ncu"}, {"KPROF_NCU_REPORT", "off"}});
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.exit_code, 1) << r.combined();
+  EXPECT_LT(s, 30.0);
+  EXPECT_NE(r.err.find("kprof analyze ran past its wall-clock limit of 2 s and was stopped"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("--wall-timeout-s"), std::string::npos) << r.err;  // the hint names the option
+  EXPECT_FALSE(path_exists(dir / "o/analysis.json"));
+  ASSERT_TRUE(path_exists(dir / "ncu.pids")) << "the stand-in ncu never ran: " << r.combined();
+  std::istringstream pids(read_file(dir / "ncu.pids"));
+  for (long pid; pids >> pid;) {
+    for (int i = 0; i < 50 && !process_ended(pid); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_TRUE(process_ended(pid)) << "the stand-in ncu " << pid << " outlived kprof";
+    if (!process_ended(pid)) ::kill(static_cast<pid_t>(pid), SIGKILL);
+  }
+}
+
+// 0 is no limit, and a negative limit is refused before anything runs.
+TEST(WallClock, ZeroIsNoLimitAndANegativeOneIsRefused) {
+  TempDir dir;
+  ProcessResult ok = kprof_run({"analyze", data("ncu/copy.raw.csv"), "-o", dir / "o", "--wall-timeout-s", "0"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.combined();
+  ProcessResult bad = kprof_run({"analyze", data("ncu/copy.raw.csv"), "-o", dir / "o", "--wall-timeout-s", "-1"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.combined();
 }
 
 // ---- bounded work ------------------------------------------------------------------------------
