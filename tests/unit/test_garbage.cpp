@@ -152,6 +152,16 @@ TEST(RangeByMeaning, RefusesWhatTheIssueFound) {
   EXPECT_TRUE(dropped(with_value("dram__bytes_read.sum", "inf", "byte"), "dram__bytes_read.sum"));
 }
 
+// A subnormal value (the fuzzers' 4.941e-324 long-scoreboard stall, shown as "2.96e-323% of all")
+// is no measurement: dropped whatever the metric's kind; 0 is kept.
+TEST(RangeByMeaning, SubnormalValuesAreDroppedAndZeroKept) {
+  const char* stall = "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio";
+  EXPECT_TRUE(dropped(with_value(stall, "4.941e-324", ""), stall));
+  EXPECT_TRUE(dropped(with_value("dram__bytes.sum", "1e-310", "byte"), "dram__bytes.sum"));
+  EXPECT_FALSE(dropped(with_value(stall, "0", ""), stall));
+  EXPECT_FALSE(dropped(with_value(stall, "1e-6", ""), stall));
+}
+
 TEST(RangeByMeaning, ScaledUnitsOfNcuAreStillRead) {
   namespace m = metric;
   EXPECT_FALSE(dropped(with_value(m::kDuration, "12.5", "usecond"), m::kDuration));

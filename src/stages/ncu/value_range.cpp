@@ -1,6 +1,7 @@
 #include "stages/ncu/value_range.hpp"
 
 #include <cmath>
+#include <limits>
 #include <fmt/format.h>
 
 #include "core/text.hpp"
@@ -70,6 +71,8 @@ std::vector<InvalidValue> drop_invalid_values(KernelMetrics& k) {
       if (auto x = parse_number(v.raw); x && !std::isfinite(*x)) why = "not a finite number";
     } else if (!std::isfinite(*v.value)) {
       why = "not a finite number";
+    } else if (*v.value != 0 && std::fabs(*v.value) < std::numeric_limits<double>::min()) {
+      why = "a subnormal number (below 2.2e-308): no value ncu writes is one";  // 5e-324 stalls gave 3e-323%
     } else if (const MetricSpec* spec = find_metric_or_fallback(name)) {
       why = catalog_problem(*spec, v, *v.value);
     } else {
