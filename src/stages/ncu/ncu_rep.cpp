@@ -244,9 +244,10 @@ std::optional<json> read_in_child(const std::string& path, json arg, std::string
   ProcessResult r =
       run_process({python_executable(), "-c", std::string(kNcuRepReaderSource) + kChildMain, arg.dump()}, o);
   trace_event("ncu_report: read in a child end");
-  const std::string hint = "profile again, or copy the whole report again from where ncu wrote it (ncu -o NAME "
-                           "writes NAME.ncu-rep); kprof read it in a child process, because its first check "
-                           "could not vouch for the file";
+  const std::string hint =
+      "profile again, or copy the whole report again from where ncu wrote it (ncu -o NAME "
+      "writes NAME.ncu-rep); kprof read it in a child process, because its first check "
+      "could not vouch for the file";
   if (r.not_found)
     throw check_failed("cannot read " + path + ": Python (" + python_executable() + ") could not be started",
                        "set KPROF_PYTHON to a python executable that imports ncu_report");
@@ -376,8 +377,8 @@ std::optional<NcuRep> try_read_ncu_rep(const std::string& path, const NcuRepRead
               {"sass", opts.sass || !whole},
               {"rules", opts.rules},
               {"nvtx", opts.nvtx}};
-  auto r = whole ? call_reader("read", absolute_path(path), arg, why_not)
-                 : read_in_child(absolute_path(path), arg, why_not);
+  auto r =
+      whole ? call_reader("read", absolute_path(path), arg, why_not) : read_in_child(absolute_path(path), arg, why_not);
   if (!r) return std::nullopt;
   NcuRep rep;
   rep.path = path;
