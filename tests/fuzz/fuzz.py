@@ -220,7 +220,7 @@ class Stats:
         self.exits = {}
         self.failures = {"internal_error": 0, "traceback": 0, "reader_text": 0, "verdict_on_impossible": 0,
                          "gate_passed_on_garbage": 0, "hang": 0, "incomplete_output": 0, "bad_exit": 0,
-                         "not_utf8": 0}
+                         "not_utf8": 0, "sanitizer": 0}
 
     def summary(self, t0, target):
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
@@ -249,6 +249,8 @@ def check_common(rc, out, st):
         bad.append("traceback")
     if b"in method '" in out or b"json.exception" in out:
         bad.append("reader_text")
+    if re.search(rb"ERROR: (Address|Leak)Sanitizer|: runtime error: ", out):  # the sanitizer build
+        bad.append("sanitizer")
     return bad
 
 
