@@ -162,6 +162,25 @@ TEST(RangeByMeaning, SubnormalValuesAreDroppedAndZeroKept) {
   EXPECT_FALSE(dropped(with_value(stall, "1e-6", ""), stall));
 }
 
+// The fuzzers' finds of the one-hour run: a share of peak by its name in "Mhz", "Kbyte" or "second"
+// (shown as "L1/TEX 7.04e+07%"), and a duration whose unit is a scale off ("second" for ns: "at
+// 9.06e-08% of the bound"), which its elapsed cycles at its clock show.
+TEST(RangeByMeaning, SharesOfPeakByNameAndDurationsAgainstTheirCycles) {
+  const char* lsu = "l1tex__lsuin_requests.avg.pct_of_peak_sustained_elapsed";
+  EXPECT_TRUE(dropped(with_value(lsu, "70.4", "Mhz"), lsu));
+  EXPECT_TRUE(dropped(with_value(lsu, "70.4", "Kbyte"), lsu));
+  EXPECT_FALSE(dropped(with_value(lsu, "70.4", "%"), lsu));
+  KernelMetrics k = parse_ncu_raw_csv(read_file(data("ncu/copy.raw.csv"))).kernels.at(0);
+  ASSERT_TRUE(k.metrics.count(metric::kDuration) && k.metrics.count(metric::kGpcCyclesMax) &&
+              k.metrics.count(metric::kSmFreq));
+  const MetricValue real = k.metrics[metric::kDuration];
+  EXPECT_FALSE(dropped(k, metric::kDuration)) << real.raw << " " << real.raw_unit;
+  k.metrics[metric::kDuration] = make_metric_value(real.raw, "second");  // ns written "second"
+  EXPECT_TRUE(dropped(k, metric::kDuration));
+  k.metrics[metric::kDuration] = make_metric_value(real.raw, "usecond");  // 1000x off
+  EXPECT_TRUE(dropped(k, metric::kDuration));
+}
+
 TEST(RangeByMeaning, ScaledUnitsOfNcuAreStillRead) {
   namespace m = metric;
   EXPECT_FALSE(dropped(with_value(m::kDuration, "12.5", "usecond"), m::kDuration));
