@@ -443,8 +443,10 @@ TEST(WallClock, PastItsLimitTheCommandEndsWithEverythingItStarted) {
   write_file_atomic(dir / "ncu", "#!/bin/sh\necho $$ >> " + dir / "ncu.pids" + "\nexec sleep 120\n");
   ::chmod((dir / "ncu").c_str(), 0755);
   auto t0 = std::chrono::steady_clock::now();
+  const char* path = std::getenv("PATH");  // analyze exports a report with the ncu on PATH
   ProcessResult r = kprof_run({"analyze", dir / "r.ncu-rep", "-o", dir / "o", "--wall-timeout-s", "2"},
-                              {{"KPROF_NCU", dir / "ncu"}, {"KPROF_NCU_REPORT", "off"}});
+                              {{"PATH", dir.path() + ":" + (path ? path : "/usr/bin:/bin")},
+                               {"KPROF_NCU_REPORT", "off"}});
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(r.exit_code, 1) << r.combined();
   EXPECT_LT(s, 30.0);
