@@ -38,14 +38,18 @@ std::string write_kprof_source_section(const std::string& base, std::string* why
 
 std::string kprof_source_section_folder(std::string* why) {
   static std::mutex m;
-  static std::string folder, problem;
+  static std::string folder, problem, for_cache;
   std::lock_guard<std::mutex> lock(m);
-  // Written once per process; again only when the file has gone since (a cache folder cleaned).
-  if (folder.empty() || !path_exists(join_path(folder, std::string(kKprofSourceSectionId) + ".section"))) {
+  // Written once per process and cache folder; again when the file has gone since (a cache folder
+  // cleaned) or the cache folder changed (KPROF_CACHE_DIR set later in the process).
+  const std::string cache = kprof_cache_dir();
+  if (folder.empty() || cache != for_cache ||
+      !path_exists(join_path(folder, std::string(kKprofSourceSectionId) + ".section"))) {
     problem.clear();
+    folder.clear();
+    for_cache = cache;
     std::string why_cache = "no cache folder (KPROF_CACHE_DIR, XDG_CACHE_HOME, HOME unset)";
-    if (const std::string cache = kprof_cache_dir(); !cache.empty())
-      folder = write_kprof_source_section(cache, &why_cache);
+    if (!cache.empty()) folder = write_kprof_source_section(cache, &why_cache);
     if (folder.empty()) {
       std::string why_tmp;
       folder = write_kprof_source_section(temp_root(), &why_tmp);
