@@ -28,7 +28,7 @@ nice -n 19 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Sanitize "${LAUNCH[@]}" \
   -DCMAKE_CXX_FLAGS="$FLAGS" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
 nice cmake --build "$BUILD" -j"${SANITIZE_JOBS:-2}" --target kprof
-nice cmake --build "$BUILD" -j"${SANITIZE_JOBS:-2}" --target kprof_tests
+nice cmake --build "$BUILD" -j"${SANITIZE_JOBS:-2}" --target kprof_tests kprof_sim
 [ -n "${SANITIZE_BUILD_ONLY:-}" ] && exit 0
 # A finding exits 86 (not 1, which kprof's own failures use), so the tests and the fuzzers' oracle
 # (exit 0, 1 or 2 only; no "ERROR: AddressSanitizer" or "runtime error:") see it.

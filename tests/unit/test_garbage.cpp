@@ -2,6 +2,7 @@
 // verdict, impossible values are dropped by what their metric can be, saved times that cannot be
 // are refused, reads are bounded, and runs into one output folder take turns. Real inputs:
 // tests/data (H200 exports and reports) and tests/fuzz/corpus.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -177,19 +178,33 @@ TEST(RangeByMeaning, SharesOfPeakByNameAndDurationsAgainstTheirCycles) {
   EXPECT_FALSE(dropped(k, metric::kDuration)) << real.raw << " " << real.raw_unit;
   k.metrics[metric::kDuration] = make_metric_value(real.raw, "second");  // ns written "second"
   EXPECT_TRUE(dropped(k, metric::kDuration));
-  k.metrics[metric::kDuration] = make_metric_value(real.raw, "usecond");  // 1000x off
+  k.metrics[metric::kDuration] = make_metric_value(fmt::format("{}", *real.value * 1000), "nsecond");  // 1000x off
   EXPECT_TRUE(dropped(k, metric::kDuration));
+  k.metrics[metric::kDuration] = make_metric_value(fmt::format("{}", *real.value / 1000), "usecond");  // the same time
+  EXPECT_FALSE(dropped(k, metric::kDuration));
 }
 
 TEST(RangeByMeaning, ScaledUnitsOfNcuAreStillRead) {
   namespace m = metric;
-  EXPECT_FALSE(dropped(with_value(m::kDuration, "12.5", "usecond"), m::kDuration));
-  EXPECT_FALSE(dropped(with_value(m::kDuration, "1.5", "msecond"), m::kDuration));
+  auto alone = [](KernelMetrics k) {  // no elapsed cycles to check a made-up duration against
+    k.metrics.erase(m::kGpcCyclesMax);
+    return k;
+  };
+  EXPECT_FALSE(dropped(alone(with_value(m::kDuration, "12.5", "usecond")), m::kDuration));
+  EXPECT_FALSE(dropped(alone(with_value(m::kDuration, "1.5", "msecond")), m::kDuration));
   EXPECT_FALSE(dropped(with_value("dram__bytes_read.sum", "12", "Kbyte"), "dram__bytes_read.sum"));
   EXPECT_FALSE(dropped(with_value("dram__bytes.sum.per_second", "3.2", "Tbyte/second"), "dram__bytes.sum.per_second"));
   EXPECT_FALSE(dropped(with_value("dram__bytes.sum.per_second", "900", "Gbyte/s"), "dram__bytes.sum.per_second"));
   EXPECT_FALSE(dropped(with_value(m::kSmFreq, "1.98", "Ghz"), m::kSmFreq));
   EXPECT_FALSE(dropped(with_value(m::kSmSol, "-0.004", "%"), m::kSmSol));  // ncu's counter noise
+}
+
+// Counter noise below 0 is kept as 0: the fuzzers' "SM SOL -0.5%" in a Memory-Bound summary.
+TEST(RangeByMeaning, ANoiseNegativeShareIsReadAsZero) {
+  KernelMetrics k = with_value(metric::kSmSol, "-0.5", "%");
+  EXPECT_TRUE(drop_invalid_values(k).empty());
+  ASSERT_TRUE(k.metrics[metric::kSmSol].value.has_value());
+  EXPECT_EQ(*k.metrics[metric::kSmSol].value, 0.0);
 }
 
 TEST(RangeByMeaning, AnalyzeNamesTheDroppedValueAndPrintsNoVerdictFromIt) {
@@ -444,9 +459,9 @@ TEST(WallClock, PastItsLimitTheCommandEndsWithEverythingItStarted) {
   ::chmod((dir / "ncu").c_str(), 0755);
   auto t0 = std::chrono::steady_clock::now();
   const char* path = std::getenv("PATH");  // analyze exports a report with the ncu on PATH
-  ProcessResult r = kprof_run({"analyze", dir / "r.ncu-rep", "-o", dir / "o", "--wall-timeout-s", "2"},
-                              {{"PATH", dir.path() + ":" + (path ? path : "/usr/bin:/bin")},
-                               {"KPROF_NCU_REPORT", "off"}});
+  ProcessResult r =
+      kprof_run({"analyze", dir / "r.ncu-rep", "-o", dir / "o", "--wall-timeout-s", "2"},
+                {{"PATH", dir.path() + ":" + (path ? path : "/usr/bin:/bin")}, {"KPROF_NCU_REPORT", "off"}});
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(r.exit_code, 1) << r.combined();
   EXPECT_LT(s, 30.0);

@@ -103,7 +103,11 @@ std::vector<InvalidValue> drop_invalid_values(KernelMetrics& k) {
     } else {
       why = other_problem(name, v, *v.value);
     }
-    if (why.empty()) continue;
+    if (why.empty()) {
+      // A share a hair below 0 is ncu's counter noise: read as 0, so no negative SOL is printed.
+      if (v.value && *v.value < 0 && dimension(v.unit) == "%") v.value = 0.0;
+      continue;
+    }
     out.push_back({name, trim(v.raw), v.raw_unit, why});
     v.value.reset();
   }

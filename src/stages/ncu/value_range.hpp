@@ -50,7 +50,8 @@ struct InvalidValue {
 ///   take at its clock (gpc__cycles_elapsed.max / gpc__cycles_elapsed.avg.per_second; within 1.3%
 ///   in every export of tests/data): a duration in ns written "second" passes the checks of its
 ///   kind, not this one.
-/// Returns what was removed, by metric name.
+/// A percentage kept that is below 0 (ncu's counter noise, down to -kNegativePercentNoise) is read
+/// as 0, so no negative share is printed. Returns what was removed, by metric name.
 std::vector<InvalidValue> drop_invalid_values(KernelMetrics& k);
 
 /// "sm__throughput.avg.pct_of_peak_sustained_elapsed = -50 %: negative".
