@@ -107,7 +107,7 @@ const auto kAnalyzeFields = [](auto& r, auto&& f) {
 template <class R, class Fields>
 json write_fields(const char* command, const R& r, const Fields& fields) {
   json j = header(command);
-  fields(r, [&j](const char* key, const auto& v) { j[key] = v; });
+  put_fields(j, r, fields);
   return j;
 }
 
@@ -116,7 +116,7 @@ template <class R, class Fields>
 R read_fields(const json& j, const char* what, const Fields& fields) {
   check_object(j, what);
   R r;
-  fields(r, [&j](const char* key, auto& v) { read_field(j, key, v); });
+  get_fields(j, r, fields);
   return r;
 }
 
@@ -132,6 +132,7 @@ json to_json(const CheckRequest& r) {
   json j = to_json(r.kernel);
   j.update(header("check"));
   j["sanitize"] = r.sanitize;
+  write_field(j, "host", r.host);
   return j;
 }
 
@@ -153,6 +154,7 @@ CheckRequest check_request_from_json(const json& j) {
   CheckRequest r;
   r.kernel = kernel_request_from_json(j);
   read_field(j, "sanitize", r.sanitize);
+  read_field(j, "host", r.host);
   return r;
 }
 

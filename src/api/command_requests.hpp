@@ -50,6 +50,9 @@ struct BuildRequest {
 struct CheckRequest {
   KernelRequest kernel;
   std::string sanitize;
+  /// The parent's host, in the request of the sanitizer's child (`kprof __check`, flows/sanitize.hpp):
+  /// the child takes it (core/host_json.hpp adopt_host). Empty (the default) for `kprof check`.
+  Host host;
 };
 
 /// `kprof compare`.

@@ -7,6 +7,7 @@
 #include "api/options.hpp"
 #include "api/request_fields.hpp"
 #include "core/error.hpp"
+#include "core/host_json.hpp"
 
 namespace kprof::api {
 using nlohmann::json;
@@ -62,117 +63,109 @@ void validate(const ProfileRequest& p) {
   check_choice("profile", "--metrics", p.metric_set);
 }
 
+void read_field(const json& j, const char* key, Dims& out) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return;
+  if (!it->is_object()) wrong_field_type(key, it->type_name());
+  for (const auto& [name, v] : it->items()) out.set(name, v.is_string() ? v.get<std::string>() : v.dump());
+}
+
+void read_field(const json& j, const char* key, Host& out) {
+  auto it = j.find(key);
+  if (it != j.end() && !it->is_null()) out = host_from_json(*it);
+}
+
+void write_field(json& j, const char* key, const Host& h) { j[key] = host_to_json(h); }
+
+void write_field(json& j, const char* key, const Dims& d) {
+  json dims = json::object();
+  for (const auto& x : d.all()) dims[x.name] = x.text;
+  j[key] = dims;
+}
+
 namespace {
+
+// Each request's fields, listed once (api/request_fields.hpp put_fields / get_fields).
 
 /// The fields of a kernel spec shared by every request that carries one (not `kernel`/`so_path`,
 /// which a KernelRequest holds per kernel).
-json spec_json(const KernelSpec& s) {
-  json dims = json::object();
-  for (const auto& d : s.dims.all()) dims[d.name] = d.text;
-  return {{"implementation", s.implementation},
-          {"nvcc_flags", s.nvcc_flags},
-          {"build", s.build},
-          {"arch", s.arch},
-          {"sizes", s.sizes},
-          {"ptr_size", s.ptr_size},
-          {"seed", s.seed},
-          {"gpu", s.gpu},
-          {"call_timeout_s", s.timeout_s},
-          {"dims", dims}};
-}
-
-void read_spec(const json& j, KernelSpec& s) {
-  read_field(j, "implementation", s.implementation);
-  read_field(j, "nvcc_flags", s.nvcc_flags);
-  read_field(j, "build", s.build);
-  read_field(j, "arch", s.arch);
-  read_field(j, "sizes", s.sizes);
-  read_field(j, "ptr_size", s.ptr_size);
-  read_field(j, "seed", s.seed);
-  read_field(j, "gpu", s.gpu);
-  read_field(j, "call_timeout_s", s.timeout_s);
-  if (auto it = j.find("dims"); it != j.end() && !it->is_null()) {
-    if (!it->is_object()) wrong_field_type("dims", it->type_name());
-    for (const auto& [name, v] : it->items()) s.dims.set(name, v.is_string() ? v.get<std::string>() : v.dump());
-  }
-}
+const auto kSpecFields = [](auto& s, auto&& f) {
+  f("implementation", s.implementation);
+  f("nvcc_flags", s.nvcc_flags);
+  f("build", s.build);
+  f("arch", s.arch);
+  f("sizes", s.sizes);
+  f("ptr_size", s.ptr_size);
+  f("seed", s.seed);
+  f("gpu", s.gpu);
+  f("call_timeout_s", s.timeout_s);
+  f("dims", s.dims);
+};
+const auto kKernelFields = [](auto& k, auto&& f) {
+  kSpecFields(k.spec, f);
+  f("kernels", k.kernels);
+  f("so_paths", k.so_paths);
+  f("ref", k.ref);
+  f("atol", k.atol);
+  f("rtol", k.rtol);
+  f("trials", k.trials);
+  f("output_dir", k.output_dir);
+  f("no_html", k.no_html);
+};
+const auto kProfileFields = [](auto& p, auto&& f) {
+  f("warmup_calls", p.warmup_calls);
+  f("warmup_ms", p.warmup_ms);
+  f("iters", p.iters);
+  f("iters_given", p.iters_given);
+  f("time_budget_ms", p.time_budget_ms);
+  f("noise_target_pct", p.noise_target_pct);
+  f("throttle_threshold_pct", p.throttle_threshold_pct);
+  f("discard_throttled", p.discard_throttled);
+  f("input_sets", p.input_sets);
+  f("no_l2_flush", p.no_l2_flush);
+  f("metric_set", p.metric_set);
+  f("ncu_timeout_s", p.ncu_timeout_s);
+  f("no_ncu", p.no_ncu);
+  f("source", p.source);
+  f("sass", p.sass);
+  f("stock_source_section", p.stock_source_section);
+  f("top", p.top);
+  f("no_roofline", p.no_roofline);
+  f("html_no_source", p.html_no_source);
+};
+const auto kRunnerFields = [](auto& r, auto&& f) {
+  kSpecFields(r.spec, f);
+  f("kernel", r.spec.kernel);
+  f("so_path", r.spec.so_path);
+  f("warmup_calls", r.warmup_calls);
+  f("host", r.host);
+};
 
 }  // namespace
 
 json to_json(const KernelRequest& k) {
-  json j = spec_json(k.spec);
-  j.update({{"kprof_version", KPROF_VERSION},
-            {"kernels", k.kernels},
-            {"so_paths", k.so_paths},
-            {"ref", k.ref},
-            {"atol", k.atol},
-            {"rtol", k.rtol},
-            {"trials", k.trials},
-            {"output_dir", k.output_dir},
-            {"no_html", k.no_html}});
+  json j = {{"kprof_version", KPROF_VERSION}};
+  put_fields(j, k, kKernelFields);
   return j;
 }
 
 KernelRequest kernel_request_from_json(const json& j) {
   check_object(j, "the kernel request");
   KernelRequest k;
-  read_field(j, "kernels", k.kernels);
-  read_field(j, "so_paths", k.so_paths);
-  read_spec(j, k.spec);
-  read_field(j, "ref", k.ref);
-  read_field(j, "atol", k.atol);
-  read_field(j, "rtol", k.rtol);
-  read_field(j, "trials", k.trials);
-  read_field(j, "output_dir", k.output_dir);
-  read_field(j, "no_html", k.no_html);
+  get_fields(j, k, kKernelFields);
   return k;
 }
 
 json to_json(const ProfileRequest& p) {
-  return {{"kprof_version", KPROF_VERSION},
-          {"warmup_calls", p.warmup_calls},
-          {"warmup_ms", p.warmup_ms},
-          {"iters", p.iters},
-          {"iters_given", p.iters_given},
-          {"time_budget_ms", p.time_budget_ms},
-          {"noise_target_pct", p.noise_target_pct},
-          {"throttle_threshold_pct", p.throttle_threshold_pct},
-          {"discard_throttled", p.discard_throttled},
-          {"input_sets", p.input_sets},
-          {"no_l2_flush", p.no_l2_flush},
-          {"metric_set", p.metric_set},
-          {"ncu_timeout_s", p.ncu_timeout_s},
-          {"no_ncu", p.no_ncu},
-          {"source", p.source},
-          {"sass", p.sass},
-          {"stock_source_section", p.stock_source_section},
-          {"top", p.top},
-          {"no_roofline", p.no_roofline},
-          {"html_no_source", p.html_no_source}};
+  json j = {{"kprof_version", KPROF_VERSION}};
+  put_fields(j, p, kProfileFields);
+  return j;
 }
 
 ProfileRequest profile_request_from_json(const json& j) {
   check_object(j, "the profile request");
   ProfileRequest p;
-  read_field(j, "warmup_calls", p.warmup_calls);
-  read_field(j, "warmup_ms", p.warmup_ms);
-  read_field(j, "iters", p.iters);
-  read_field(j, "iters_given", p.iters_given);
-  read_field(j, "time_budget_ms", p.time_budget_ms);
-  read_field(j, "noise_target_pct", p.noise_target_pct);
-  read_field(j, "throttle_threshold_pct", p.throttle_threshold_pct);
-  read_field(j, "discard_throttled", p.discard_throttled);
-  read_field(j, "input_sets", p.input_sets);
-  read_field(j, "no_l2_flush", p.no_l2_flush);
-  read_field(j, "metric_set", p.metric_set);
-  read_field(j, "ncu_timeout_s", p.ncu_timeout_s);
-  read_field(j, "no_ncu", p.no_ncu);
-  read_field(j, "source", p.source);
-  read_field(j, "sass", p.sass);
-  read_field(j, "stock_source_section", p.stock_source_section);
-  read_field(j, "top", p.top);
-  read_field(j, "no_roofline", p.no_roofline);
-  read_field(j, "html_no_source", p.html_no_source);
+  get_fields(j, p, kProfileFields);
   return p;
 }
 
@@ -183,22 +176,15 @@ void validate(const RunnerRequest& r) {
 }
 
 json to_json(const RunnerRequest& r) {
-  json j = spec_json(r.spec);
-  j.update({{"command", "__runner"},
-            {"kprof_version", KPROF_VERSION},
-            {"kernel", r.spec.kernel},
-            {"so_path", r.spec.so_path},
-            {"warmup_calls", r.warmup_calls}});
+  json j = {{"command", "__runner"}, {"kprof_version", KPROF_VERSION}};
+  put_fields(j, r, kRunnerFields);
   return j;
 }
 
 RunnerRequest runner_request_from_json(const json& j) {
   check_object(j, "the runner request");
   RunnerRequest r;
-  read_field(j, "kernel", r.spec.kernel);
-  read_field(j, "so_path", r.spec.so_path);
-  read_spec(j, r.spec);
-  read_field(j, "warmup_calls", r.warmup_calls);
+  get_fields(j, r, kRunnerFields);
   return r;
 }
 

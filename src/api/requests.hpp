@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "api/defaults.hpp"
+#include "core/host.hpp"
 #include "kernel/kernel_spec.hpp"
 #include "stages/analysis/hot_lines.hpp"
 #include "stages/ncu/runner.hpp"
@@ -75,13 +76,14 @@ ProfileRequest profile_request_from_json(const nlohmann::json& j);
 struct RunnerRequest {
   KernelSpec spec;
   int warmup_calls = 3;
+  Host host;  ///< the parent's host (core/host_json.hpp adopt_host): the child does not discover it again
 };
 
 /// A kernel file, warmup_calls >= 0, the call limit in its row's range. Throws Error (exit 2).
 void validate(const RunnerRequest& r);
 
 /// JSON of a runner request: the spec's fields as in a KernelRequest, "kernel", "so_path",
-/// "warmup_calls", {"command": "__runner", "kprof_version"}; the reader takes it back and throws
+/// "warmup_calls", "host" (core/host_json.hpp), {"command": "__runner", "kprof_version"}; the reader takes it back and throws
 /// Error (exit 2) for a field of another type or a JSON that is not an object.
 nlohmann::json to_json(const RunnerRequest& r);
 RunnerRequest runner_request_from_json(const nlohmann::json& j);

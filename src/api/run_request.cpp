@@ -67,31 +67,57 @@ void validate(const RunCommandRequest& r) {
   validate(r, given_run_options(r));
 }
 
+// The run request's own fields, listed once per section (api/request_fields.hpp put_fields /
+// get_fields): the top level, "slurm" and "decide".
+namespace {
+
+const auto kRunFields = [](auto& r, auto&& f) {
+  f("env_probe_timeout_s", r.env_timeout_s);
+  f("ncu_session", r.ncu_session);
+  f("sweep", r.sweep);
+  f("gpus", r.gpus);
+  f("host", r.host);
+};
+const auto kSlurmFields = [](auto& r, auto&& f) {
+  f("enabled", r.slurm.enabled);
+  f("partition", r.slurm.partition);
+  f("gres", r.slurm.gres);
+  f("time", r.slurm.time);
+  f("max_parallel", r.slurm.max_parallel);
+  f("units_per_task", r.slurm.units_per_task);
+  f("no_wait", r.no_wait);
+};
+const auto kDecideFields = [](auto& r, auto&& f) {
+  f("enabled", r.decide);
+  f("confirm", r.confirm);
+  f("ncu", r.decide_ncu);
+  f("rounds", r.rounds);
+  f("budget_s", r.decide_budget_s);
+  f("calls_per_round", r.calls_per_round);
+  f("min_gain_pct", r.min_gain_pct);
+  f("time", r.decide_time);
+};
+
+/// The section `key` of `j` read with `fields` when present (Error exit 2 when it is not an object).
+template <class Fields>
+void get_section(const json& j, const char* key, RunCommandRequest& r, const Fields& fields) {
+  auto s = j.find(key);
+  if (s == j.end() || s->is_null()) return;
+  check_object(*s, (std::string("the request's \"") + key + "\"").c_str());
+  get_fields(*s, r, fields);
+}
+
+}  // namespace
+
 json to_json(const RunCommandRequest& r) {
   json j = to_json(r.k);
   j.update(to_json(r.p));
-  j.update({{"command", "run"},
-            {"env_probe_timeout_s", r.env_timeout_s},
-            {"ncu_session", r.ncu_session},
-            {"sweep", r.sweep},
-            {"gpus", r.gpus},
-            {"slurm",
-             {{"enabled", r.slurm.enabled},
-              {"partition", r.slurm.partition},
-              {"gres", r.slurm.gres},
-              {"time", r.slurm.time},
-              {"max_parallel", r.slurm.max_parallel},
-              {"units_per_task", r.slurm.units_per_task},
-              {"no_wait", r.no_wait}}},
-            {"decide",
-             {{"enabled", r.decide},
-              {"confirm", r.confirm},
-              {"ncu", r.decide_ncu},
-              {"rounds", r.rounds},
-              {"budget_s", r.decide_budget_s},
-              {"calls_per_round", r.calls_per_round},
-              {"min_gain_pct", r.min_gain_pct},
-              {"time", r.decide_time}}}});
+  j["command"] = "run";
+  put_fields(j, r, kRunFields);
+  j["slurm"] = json::object();
+  put_fields(j["slurm"], r, kSlurmFields);
+  j["decide"] = json::object();
+  put_fields(j["decide"], r, kDecideFields);
   return j;
 }
 
@@ -99,31 +125,9 @@ RunCommandRequest run_request_from_json(const json& j) {
   RunCommandRequest r;
   r.k = kernel_request_from_json(j);
   r.p = profile_request_from_json(j);
-  read_field(j, "env_probe_timeout_s", r.env_timeout_s);
-  read_field(j, "ncu_session", r.ncu_session);
-  read_field(j, "sweep", r.sweep);
-  read_field(j, "gpus", r.gpus);
-  if (auto s = j.find("slurm"); s != j.end() && !s->is_null()) {
-    check_object(*s, "the request's \"slurm\"");
-    read_field(*s, "enabled", r.slurm.enabled);
-    read_field(*s, "partition", r.slurm.partition);
-    read_field(*s, "gres", r.slurm.gres);
-    read_field(*s, "time", r.slurm.time);
-    read_field(*s, "max_parallel", r.slurm.max_parallel);
-    read_field(*s, "units_per_task", r.slurm.units_per_task);
-    read_field(*s, "no_wait", r.no_wait);
-  }
-  if (auto d = j.find("decide"); d != j.end() && !d->is_null()) {
-    check_object(*d, "the request's \"decide\"");
-    read_field(*d, "enabled", r.decide);
-    read_field(*d, "confirm", r.confirm);
-    read_field(*d, "ncu", r.decide_ncu);
-    read_field(*d, "rounds", r.rounds);
-    read_field(*d, "budget_s", r.decide_budget_s);
-    read_field(*d, "calls_per_round", r.calls_per_round);
-    read_field(*d, "min_gain_pct", r.min_gain_pct);
-    read_field(*d, "time", r.decide_time);
-  }
+  get_fields(j, r, kRunFields);
+  get_section(j, "slurm", r, kSlurmFields);
+  get_section(j, "decide", r, kDecideFields);
   return r;
 }
 

@@ -47,6 +47,9 @@ struct RunCommandRequest {
   int calls_per_round = kDefaultCallsPerSlot;
   double min_gain_pct = 100 * kDefaultMinGain;
   std::string decide_time = option_row("run", "--decide-time").default_value;  ///< call | kernel
+  /// The parent's host, in the request each `__worker` receives (units.json): the worker takes it
+  /// (core/host_json.hpp adopt_host). Empty (the default) for `kprof run` itself.
+  Host host;
 };
 
 /// The options of `r` given, as far as values tell (each differs from its default; --gpu when

@@ -5,12 +5,15 @@
 #include <optional>
 #include <vector>
 
+#include "api/command_requests.hpp"
 #include "cli/commands.hpp"
+#include "cli/request_file.hpp"
 #include "cli/table_options.hpp"
 #include "cli/kernel_options.hpp"
 #include "device/cuda.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
+#include "core/host_json.hpp"
 #include "core/term.hpp"
 #include "core/tools.hpp"
 #include "kernel/load.hpp"
@@ -77,7 +80,32 @@ int run_check_command(KernelCliOptions& o, const std::vector<SanitizerTool>& san
   return exit_now_if_stuck(r.pass ? 0 : 1);  // a hung kernel: leave before any destructor waits for it
 }
 
+/// The check request in `path` (api/command_requests.hpp CheckRequest as JSON), validated. Error
+/// (exit 2) naming the file when it cannot be read or is not a request.
+api::CheckRequest read_check_request(const std::string& path) {
+  api::CheckRequest r = api::check_request_from_json(read_request_file(path, "check"));
+  api::validate(r);
+  if (!r.sanitize.empty())
+    throw usage_error("the check request " + path + " asks for --sanitize",
+                      "the sanitizer's child runs no tool itself");
+  return r;
+}
+
 }  // namespace
+
+void register_check_child(CLI::App& app, CommandAction& action) {
+  auto request = std::make_shared<std::string>();
+  auto opts = std::make_shared<KernelCliOptions>();
+  auto* sub = app.add_subcommand("__check", "Internal: the check compute-sanitizer runs (kprof check --sanitize)");
+  sub->group("");  // hidden from --help
+  sub->add_option("--request", *request, "The typed request (JSON, api/command_requests.hpp CheckRequest)")->required();
+  sub->callback([request, opts, &action] {
+    api::CheckRequest r = read_check_request(*request);
+    adopt_host(r.host);  // the parent's host, while parsing: before CUPTI loads (cli/entry.cpp)
+    *opts = r.kernel;
+    action = [opts] { return run_check_command(*opts, {}); };
+  });
+}
 
 void register_check(CLI::App& app, CommandAction& action) {
   auto opts = std::make_shared<KernelCliOptions>();
@@ -88,8 +116,9 @@ void register_check(CLI::App& app, CommandAction& action) {
       "also finds never-written elements, writes past a buffer, modified const inputs and kernel faults.\n"
       "Writes OUTPUT_DIR/correctness.md and correctness.json. Exit 0 pass, 1 fail, 2 usage/input error.\n"
       "--sanitize memcheck,racecheck,initcheck,synccheck then runs the kernel once more per tool under NVIDIA\n"
-      "compute-sanitizer (a child `kprof check --trials 1`, reports in OUTPUT_DIR/sanitizer/); an error in the\n"
-      "kernel fails the check (those in PyTorch's, cuBLAS's or kprof's own kernels are listed, not failing).");
+      "compute-sanitizer (a child `kprof __check`, this check with one trial; reports in OUTPUT_DIR/sanitizer/);\n"
+      "an error in the kernel fails the check (those in PyTorch's, cuBLAS's or kprof's own kernels are listed, not "
+      "failing).");
   add_kernel_options(sub, *opts, /*several=*/false, /*with_ref=*/true, /*with_output=*/true);
   auto sanitize = std::make_shared<std::string>();
   add_table_option(sub, "check", "--sanitize", *sanitize)->type_name("TOOLS");

@@ -13,6 +13,7 @@
 #include "core/term.hpp"
 #include "core/text.hpp"
 #include "cli/run_options.hpp"
+#include "core/host.hpp"
 #include "core/sweep.hpp"
 #include "core/tools.hpp"
 #include "flows/run/run_flow.hpp"
@@ -26,7 +27,9 @@ namespace {
 int run_scaled_command(RunCmd& c) {
   ScaleRequest sr;
   sr.run = make_run_request(c);
-  sr.unit_request = api::to_json(api::without_scale(c));  // each worker's one request (units.json)
+  api::RunCommandRequest unit = api::without_scale(c);
+  unit.host = current_host();            // the workers take this host (core/host_json.hpp)
+  sr.unit_request = api::to_json(unit);  // each worker's one request (units.json)
   for (const auto& s : c.sweep) sr.axes.push_back(parse_sweep_axis(s));
   if (!c.gpus.empty()) sr.gpus = parse_gpu_list(c.gpus, c.gpus == "all" ? cuda_versions().device_count : 0);
   sr.slurm = slurm_options(c);

@@ -19,14 +19,18 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include "cli/commands.hpp"
+#include "cli/request_file.hpp"
 #include "cli/kernel_options.hpp"
 #include "cli/validators.hpp"
 #include "core/trace.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
+#include "core/host_json.hpp"
+#include "core/outcome.hpp"
 #include "device/cuda.hpp"
 #include "kernel/guarded_call.hpp"
 #include "kernel/load.hpp"
@@ -46,23 +50,23 @@ struct RunnerOptions {
   KernelCliOptions k;
   int warmup = api::RunnerRequest{}.warmup_calls;
   std::string request_file;  ///< --request FILE: the typed request (what kprof's flows pass; no words then)
+  std::optional<api::RunnerRequest> request;  ///< read from request_file while parsing (its host taken then)
 };
 
 /// The runner request in `path` (api/requests.hpp RunnerRequest as JSON), validated. Error (exit 2)
 /// naming the file when it cannot be read or is not a request.
 api::RunnerRequest read_runner_request(const std::string& path) {
-  if (!path_exists(path)) throw usage_error("cannot read the runner request " + path + ": no such file");
-  nlohmann::json j = nlohmann::json::parse(read_file(path), nullptr, false);
-  if (j.is_discarded()) throw usage_error("the runner request " + path + " is not JSON");
-  api::RunnerRequest r = api::runner_request_from_json(j);
+  api::RunnerRequest r = api::runner_request_from_json(read_request_file(path, "runner"));
   api::validate(r);
   return r;
 }
 
-/// The request of one version of a session plan, validated (Error exit 2 when it is not one).
+/// The request of one version of a session plan, validated (Error exit 2 when it is not one); the
+/// parent's host it carries becomes this process's (core/host_json.hpp adopt_host).
 api::RunnerRequest entry_request(const SessionPlanEntry& entry) {
   api::RunnerRequest r = api::runner_request_from_json(entry.request);
   api::validate(r);
+  adopt_host(r.host);
   return r;
 }
 
@@ -112,10 +116,9 @@ std::optional<KernelFault> profiled_call(KernelInstance& inst, const KernelSpec&
 int run_runner(RunnerOptions& o) {
   KernelSpec spec;
   int warmup = o.warmup;
-  if (!o.request_file.empty()) {
-    api::RunnerRequest r = read_runner_request(o.request_file);
-    spec = r.spec;
-    warmup = r.warmup_calls;
+  if (o.request) {
+    spec = o.request->spec;
+    warmup = o.request->warmup_calls;
   } else {
     spec = spec_for(o.k, 0);
   }
@@ -137,8 +140,15 @@ void print_line(const std::string& line) {
   std::fflush(stderr);
 }
 
+/// A version's mark: its line on stderr (the progress the parent echoes) and its entry in this
+/// process's outcome document ("results": {"versions": [...]}, stages/ncu/session.hpp), rewritten
+/// after each version so a session that dies leaves the marks before.
 void print_mark(SessionState state, const std::string& name, const std::string& why = "") {
+  static nlohmann::json versions = nlohmann::json::array();  // this process runs one session
   print_line(session_mark_line(state, name, why));
+  versions.push_back(session_mark_json(state, name, why));
+  note_results({{"versions", versions}});
+  checkpoint_outcome("__session");
 }
 
 /// Every version of the plan in turn. A version that fails before its range is skipped; one that
@@ -271,6 +281,9 @@ void register_runner(CLI::App& app, CommandAction& action) {
     if (opts->request_file.empty()) {
       if (opts->k.kernels.empty()) throw usage_error("__runner needs a kernel file or --request FILE");
       finish_kernel_options(sub, opts->k);
+    } else {
+      opts->request = read_runner_request(opts->request_file);
+      adopt_host(opts->request->host);  // while parsing: before CUPTI loads (cli/entry.cpp)
     }
     action = [opts] { return run_runner(*opts); };
   });

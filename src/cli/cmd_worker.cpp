@@ -13,6 +13,7 @@
 #include "cli/run_options.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
+#include "core/host_json.hpp"
 #include "core/settings.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
@@ -50,12 +51,14 @@ struct WorkerCli {
   std::string unit;
   bool in_process = false;
   bool one_gpu = false;
+  std::string units_path;  ///< `units` made absolute, while parsing
+  UnitPlan plan;           ///< read while parsing: its request's host is taken before CUPTI loads
 };
 
 int run_worker_command(const WorkerCli& c) {
   WorkerRequest req;
-  req.units_path = absolute_path(c.units);
-  req.plan = read_unit_plan(req.units_path);
+  req.units_path = c.units_path;
+  req.plan = c.plan;
   if (!c.output_dir.empty()) req.plan.out = absolute_path(c.output_dir);
   if (!req.plan.cwd.empty() && ::chdir(req.plan.cwd.c_str()) != 0)
     throw usage_error("cannot enter " + req.plan.cwd + " (the folder of the run): " + std::strerror(errno),
@@ -90,7 +93,13 @@ void register_worker(CLI::App& app, CommandAction& action) {
   sub->add_option("--unit", c->unit, "Run only this unit (VERSION/KEY)");
   sub->add_flag("--in-process", c->in_process, "Run the units in this process (no supervising parent)");
   sub->add_flag("--one-gpu", c->one_gpu, "CUDA_VISIBLE_DEVICES names one GPU: run on device 0");
-  sub->callback([c, &action] { action = [c] { return run_worker_command(*c); }; });
+  sub->callback([c, &action] {
+    c->units_path = absolute_path(c->units);
+    c->plan = read_unit_plan(c->units_path);
+    if (c->plan.request.is_object() && c->plan.request.contains("host"))
+      adopt_host(host_from_json(c->plan.request["host"]));  // the parent's host (core/host_json.hpp)
+    action = [c] { return run_worker_command(*c); };
+  });
 }
 
 }  // namespace kprof

@@ -26,8 +26,10 @@ void register_public_commands(CLI::App& app, CommandAction& action);
 /// --wall-timeout-s of the command parsed (seconds, 0: none; api/options.cpp), which every public
 /// command that has the row binds to (register_public_commands); cli_main enforces it.
 double& wall_timeout_s();
-void register_runner(CLI::App& app, CommandAction& action);   ///< kprof __runner (hidden; what ncu profiles)
-void register_probe(CLI::App& app, CommandAction& action);    ///< kprof __probe  (hidden; env's ncu counter probe)
+void register_runner(CLI::App& app, CommandAction& action);  ///< kprof __runner (hidden; what ncu profiles)
+void register_probe(CLI::App& app, CommandAction& action);   ///< kprof __probe  (hidden; env's ncu counter probe)
+/// kprof __check (hidden; the sanitizer's child: a check request in, cmd_check.cpp)
+void register_check_child(CLI::App& app, CommandAction& action);
 void register_worker(CLI::App& app, CommandAction& action);   ///< kprof __worker (hidden; a shard of a scaled run)
 void register_options(CLI::App& app, CommandAction& action);  ///< kprof __options (hidden; the option table)
 

@@ -63,14 +63,15 @@ bool internal_command = false;
 /// The public command being run ("" before parsing): the outcome document names it.
 std::string public_command;
 
-/// Writes the outcome document (core/outcome.hpp) to $KPROF_OUTCOME_FILE, for a public command
-/// only: a hidden command or a sanitizer's child (KPROF_FULL_EXIT) inherits the variable from the
-/// parent whose outcome it is, and must not overwrite it.
+/// Writes the outcome document (core/outcome.hpp) to $KPROF_OUTCOME_FILE when it is set: a public
+/// command's for the Python API and the MCP tools, an internal child's (__runner, __session,
+/// __worker, __check, __probe) for the kprof that started it. The variable is always this
+/// process's own: core/subprocess.hpp run_process passes none on unless the parent names one.
 void write_outcome_file(int code) {
   // Read here, not in core/settings (whose struct every layer includes): the parent sets it per child.
-  const char* env = std::getenv("KPROF_OUTCOME_FILE");
+  const char* env = std::getenv(kprof::kOutcomeFileVar);
   const std::string file = env ? env : "";
-  if (file.empty() || internal_command) return;
+  if (file.empty()) return;
   if (!kprof::write_outcome(file, public_command, code))
     std::fprintf(stderr, "kprof: could not write the outcome document %s\n", file.c_str());
 }
@@ -156,7 +157,7 @@ std::string command_names(CLI::App& app) {
 /// PyTorch, imported later by ref.py, binds to the same libcupti (device/cupti_loader.hpp).
 bool loads_cupti_first(const std::string& command) {
   return command == "check" || command == "profile" || command == "run" || command == "__runner" ||
-         command == "__worker" || command == "env";
+         command == "__worker" || command == "env" || command == "__check";
 }
 
 /// Every command registered on `app`; `action` receives the parsed command's work.
@@ -168,6 +169,7 @@ void register_commands(CLI::App& app, kprof::CommandAction& action) {
   register_public_commands(app, action);
   register_runner(app, action);
   register_probe(app, action);
+  register_check_child(app, action);
   register_worker(app, action);
   register_options(app, action);
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <chrono>
 #include <cstring>
 
@@ -49,6 +50,7 @@ bool ChildProcess::start(const std::vector<std::string>& argv, const std::string
     ::dup2(out_pipe[1], 1);
     int err = ::open(err_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (err >= 0) ::dup2(err, 2);
+    ::unsetenv("KPROF_OUTCOME_FILE");  // never this process's outcome document (core/outcome.hpp)
     ::execvp(args[0], args.data());
     int e = errno;
     (void)!::write(exec_pipe[1], &e, sizeof e);

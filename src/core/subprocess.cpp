@@ -74,6 +74,9 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
       ::dup2(fd, 1);
       ::close(fd);
     }
+    // An outcome document goes where the parent names one for this child (opts.env), never to
+    // the file this process was told to write (core/outcome.hpp).
+    ::unsetenv("KPROF_OUTCOME_FILE");
     for (const auto& [k, v] : opts.env) ::setenv(k.c_str(), v.c_str(), 1);
     if (!opts.cwd.empty() && ::chdir(opts.cwd.c_str()) != 0) {
       int e = errno;

@@ -27,7 +27,8 @@ struct ProcessResult {
 /// Options for run_process.
 struct ProcessOptions {
   double timeout_s = 60.0;  ///< wall-clock limit in seconds; <= 0 means none
-  /// Extra environment variables (added to / replacing the parent's).
+  /// Extra environment variables (added to / replacing the parent's). $KPROF_OUTCOME_FILE is never
+  /// passed on: a child writes an outcome document only where this names one (core/outcome.hpp).
   std::map<std::string, std::string> env;
   std::string cwd;  ///< working folder; empty keeps the parent's
   /// When set, the child's stdout goes to this file (created or truncated) instead of

@@ -5,11 +5,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <regex>
 
 #include "core/fs.hpp"
+#include "core/outcome.hpp"
 #include "core/text.hpp"
 #include "core/settings.hpp"
 
@@ -175,14 +177,28 @@ NcuCounters parse_ncu_probe(const ProcessResult& r) {
   return c;
 }
 
+void apply_probe_outcome(NcuCounters& c, const ChildOutcome& target) {
+  if (c.readable || !target.found || target.exit_code == 0) return;
+  c.error = "kprof's probe kernel failed under ncu (exit " + std::to_string(target.exit_code) + ")" +
+            (target.error.empty() ? std::string() : ": " + target.error);
+  c.fix =
+      !target.hint.empty() ? target.hint : "run `kprof env` again; its GPU line says whether the GPU can run a kernel";
+}
+
 NcuCounters probe_ncu_counters(const std::string& ncu, const std::vector<std::string>& target, double timeout_s) {
   std::vector<std::string> argv = {ncu,  "--clock-control", "none", "--metrics", kNcuProbeMetric, "--target-processes",
                                    "all"};
   argv.insert(argv.end(), target.begin(), target.end());
   ProcessOptions opts;
   opts.timeout_s = timeout_s;
+  ScratchFile outcome("kprof-probe-outcome", ".json", "");
+  if (!outcome.path().empty()) {
+    std::remove(outcome.path().c_str());  // written by the target, or absent
+    opts.env[kOutcomeFileVar] = outcome.path();
+  }
   NcuCounters c = parse_ncu_probe(run_process(argv, opts));
   c.command = shell_join(argv);
+  if (!outcome.path().empty()) apply_probe_outcome(c, read_outcome(outcome.path()));
   return c;
 }
 

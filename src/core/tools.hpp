@@ -87,9 +87,20 @@ std::string first_error_line(const std::string& text);
 /// Reads the result of the one-metric probe from ncu's output (text or --csv form) and exit state.
 NcuCounters parse_ncu_probe(const ProcessResult& result);
 
+struct ChildOutcome;  // core/outcome.hpp
+
+/// Folds the probe target's outcome document into `c`: when the target failed (exit != 0) and no
+/// value came back, the error is the target's own message ("kprof's probe kernel failed under ncu
+/// (exit N): ...") and the fix its hint. Nothing changes when the value was read or the target
+/// wrote no outcome (ncu's own failure then stands).
+void apply_probe_outcome(NcuCounters& c, const ChildOutcome& target);
+
 /// The probe: `ncu --clock-control none --metrics sm__cycles_elapsed.avg --target-processes all
 /// <target...>` with a limit of `timeout_s` seconds. `target` is the program ncu launches,
-/// normally self_command() + {"__probe", "--gpu", N}. Never throws.
+/// normally self_command() + {"__probe", "--request", FILE} (core/probe_request.hpp). The target
+/// writes its outcome document (core/outcome.hpp) to a scratch file this names for it: when the
+/// target failed (the probe kernel did not run), the result's error is the target's own message
+/// and hint, not a guess from ncu's output. Never throws.
 NcuCounters probe_ncu_counters(const std::string& ncu, const std::vector<std::string>& target, double timeout_s);
 
 /// The running executable's path (readlink /proc/self/exe), "" when unknown. Inside the Python

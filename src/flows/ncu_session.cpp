@@ -122,7 +122,10 @@ void split_session(SessionRun& run, const std::vector<PendingProfile>& pending, 
   std::vector<SessionRow> rows;
   for (const auto& k : run.table.kernels) rows.push_back({k.id, k.name, range_of.count(k.id) ? range_of[k.id] : ""});
   rows = without_probe_rows(rows);
-  auto marks = read_session_marks(run.ncu.log);
+  // Each version's mark from the runner's outcome document (rewritten after each version); its
+  // lines in ncu's log only when it wrote none (an older runner, or one that died before its first).
+  auto marks =
+      run.ncu.target.found ? session_marks_from_results(run.ncu.target.results) : read_session_marks(run.ncu.log);
   std::vector<SessionVersion> vs;
   for (size_t i : versions) {
     const PendingProfile& p = pending[i];

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "api/requests.hpp"
+#include "core/host.hpp"
 #include "core/trace.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
@@ -42,8 +43,9 @@ std::unique_ptr<StandbySession> StandbySession::for_profile(const KernelSpec& sp
                                                             const ProfileSettings& s, const std::string& out_dir) {
   NcuRunOptions no = own_session_ncu_options(spec, s, out_dir);
   no.target = self_command();
-  return std::unique_ptr<StandbySession>(
-      new StandbySession({{name, api::to_json(api::RunnerRequest{spec})}}, no, out_dir));
+  return std::unique_ptr<StandbySession>(new StandbySession(
+      {{name, api::to_json(api::RunnerRequest{spec, api::RunnerRequest{}.warmup_calls, current_host()})}}, no,
+      out_dir));
 }
 
 StandbySession::StandbySession(const std::vector<SessionPlanEntry>& prelim, NcuRunOptions no, const std::string& dir,

@@ -1,4 +1,5 @@
 #include "flows/profile.hpp"
+#include "core/host.hpp"
 #include "core/json_text.hpp"
 
 #include <cuda_runtime_api.h>
@@ -162,7 +163,7 @@ RooflineJob start_call_roofline(const std::string& dir, const NcuAnalysis& a, co
 }  // namespace
 
 nlohmann::json runner_request(const KernelSpec& spec, const TimingResult& timing) {
-  return api::to_json(api::RunnerRequest{spec, std::clamp(timing.warmup_calls, 3, 20)});
+  return api::to_json(api::RunnerRequest{spec, std::clamp(timing.warmup_calls, 3, 20), current_host()});
 }
 
 TimingResult time_profile(KernelInstance& inst, const KernelSpec& spec, const ProfileSettings& s) {

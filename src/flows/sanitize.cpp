@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "core/error.hpp"
 #include "core/fs.hpp"
+#include "core/host.hpp"
+#include "core/outcome.hpp"
 #include "core/subprocess.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
@@ -16,15 +19,19 @@ namespace {
 
 std::string scratch_dir(const SanitizeRequest& req) { return join_path(req.output_dir, "sanitizer"); }
 
-std::string number_arg(double v) { return fmt::format("{:g}", v); }
-
 SanitizerToolResult run_one(const SanitizeRequest& req, SanitizerTool tool) {
   const std::string name = sanitizer_tool_name(tool);
-  std::vector<std::string> argv = sanitizer_command(req, tool);
+  const std::string request_path = join_path(scratch_dir(req), name + ".request.json");
+  const std::string outcome_path = join_path(scratch_dir(req), name + ".outcome.json");
+  write_file_atomic(request_path,
+                    api::to_json(sanitizer_child_request(req, join_path(scratch_dir(req), name))).dump(1) + "\n");
+  std::remove(outcome_path.c_str());  // written by this tool's child, or absent
+  std::vector<std::string> argv = sanitizer_command(req, tool, request_path);
   ProcessOptions po;
   po.timeout_s = sanitizer_run_timeout_s(req.spec.timeout_s);
   po.env["KPROF_COLOR"] = "never";
   po.env["KPROF_FULL_EXIT"] = "1";  // the normal teardown: the sanitizer's injection sees the process end
+  po.env[kOutcomeFileVar] = outcome_path;
   print_progress(fmt::format("compute-sanitizer {}: the kernel once more under it (at most {} s)", name,
                              fmt_sig(po.timeout_s, 3)));
   ProcessResult pr = run_process(argv, po);
@@ -34,6 +41,8 @@ SanitizerToolResult run_one(const SanitizeRequest& req, SanitizerTool tool) {
   if (pr.timed_out)
     r.error = fmt::format("timed out after {} s: compute-sanitizer was stopped (a slow kernel: raise --timeout)",
                           fmt_sig(po.timeout_s, 3));
+  else if (start_error.empty())
+    apply_child_outcome(r, read_outcome(outcome_path));
   r.command = shell_join(argv);
   r.wall_s = pr.wall_s;
   r.log_path = join_path(scratch_dir(req), name + ".log");
@@ -58,33 +67,38 @@ double sanitized_call_timeout_s(double kernel_timeout_s) { return 10.0 * kernel_
 
 double sanitizer_run_timeout_s(double kernel_timeout_s) { return std::max(600.0, 20.0 * kernel_timeout_s); }
 
-std::vector<std::string> sanitizer_child_args(const SanitizeRequest& req, const std::string& child_output_dir) {
-  KernelSpec spec = req.spec;
-  spec.timeout_s = sanitized_call_timeout_s(req.spec.timeout_s);
-  spec.build = false;  // the check built it already
-  std::vector<std::string> nvcc = spec.nvcc_flags;
-  spec.nvcc_flags.clear();
-  std::vector<std::string> a = {"check"};
-  for (auto& w : spec_to_args(spec)) a.push_back(w);
-  a.insert(a.end(), {"--ref", req.ref});
-  if (req.atol) a.insert(a.end(), {"--atol", number_arg(*req.atol)});
-  if (req.rtol) a.insert(a.end(), {"--rtol", number_arg(*req.rtol)});
-  a.insert(a.end(), {"--trials", "1", "-o", child_output_dir});
-  if (!nvcc.empty()) {
-    a.push_back("--");
-    a.insert(a.end(), nvcc.begin(), nvcc.end());
-  }
-  return a;
+api::CheckRequest sanitizer_child_request(const SanitizeRequest& req, const std::string& child_output_dir) {
+  api::CheckRequest c;
+  c.kernel.kernels = {req.spec.kernel};
+  c.kernel.spec = req.spec;
+  c.kernel.spec.timeout_s = sanitized_call_timeout_s(req.spec.timeout_s);
+  c.kernel.spec.build = false;  // the check built it already
+  if (!req.spec.so_path.empty()) c.kernel.so_paths = {req.spec.so_path};
+  c.kernel.ref = req.ref;
+  c.kernel.atol = req.atol.value_or(-1);
+  c.kernel.rtol = req.rtol.value_or(-1);
+  c.kernel.trials = 1;
+  c.kernel.output_dir = child_output_dir;
+  c.host = current_host();
+  return c;
 }
 
-std::vector<std::string> sanitizer_command(const SanitizeRequest& req, SanitizerTool tool) {
+std::vector<std::string> sanitizer_command(const SanitizeRequest& req, SanitizerTool tool,
+                                           const std::string& request_path) {
   const std::string name = sanitizer_tool_name(tool);
   std::vector<std::string> argv = {req.sanitizer, "--tool", name, "--print-limit", "20"};
   if (tool == SanitizerTool::Racecheck) argv.insert(argv.end(), {"--racecheck-report", "all"});
   argv.insert(argv.end(), {"--target-processes", "all"});
   argv.insert(argv.end(), req.kprof.begin(), req.kprof.end());
-  for (auto& w : sanitizer_child_args(req, join_path(scratch_dir(req), name))) argv.push_back(w);
+  argv.insert(argv.end(), {"__check", "--request", request_path});
   return argv;
+}
+
+void apply_child_outcome(SanitizerToolResult& r, const ChildOutcome& child) {
+  if (!child.found || child.exit_code != static_cast<int>(ExitCode::Usage)) return;
+  r.error = "the kernel did not run under it: its check stopped with a usage or input error" +
+            (child.error.empty() ? std::string() : ": " + child.error);
+  r.pass = false;
 }
 
 std::vector<SanitizerToolResult> run_sanitizers(const SanitizeRequest& req) {

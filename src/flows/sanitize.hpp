@@ -1,12 +1,15 @@
 // kprof check --sanitize: after the normal check, the same kernel once more per tool
-// under NVIDIA compute-sanitizer, as a child `kprof check --trials 1` whose reports go to a scratch
-// folder; the tool's findings join the check's result (correctness.md / .json).
+// under NVIDIA compute-sanitizer, as a child `kprof __check --request FILE` (one request in: the
+// check's typed request with one trial, api/command_requests.hpp; one outcome out: its outcome
+// document, core/outcome.hpp) whose reports go to a scratch folder; the tool's findings join the
+// check's result (correctness.md / .json).
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "api/command_requests.hpp"
 #include "kernel/kernel_spec.hpp"
 #include "stages/verify/check.hpp"
 #include "stages/verify/sanitizer.hpp"
@@ -37,19 +40,27 @@ double sanitized_call_timeout_s(double kernel_timeout_s);
 /// Seconds one tool's whole run may take before it is stopped: max(600, 20 x `kernel_timeout_s`).
 double sanitizer_run_timeout_s(double kernel_timeout_s);
 
-/// The child's words after the program: {"check", KERNEL, the spec's options (spec_to_args, with
-/// --timeout sanitized_call_timeout_s), "--ref", REF, --atol / --rtol when given, "--trials", "1",
-/// "-o", `child_output_dir`, then "--" and the nvcc flags when there are any}. No --sanitize.
-std::vector<std::string> sanitizer_child_args(const SanitizeRequest& req, const std::string& child_output_dir);
+/// The child's request: the kernel as checked (`kernels` = {spec.kernel}, its .so, dimensions,
+/// nvcc flags, seed and GPU; call limit sanitized_call_timeout_s; no --build: the check built it),
+/// `ref`, --atol / --rtol when given, trials 1, output_dir `child_output_dir`, no --sanitize, and
+/// this process's host (core/host_json.hpp).
+api::CheckRequest sanitizer_child_request(const SanitizeRequest& req, const std::string& child_output_dir);
 
 /// The whole command of one tool: {sanitizer, "--tool", T, "--print-limit", "20", ("--racecheck-report",
-/// "all" for racecheck), "--target-processes", "all", kprof, sanitizer_child_args(req,
-/// OUTPUT_DIR/sanitizer/T)}.
-std::vector<std::string> sanitizer_command(const SanitizeRequest& req, SanitizerTool tool);
+/// "all" for racecheck), "--target-processes", "all", kprof, "__check", "--request", `request_path`}.
+std::vector<std::string> sanitizer_command(const SanitizeRequest& req, SanitizerTool tool,
+                                           const std::string& request_path);
+
+/// The child's outcome document folded into the tool's result `r`: when the child could not run
+/// the kernel (exit 2, a usage or input error) the tool gave no verdict, and r.error says so with
+/// the child's own message. A child that checked the kernel (exit 0 or 1, a failed check is what a
+/// tool finds) or wrote no outcome (killed by the tool: its output says why) leaves `r` as judged.
+void apply_child_outcome(SanitizerToolResult& r, const ChildOutcome& child);
 
 /// Runs every tool in turn (each limited to sanitizer_run_timeout_s, its output captured, the
-/// process group stopped on a timeout: never a hang), saves each output to
-/// OUTPUT_DIR/sanitizer/T.log and judges it (stages/verify/sanitizer.hpp judge_sanitizer_run).
+/// process group stopped on a timeout: never a hang), the child's request in
+/// OUTPUT_DIR/sanitizer/T.request.json and its outcome document in OUTPUT_DIR/sanitizer/T.outcome.json,
+/// saves each output to OUTPUT_DIR/sanitizer/T.log and judges it (with apply_child_outcome) (stages/verify/sanitizer.hpp judge_sanitizer_run).
 /// A failing run is a result, not an exception; throws Error (exit 2) only when a log cannot be written.
 std::vector<SanitizerToolResult> run_sanitizers(const SanitizeRequest& req);
 

@@ -18,6 +18,7 @@
 #include "core/term.hpp"
 #include "core/text.hpp"
 #include "flows/slurm.hpp"
+#include "flows/worker.hpp"
 #include "kernel/load.hpp"
 #include "python/plot.hpp"
 #include "report/comparison.hpp"
@@ -27,8 +28,6 @@
 
 namespace kprof {
 namespace {
-
-double now_s() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
 
 std::string cwd_now() {
   char buf[4096];
@@ -43,8 +42,8 @@ bool tmpdir_per_gpu() { return settings().tmpdir_per_gpu; }
 void run_local(const UnitPlan& plan, const std::string& units_path, const ScaleRequest& req) {
   const size_t n = std::max<size_t>(1, req.gpus.size());
   std::vector<ProcessResult> ended(n);
+  std::vector<std::string> outcomes(n);  // each worker's outcome document: the units it wrote
   std::mutex print_mu;
-  double t0 = now_s() - 1;
   std::vector<std::thread> threads;
   for (size_t k = 0; k < n; ++k)
     threads.emplace_back([&, k] {
@@ -52,6 +51,9 @@ void run_local(const UnitPlan& plan, const std::string& units_path, const ScaleR
       argv.insert(argv.end(), {"__worker", "--units", units_path, "--shard", fmt::format("{}/{}", k, n)});
       ProcessOptions po;
       po.timeout_s = 0;
+      outcomes[k] = join_path(temp_root(), fmt::format("kprof-worker{}-{}-of-{}.json", unique_temp_suffix(), k, n));
+      std::remove(outcomes[k].c_str());
+      po.env[kOutcomeFileVar] = outcomes[k];
       std::string tag = req.gpus.empty() ? "" : "[gpu " + req.gpus[k] + "] ";
       if (!req.gpus.empty()) {
         po.env["CUDA_VISIBLE_DEVICES"] = req.gpus[k];
@@ -73,15 +75,18 @@ void run_local(const UnitPlan& plan, const std::string& units_path, const ScaleR
     });
   for (auto& t : threads) t.join();
   std::vector<Unit> run = units_to_run(plan);
-  for (size_t k = 0; k < n; ++k)
+  for (size_t k = 0; k < n; ++k) {
+    std::set<std::string> written = units_written(read_outcome(outcomes[k]));
+    std::remove(outcomes[k].c_str());
     for (const auto& u : shard_of(run, static_cast<int>(k), static_cast<int>(n))) {
-      if (file_mtime(unit_result_path(plan.out, u)) >= t0) continue;
+      if (written.count(u.id())) continue;
       const ProcessResult& p = ended[k];
       std::string how =
           p.term_signal ? "signal " + std::to_string(p.term_signal) : "exit " + std::to_string(p.exit_code);
       write_unit_result(
           plan.out, placeholder_result(u, UnitStatus::Crash, "its worker ended (" + how + ") without a result for it"));
     }
+  }
 }
 
 /// The terminal summary: one line per unit.

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cstdio>
 #include <regex>
 #include <set>
 #include <thread>
@@ -13,11 +14,25 @@
 #include "core/subprocess.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
+#include "flows/worker.hpp"
 
 namespace kprof {
 namespace {
 
 std::string slurm_dir(const UnitPlan& plan) { return join_path(plan.out, "slurm"); }
+
+/// Array task `k`'s outcome document (its worker's: the units it wrote), named by the script.
+std::string task_outcome(const UnitPlan& plan, int k) {
+  return join_path(slurm_dir(plan), fmt::format("task-{}.outcome.json", k));
+}
+
+/// The units each task's worker names as written in its outcome document so far.
+std::set<std::string> units_written_by_tasks(const UnitPlan& plan, int tasks) {
+  std::set<std::string> ids;
+  for (int k = 0; k < tasks; ++k)
+    for (const auto& id : units_written(read_outcome(task_outcome(plan, k)))) ids.insert(id);
+  return ids;
+}
 
 /// A Slurm client command, at most `timeout_s` seconds.
 ProcessResult slurm_cmd(const std::vector<std::string>& argv, double timeout_s) {
@@ -41,14 +56,7 @@ std::optional<std::map<std::string, int>> queued(const std::string& job) {
   return states;
 }
 
-size_t results_present(const UnitPlan& plan, const std::vector<Unit>& run, double since) {
-  size_t n = 0;
-  for (const auto& u : run)
-    if (file_mtime(unit_result_path(plan.out, u)) >= since) ++n;
-  return n;
-}
-
-void wait_for_job(const UnitPlan& plan, const std::string& job, const SlurmOptions& opts, double since) {
+void wait_for_job(const UnitPlan& plan, const std::string& job, const SlurmOptions& opts, int tasks) {
   std::vector<Unit> run = units_to_run(plan);
   std::string last;
   int failures = 0;
@@ -62,8 +70,9 @@ void wait_for_job(const UnitPlan& plan, const std::string& job, const SlurmOptio
       failures = 0;
       std::string states;
       for (const auto& [s, n] : *q) states += fmt::format("{}{} {}", states.empty() ? "" : ", ", n, to_lower(s));
-      std::string line = fmt::format("slurm job {}: {} of {} unit(s) have results; tasks: {}", job,
-                                     results_present(plan, run, since), run.size(), states.empty() ? "done" : states);
+      std::string line =
+          fmt::format("slurm job {}: {} of {} unit(s) have results; tasks: {}", job,
+                      units_written_by_tasks(plan, tasks).size(), run.size(), states.empty() ? "done" : states);
       if (line != last) print_progress(line);
       last = line;
       if (q->empty()) return;
@@ -78,16 +87,18 @@ std::map<int, std::string> task_states(const std::string& job) {
 }
 
 /// Results for the units the tasks left without one.
-void write_missing(const UnitPlan& plan, const std::string& job, int tasks, const SlurmOptions& opts, double since) {
+void write_missing(const UnitPlan& plan, const std::string& job, int tasks, const SlurmOptions& opts) {
   std::map<int, std::string> states = task_states(job);
   std::vector<Unit> run = units_to_run(plan);
   for (int k = 0; k < tasks; ++k) {
     std::string state = states.count(k) ? states[k] : "";
     std::string base = join_path(slurm_dir(plan), fmt::format("task-{}", k));
-    bool term = path_exists(base + ".term") && file_mtime(base + ".term") >= since;
-    if (state.empty() && path_exists(base + ".exit") && file_mtime(base + ".exit") >= since) state = "COMPLETED";
+    bool term = path_exists(base + ".term");  // this job's: an earlier job's were removed at submission
+    ChildOutcome outcome = read_outcome(task_outcome(plan, k));
+    if (state.empty() && outcome.found && outcome.exit_code >= 0) state = "COMPLETED";  // its worker ended
+    std::set<std::string> written = units_written(outcome);
     for (const auto& u : shard_of(run, k, tasks)) {
-      if (file_mtime(unit_result_path(plan.out, u)) >= since) continue;
+      if (written.count(u.id())) continue;
       auto [status, reason] = missing_unit_status(state, term, opts.time);
       write_unit_result(plan.out, placeholder_result(u, status, fmt::format("Slurm task {}_{}: {}", job, k, reason)));
     }
@@ -116,7 +127,8 @@ std::string sbatch_script(const UnitPlan& plan, const std::string& units_path, c
   if (gpu) s += "#SBATCH --gres=" + opts.gres + "\n";
   if (!opts.time.empty()) s += "#SBATCH --time=" + opts.time + "\n";
   s += "\nstate=" + shell_quote(dir) + "/task-$SLURM_ARRAY_TASK_ID\n";
-  s += "rm -f \"$state.exit\" \"$state.term\"\n";
+  s += "rm -f \"$state.exit\" \"$state.term\" \"$state.outcome.json\"\n";
+  s += "export KPROF_OUTCOME_FILE=\"$state.outcome.json\"  # the worker's outcome: the units it wrote\n";
   std::vector<std::string> worker = kprof_exe;
   worker.insert(worker.end(), {"__worker", "--units", units_path});
   s += shell_join(worker) + " --shard \"$SLURM_ARRAY_TASK_ID/" + std::to_string(tasks) + "\"" +
@@ -174,12 +186,10 @@ bool run_slurm(const UnitPlan& plan, const std::string& units_path, const SlurmO
   make_dirs(dir);
   std::string job;
   int tasks = 0;
-  double since = 0;
   if (slurm_job_queued(plan.out)) {  // a job of an earlier call: wait for it, do not submit twice
     nlohmann::json j = nlohmann::json::parse(read_file(job_file));
     job = j["job"].get<std::string>();
     tasks = j.value("tasks", 1);
-    since = j.value("submitted", 0.0);
     print_progress("slurm job " + job + " of an earlier call is still queued: waiting for it instead of submitting");
   }
   if (job.empty()) {
@@ -189,7 +199,12 @@ bool run_slurm(const UnitPlan& plan, const std::string& units_path, const SlurmO
                         "run on a Slurm login node, or drop --slurm to run on this host's GPUs");
     tasks = slurm_task_count(plan.run_ids.size(), 1 + plan.units.back().version_index, opts);
     write_file_atomic(join_path(dir, "kprof.sbatch"), sbatch_script(plan, units_path, opts, tasks, kprof_exe));
-    since = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count() - 1;
+    for (int k = 0; k < tasks; ++k)  // an earlier job's task files: what is there after the wait is this job's
+      for (const std::string& f : {task_outcome(plan, k), join_path(dir, fmt::format("task-{}.term", k)),
+                                   join_path(dir, fmt::format("task-{}.exit", k))})
+        std::remove(f.c_str());
+    const double since =  // job.json's record of when it was submitted
+        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count() - 1;
     ProcessResult r = slurm_cmd({"sbatch", "--parsable", join_path(dir, "kprof.sbatch")}, 60);
     job = parse_sbatch_job_id(r.ok() ? r.out : r.combined());
     write_file_atomic(job_file, nlohmann::json{{"job", job}, {"tasks", tasks}, {"submitted", since}}.dump() + "\n");
@@ -203,8 +218,8 @@ bool run_slurm(const UnitPlan& plan, const std::string& units_path, const SlurmO
         job.c_str(), plan.out.c_str());
     return false;
   }
-  wait_for_job(plan, job, opts, since);
-  write_missing(plan, job, tasks, opts, since);
+  wait_for_job(plan, job, opts, tasks);
+  write_missing(plan, job, tasks, opts);
   return true;
 }
 

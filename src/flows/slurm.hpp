@@ -31,7 +31,9 @@ int slurm_task_count(size_t run_units, size_t versions, const SlurmOptions& opts
 /// --chdir plan.cwd, one log per task in OUT/slurm/; the task runs `kprof __worker --units UNITS
 /// --shard $SLURM_ARRAY_TASK_ID/tasks` (with --one-gpu when a GPU is requested) in the background,
 /// records its exit status in OUT/slurm/task-<id>.exit, and on SIGTERM (time limit, scancel)
-/// writes OUT/slurm/task-<id>.term and stops the worker.
+/// writes OUT/slurm/task-<id>.term and stops the worker. The worker's outcome document
+/// (core/outcome.hpp: the units it wrote, rewritten after each) is OUT/slurm/task-<id>.outcome.json:
+/// what kprof counts while it waits and reads when the job has ended.
 std::string sbatch_script(const UnitPlan& plan, const std::string& units_path, const SlurmOptions& opts, int tasks,
                           const std::vector<std::string>& kprof_exe);
 

@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "core/file_lock.hpp"
+#include "core/outcome.hpp"
 #include "core/fs.hpp"
 #include "core/subprocess.hpp"
 #include "core/term.hpp"
@@ -55,9 +56,49 @@ UnitResult worker_result(const Unit& u, const UnitPlace& place, UnitStatus statu
   return r;
 }
 
+}  // namespace
+
+void UnitLog::add(const std::string& out, const UnitResult& r) {
+  write_unit_result(out, r);
+  units_.push_back({{"id", r.unit.id()}, {"status", unit_status_id(r.status)}});
+  publish();
+}
+
+namespace {
+/// The {"id", ...} entries of a worker's outcome ("results": {"units": [...]}).
+std::vector<nlohmann::json> unit_entries(const ChildOutcome& o) {
+  std::vector<nlohmann::json> out;
+  if (!o.found || !o.results.is_object()) return out;
+  auto units = o.results.find("units");
+  if (units == o.results.end() || !units->is_array()) return out;
+  for (const auto& u : *units)
+    if (u.is_object() && u.contains("id") && u["id"].is_string()) out.push_back(u);
+  return out;
+}
+}  // namespace
+
+void UnitLog::adopt(const ChildOutcome& child) {
+  for (auto& u : unit_entries(child)) units_.push_back(std::move(u));
+  publish();
+}
+
+void UnitLog::publish() {
+  note_results({{"units", units_}});
+  checkpoint_outcome("__worker");
+}
+
+std::set<std::string> units_written(const ChildOutcome& o) {
+  std::set<std::string> ids;
+  for (const auto& u : unit_entries(o)) ids.insert(u["id"].get<std::string>());
+  return ids;
+}
+
+namespace {
+
 /// The units of one point in one `kprof run`; writes a result per unit (none for a unit left not
 /// run after a hung kernel: a fresh process runs it).
-void run_point(const WorkerRequest& req, const std::vector<Unit>& units, const EnvReport& env, const UnitPlace& place) {
+void run_point(const WorkerRequest& req, const std::vector<Unit>& units, const EnvReport& env, const UnitPlace& place,
+               UnitLog& log) {
   std::vector<Unit> runnable;
   RunRequest rr = req.base;
   rr.versions.clear();
@@ -69,7 +110,7 @@ void run_point(const WorkerRequest& req, const std::vector<Unit>& units, const E
       rr.versions.push_back(spec);
       runnable.push_back(u);
     } catch (const Error& e) {
-      write_unit_result(req.plan.out, worker_result(u, place, UnitStatus::LoadError, one_line_summary(e.what())));
+      log.add(req.plan.out, worker_result(u, place, UnitStatus::LoadError, one_line_summary(e.what())));
     }
   }
   if (runnable.empty()) return;
@@ -88,13 +129,13 @@ void run_point(const WorkerRequest& req, const std::vector<Unit>& units, const E
   for (size_t i = 0; i < runnable.size(); ++i) {
     const Unit& u = runnable[i];
     if (!failed.empty()) {
-      write_unit_result(req.plan.out, worker_result(u, place, UnitStatus::LoadError, failed));
+      log.add(req.plan.out, worker_result(u, place, UnitStatus::LoadError, failed));
       continue;
     }
     if (!o.env_ready || i >= o.rows.size()) {
-      write_unit_result(req.plan.out,
-                        worker_result(u, place, UnitStatus::NotRun,
-                                      "environment not ready: " + (blockers.empty() ? "see env_check.md" : blockers)));
+      log.add(req.plan.out,
+              worker_result(u, place, UnitStatus::NotRun,
+                            "environment not ready: " + (blockers.empty() ? "see env_check.md" : blockers)));
       continue;
     }
     const VersionRow& row = o.rows[i];
@@ -104,7 +145,7 @@ void run_point(const WorkerRequest& req, const std::vector<Unit>& units, const E
     r.row.name = u.version;
     if (r.status != UnitStatus::Ok)
       r.reason = !row.status_reason.empty() ? row.status_reason : !row.profile_reason.empty() ? row.profile_reason : "";
-    write_unit_result(req.plan.out, r);
+    log.add(req.plan.out, r);
   }
 }
 
@@ -123,6 +164,7 @@ std::vector<Unit> my_units(const WorkerRequest& req) {
 int run_in_process(const WorkerRequest& req) {
   std::vector<Unit> units = pending_units(req.plan.out, my_units(req));
   if (units.empty()) return 0;
+  UnitLog log;
   EnvOptions eo;
   eo.gpu = req.base.versions.at(0).gpu;
   eo.timeout_s = req.base.env_timeout_s;
@@ -144,8 +186,7 @@ int run_in_process(const WorkerRequest& req) {
     print_error("the environment is not ready: " + blockers, "see " + report + " for each item and its fix");
     for (const auto& u : units) {
       if (req.before_unit) req.before_unit(u);
-      write_unit_result(req.plan.out,
-                        worker_result(u, place, UnitStatus::NotRun, "environment not ready: " + blockers));
+      log.add(req.plan.out, worker_result(u, place, UnitStatus::NotRun, "environment not ready: " + blockers));
     }
     return 1;
   }
@@ -153,7 +194,7 @@ int run_in_process(const WorkerRequest& req) {
   for (size_t i = 0; i < units.size();) {
     size_t j = i;
     while (j < units.size() && units[j].key == units[i].key) ++j;
-    run_point(req, std::vector<Unit>(units.begin() + i, units.begin() + j), env, place);
+    run_point(req, std::vector<Unit>(units.begin() + i, units.begin() + j), env, place, log);
     if (hard_exit_requested()) return kWorkerGpuLost;
     i = j;
   }
@@ -171,46 +212,53 @@ std::string how_it_ended(const ProcessResult& p) {
   return "exit " + std::to_string(p.exit_code);
 }
 
-ProcessResult run_child(const WorkerRequest& req, const std::string& only) {
+/// The child worker (in process) for `only` ("" = the shard), its outcome document in `outcome`.
+ProcessResult run_child(const WorkerRequest& req, const std::string& only, const std::string& outcome) {
   std::vector<std::string> argv = req.self_exe;
   argv.insert(argv.end(), {"__worker", "--units", req.units_path, "--shard",
                            fmt::format("{}/{}", req.shard, req.shards), "--in-process"});
   if (!only.empty()) argv.insert(argv.end(), {"--unit", only});
   ProcessOptions po;
   po.timeout_s = 0;
+  po.env[kOutcomeFileVar] = outcome;
   po.on_line = [](const std::string& line, bool) { std::fprintf(stderr, "%s\n", line.c_str()); };
+  std::remove(outcome.c_str());
   return run_process(argv, po);
 }
 
-bool written_since(const std::string& out, const Unit& u, double t0) {
-  return file_mtime(unit_result_path(out, u)) >= t0;
-}
-
-double now_s() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
-
-/// The supervisor: one child for the shard; the units it left without a result run again one per
-/// child; a unit whose own child dies gets status crash.
+/// The supervisor: one child for the shard; the units its outcome document does not name as
+/// written (it died before them) run again one per child; a unit whose own child dies gets status
+/// crash. What each child wrote is read from its outcome, never guessed from the result files.
 int supervise(const WorkerRequest& req) {
   std::vector<Unit> units = pending_units(req.plan.out, my_units(req));
   if (units.empty()) return 0;
-  double t0 = now_s() - 1;  // file times have a coarse resolution on some file systems
-  ProcessResult first = run_child(req, req.only);
+  UnitLog log;
+  ScratchFile outcome_file("kprof-worker-outcome", ".json", "");
+  const std::string outcome = outcome_file.path().empty()
+                                  ? join_path(temp_root(), "kprof-worker-outcome" + unique_temp_suffix() + ".json")
+                                  : outcome_file.path();
+  ProcessResult first = run_child(req, req.only, outcome);
+  ChildOutcome first_outcome = read_outcome(outcome);
+  log.adopt(first_outcome);
+  std::set<std::string> written = units_written(first_outcome);
   int code = first.exit_code == 0 ? 0 : 1;
   for (const auto& u : units) {
-    if (written_since(req.plan.out, u, t0)) continue;
+    if (written.count(u.id())) continue;
     print_progress(
         fmt::format("[{}] no result after the worker ended ({}): running it alone", u.id(), how_it_ended(first)));
-    double t1 = now_s() - 1;
-    ProcessResult alone = run_child(req, u.id());
-    if (written_since(req.plan.out, u, t1)) continue;
+    ProcessResult alone = run_child(req, u.id(), outcome);
+    ChildOutcome alone_outcome = read_outcome(outcome);
+    log.adopt(alone_outcome);
+    if (units_written(alone_outcome).count(u.id())) continue;
     std::string tail = trim(alone.err);
     if (tail.size() > 300) tail = "..." + tail.substr(tail.size() - 300);
     UnitResult r = worker_result(u, UnitPlace{}, UnitStatus::Crash,
                                  "the worker process died in this unit (" + how_it_ended(alone) + ")" +
                                      (tail.empty() ? "" : ": " + one_line_summary(tail)));
-    write_unit_result(req.plan.out, r);
+    log.add(req.plan.out, r);
     code = 1;
   }
+  std::remove(outcome.c_str());
   return code;
 }
 

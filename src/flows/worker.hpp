@@ -6,9 +6,13 @@
 // run again one per process.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <functional>
+#include <set>
 #include <string>
 
+#include "core/outcome.hpp"
 #include "flows/run/run_flow.hpp"
 #include "flows/units.hpp"
 
@@ -35,6 +39,24 @@ inline constexpr int kWorkerGpuLost = 3;
 /// Runs the worker. Returns 0 when every unit of the shard is ok, 1 when one is not, kWorkerGpuLost
 /// (in-process only) after a hung kernel. Throws Error (exit 2) for a bad plan or shard.
 int run_worker(const WorkerRequest& req);
+
+/// The units a worker wrote a result for, handed to its parent in its outcome document
+/// (core/outcome.hpp: "results": {"units": [{"id", "status"}]}), rewritten after each unit
+/// (checkpoint_outcome) so that a worker that dies leaves the list of the units before.
+class UnitLog {
+ public:
+  /// Writes `r` into `out` (write_unit_result) and adds it to the list.
+  void add(const std::string& out, const UnitResult& r);
+  /// Adds the units a child worker's outcome names (their results are the child's).
+  void adopt(const ChildOutcome& child);
+
+ private:
+  void publish();
+  nlohmann::json units_ = nlohmann::json::array();
+};
+
+/// The ids of the units a worker's outcome document names as written; none when it wrote none.
+std::set<std::string> units_written(const ChildOutcome& o);
 
 /// Where a unit ran, from this process's environment probe (GPU name, UUID, driver, ncu version,
 /// clocks) and CUDA_VISIBLE_DEVICES.

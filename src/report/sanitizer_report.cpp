@@ -64,7 +64,8 @@ std::string sanitizer_markdown(const CheckResult& r) {
   std::string md = "\n## Sanitizer (compute-sanitizer)\n\n";
   if (!r.sanitizer_skipped.empty()) return md + "Not run: " + r.sanitizer_skipped + "\n";
   md +=
-      "The kernel ran once more per tool under NVIDIA compute-sanitizer (`kprof check --trials 1` in a child "
+      "The kernel ran once more per tool under NVIDIA compute-sanitizer (`kprof __check`, the same check with one "
+      "trial, in a child "
       "process). Only reports in the kernel fail the check; those in PyTorch's, cuBLAS's or kprof's own kernels "
       "are listed as not failing.\n";
   for (const auto& t : r.sanitizer) md += tool_section(t);

@@ -389,8 +389,10 @@ if want decide; then  # issue 43: keep or revert from interleaved rounds (tests/
   scenario decide-planted 0 'decision' -- "$K" run $DK/base.cu $DK/slower.cu $DK/faster.cu \
     --ref $root/tests/gpu/kernels/memo/ref.py $DD --decide -o "$W/decide_planted"
   scenario decide-planted-check 0 '^ok' -- python3 $root/tests/gpu/decide_check.py planted "$W/decide_planted"
-  scenario decide-planted-confirm 0 'confirmed' -- "$K" run $DK/base.cu $DK/slower.cu $DK/faster.cu \
+  # --confirm pools a second set of rounds with the first (issue 49): the decision line says both.
+  scenario decide-planted-confirm 0 '--confirm: the first set alone' -- "$K" run $DK/base.cu $DK/slower.cu $DK/faster.cu \
     --ref $root/tests/gpu/kernels/memo/ref.py $DD --decide --confirm -o "$W/decide_confirm"
+  scenario decide-planted-confirm-check 0 '^ok' -- python3 $root/tests/gpu/decide_check.py planted "$W/decide_confirm"
   # The same with kernel times (CUPTI records) instead of call times.
   scenario decide-planted-kernel 0 'decision' -- "$K" run $DK/base.cu $DK/slower.cu $DK/faster.cu \
     --ref $root/tests/gpu/kernels/memo/ref.py $DD --decide --decide-time kernel -o "$W/decide_kernel"

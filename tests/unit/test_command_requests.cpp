@@ -3,9 +3,11 @@
 // kprof's version, validate() refuses what the command line refuses (so the Python API, the MCP
 // tools and every child that receives JSON get the same checks), and the needs/excludes rules are
 // read from the table's rows.
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "api/command_requests.hpp"
 #include "api/options.hpp"
@@ -193,4 +195,122 @@ TEST(RunnerRequest, RoundTripsAndIsValidated) {
               api::runner_request_from_json({{"kernel", "k.cu"}, {"dims", {1, 2}}});
             }).find("'dims'"),
             std::string::npos);
+}
+
+namespace {
+
+/// Each field of `j` (nested objects walked into, an empty object taken as one field), as a path of
+/// keys; "command" and "kprof_version" left out (the header, written but never read).
+void field_paths(const nlohmann::json& j, std::vector<std::string>& prefix,
+                 std::vector<std::vector<std::string>>& out) {
+  for (const auto& [key, v] : j.items()) {
+    if (prefix.empty() && (key == "command" || key == "kprof_version")) continue;
+    prefix.push_back(key);
+    if (v.is_object() && !v.empty())
+      field_paths(v, prefix, out);
+    else
+      out.push_back(prefix);
+    prefix.pop_back();
+  }
+}
+
+/// `v` changed to another value of its JSON type: a number +1 (+0.5 when a float), a bool
+/// flipped, a string, an array or an object grown by one element (a string of digits by a digit).
+nlohmann::json changed(const nlohmann::json& v) {
+  if (v.is_boolean()) return !v.get<bool>();
+  if (v.is_number_unsigned()) return v.get<uint64_t>() + 1;
+  if (v.is_number_integer()) return v.get<int64_t>() + 1;
+  if (v.is_number_float()) return v.get<double>() + 0.5;
+  if (v.is_string()) {  // a number written as text (a dimension) stays a number
+    const std::string t = v.get<std::string>();
+    return t + (!t.empty() && t.find_first_not_of("0123456789") == std::string::npos ? "1" : "x");
+  }
+  nlohmann::json c = v;
+  if (v.is_array()) c.push_back(v.empty() ? nlohmann::json("x") : v.back());
+  if (v.is_object()) c["Z"] = "7";  // dims: {"NAME": "TEXT"}
+  return c;
+}
+
+/// For each field `to_json` writes, that field changed alone comes back from `from_json` changed:
+/// a field written but not read (or read under another key) fails here, naming it.
+template <class To, class From>
+void expect_every_field_read_back(const nlohmann::json& base, To to_json, From from_json) {
+  std::vector<std::string> prefix;
+  std::vector<std::vector<std::string>> paths;
+  field_paths(base, prefix, paths);
+  EXPECT_GT(paths.size(), 3u);
+  for (const auto& path : paths) {
+    nlohmann::json m = base;
+    nlohmann::json* at = &m;
+    std::string name;
+    for (const auto& k : path) {
+      at = &(*at)[k];
+      name += (name.empty() ? "" : ".") + k;
+    }
+    *at = changed(*at);
+    try {
+      EXPECT_EQ(to_json(from_json(m)), m)
+          << base.value("command", "request") << ": field '" << name << "' is written but not read back";
+    } catch (const Error& e) {
+      ADD_FAILURE() << "field '" << name << "': " << e.what();
+    }
+  }
+}
+
+}  // namespace
+
+TEST(RequestFields, EveryFieldWrittenIsReadBack) {
+  using nlohmann::json;
+  api::KernelRequest k;
+  k.kernels = {"k.cu"};
+  k.spec.dims.set("N", "4096");
+  expect_every_field_read_back(
+      api::to_json(k), [](const api::KernelRequest& r) { return api::to_json(r); },
+      [](const json& j) { return api::kernel_request_from_json(j); });
+  expect_every_field_read_back(
+      api::to_json(api::ProfileRequest{}), [](const api::ProfileRequest& r) { return api::to_json(r); },
+      [](const json& j) { return api::profile_request_from_json(j); });
+  api::RunnerRequest runner;
+  runner.spec.kernel = "k.cu";
+  expect_every_field_read_back(
+      api::to_json(runner), [](const api::RunnerRequest& r) { return api::to_json(r); },
+      [](const json& j) { return api::runner_request_from_json(j); });
+  api::RunCommandRequest run;
+  run.k.kernels = {"v0.cu", "v1.cu"};
+  expect_every_field_read_back(
+      api::to_json(run), [](const api::RunCommandRequest& r) { return api::to_json(r); },
+      [](const json& j) { return api::run_request_from_json(j); });
+  expect_every_field_read_back(
+      api::to_json(api::EnvRequest{}), [](const api::EnvRequest& r) { return api::to_json(r); },
+      [](const json& j) { return api::env_request_from_json(j); });
+  expect_every_field_read_back(
+      api::to_json(api::ClocksCommandRequest{}), [](const api::ClocksCommandRequest& r) { return api::to_json(r); },
+      [](const json& j) { return api::clocks_request_from_json(j); });
+  expect_every_field_read_back(
+      api::to_json(api::BuildRequest{}), [](const api::BuildRequest& r) { return api::to_json(r); },
+      [](const json& j) { return api::build_request_from_json(j); });
+  api::CheckRequest check;
+  check.kernel.kernels = {"k.cu"};
+  expect_every_field_read_back(
+      api::to_json(check), [](const api::CheckRequest& r) { return api::to_json(r); },
+      [](const json& j) { return api::check_request_from_json(j); });
+  expect_every_field_read_back(
+      api::to_json(api::CompareRequest{}), [](const api::CompareRequest& r) { return api::to_json(r); },
+      [](const json& j) { return api::compare_request_from_json(j); });
+  expect_every_field_read_back(
+      api::to_json(api::AnalyzeRequest{}), [](const api::AnalyzeRequest& r) { return api::to_json(r); },
+      [](const json& j) { return api::analyze_request_from_json(j); });
+}
+
+TEST(RequestFields, AFieldWrittenButNotReadFailsTheCheck) {
+  // The check itself can fail: a request whose reader drops one field.
+  using nlohmann::json;
+  EXPECT_NONFATAL_FAILURE(expect_every_field_read_back(
+                              api::to_json(api::EnvRequest{}), [](const api::EnvRequest& r) { return api::to_json(r); },
+                              [](const json& j) {
+                                json dropped = j;
+                                dropped.erase("no_html");
+                                return api::env_request_from_json(dropped);
+                              }),
+                          "field 'no_html' is written but not read back");
 }

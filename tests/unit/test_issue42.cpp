@@ -41,7 +41,7 @@ const Finding* find(const std::vector<Finding>& fs, const std::string& id) {
 
 TEST(LaunchFloor, BoundsAOneBlockKernelWhoseWorkTakesLess) {
   // tiny: one block of 128 threads, 3.07 ms; its DRAM bytes take under 1 us at any ceiling, so the
-  // committed H200 floor (1.60 us) is the bound, and the bound says so.
+  // committed H200 floor (1.47 us) is the bound, and the bound says so.
   NcuAnalysis with = analyzed("ncu/tiny.raw.csv", true);
   ASSERT_TRUE(with.verdict.implementation_bound);
   const TimeBound& b = *with.verdict.implementation_bound;
@@ -107,10 +107,11 @@ TEST(DramCeiling, ThisMachinesCacheComesBeforeTheCommittedValues) {
   EXPECT_DOUBLE_EQ(from_cache->dram_achievable->per_s, 4.31e12);
   EXPECT_DOUBLE_EQ(from_cache->floor->seconds, 1.2e-6);
   EXPECT_FALSE(from_cache->floor->provisional);
-  // An empty cache: the committed H200 values, the floor marked provisional.
+  // An empty cache: the committed H200 values (the floor measured on the empty kernel: not provisional).
   auto committed = ceilings_for_gpu(known_gpu_ceilings(nlohmann::json::object()), "NVIDIA H200");
   ASSERT_TRUE(committed && committed->floor && committed->dram_achievable);
-  EXPECT_TRUE(committed->floor->provisional);
+  EXPECT_FALSE(committed->floor->provisional);
+  EXPECT_DOUBLE_EQ(committed->floor->seconds, 1.472e-6);
   EXPECT_DOUBLE_EQ(committed->dram_achievable->per_s, committed_gpu_ceilings().front().dram_achievable->per_s);
   EXPECT_FALSE(ceilings_for_gpu(known_gpu_ceilings(doc), "NVIDIA A100-SXM4-80GB"));
 }

@@ -1,7 +1,8 @@
 // One request in, one outcome out (issue 47): the outcome document a public command writes to
 // $KPROF_OUTCOME_FILE (core/outcome.hpp), round-tripped through the built kprof on the CPU: a
 // verdict (analyze of a committed CSV), a usage error, concurrent runs sharing one folder (each
-// outcome holds its own report), and a hidden command, which writes none.
+// outcome holds its own report), a hidden command (which writes its own where its parent names
+// it, and never inherits its parent's file), and the document read back with a child's results.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 
 #include "core/fs.hpp"
 #include "core/outcome.hpp"
+#include "core/subprocess.hpp"
 #include "unit/test_env_util.hpp"
 
 using namespace kprof;
@@ -100,10 +102,54 @@ TEST(Outcome, TenRunsSharingOneFolderEachGetTheirOwnReport) {
   EXPECT_NO_THROW(read_json(join_path(d, "shared_out/analysis.json")));  // whole on disk
 }
 
-TEST(Outcome, AHiddenCommandWritesNoneSoItsParentsStaysIntact) {
+TEST(Outcome, AHiddenCommandWritesItsOwnWhereItsParentNamesIt) {
   std::string d = fresh("hidden");
   std::string doc = join_path(d, "outcome.json");
   auto r = testutil::run_kprof({"__options"}, {{"KPROF_OUTCOME_FILE", doc}});
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_FALSE(path_exists(doc));
+  ChildOutcome o = read_outcome(doc);
+  ASSERT_TRUE(o.found) << o.problem;
+  EXPECT_EQ(o.command, "__options");
+  EXPECT_EQ(o.exit_code, 0);
+  EXPECT_TRUE(o.results.is_null());
+}
+
+TEST(Outcome, AChildNeverWritesToItsParentsOwnOutcomeFile) {
+  // This process's $KPROF_OUTCOME_FILE (the one its own parent named) is not passed on: a child
+  // gets one only where its parent names it, so no child overwrites its parent's outcome.
+  std::string d = fresh("inherit");
+  testutil::ScopedEnv mine("KPROF_OUTCOME_FILE", join_path(d, "mine.json"));
+  ProcessOptions po;
+  ProcessResult r = run_process({"/bin/sh", "-c", "echo \"[$KPROF_OUTCOME_FILE]\""}, po);
+  EXPECT_EQ(r.out, "[]\n");
+  po.env["KPROF_OUTCOME_FILE"] = join_path(d, "child.json");
+  r = run_process({"/bin/sh", "-c", "echo \"[$KPROF_OUTCOME_FILE]\""}, po);
+  EXPECT_EQ(r.out, "[" + join_path(d, "child.json") + "]\n");
+}
+
+TEST(Outcome, ReadBackWithResultsACheckpointAndWhatIsNotOne) {
+  std::string d = fresh("read");
+  std::string doc = join_path(d, "outcome.json");
+  reset_outcome();
+  note_error("the kernel faulted", "run kprof check");
+  note_results({{"units", {{{"id", "v0/N=8"}, {"status", "ok"}}}}});
+  {
+    testutil::ScopedEnv named("KPROF_OUTCOME_FILE", doc);
+    ASSERT_TRUE(checkpoint_outcome("__worker"));  // a long child's results so far: exit -1, not ended
+  }
+  ChildOutcome o = read_outcome(doc);
+  ASSERT_TRUE(o.found) << o.problem;
+  EXPECT_EQ(o.command, "__worker");
+  EXPECT_EQ(o.exit_code, -1);
+  EXPECT_EQ(o.error, "the kernel faulted");
+  EXPECT_EQ(o.hint, "run kprof check");
+  EXPECT_EQ(o.results["units"][0]["id"], "v0/N=8");
+  ASSERT_TRUE(write_outcome(doc, "__worker", 1));  // the final one replaces it
+  EXPECT_EQ(read_outcome(doc).exit_code, 1);
+  reset_outcome();
+  EXPECT_FALSE(checkpoint_outcome("__worker"));  // no file named: nothing written
+  EXPECT_FALSE(read_outcome(join_path(d, "none.json")).found);
+  EXPECT_TRUE(testutil::contains(read_outcome(join_path(d, "none.json")).problem, "no outcome document"));
+  testutil::write(join_path(d, "bad.json"), "{\"exit_code\": \"zero\"}");
+  EXPECT_FALSE(read_outcome(join_path(d, "bad.json")).found);
 }

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 
+#include "api/command_requests.hpp"
 #include "core/error.hpp"
+#include "core/outcome.hpp"
 #include "flows/sanitize.hpp"
 #include "report/correctness_report.hpp"
 #include "unit/test_env_util.hpp"
@@ -58,40 +60,42 @@ const char* kRaceRun = R"(========= COMPUTE-SANITIZER
 
 TEST(SanitizeFlow, ChildRunsTheSameKernelOnceWithoutSanitize) {
   SanitizeRequest req = request("out");
-  auto a = sanitizer_child_args(req, "out/sanitizer/memcheck");
-  ASSERT_GE(a.size(), 3u);
-  EXPECT_EQ(a[0], "check");
-  EXPECT_EQ(a[1], "race_shared.cu");
-  EXPECT_EQ(after(a, "--trials"), "1");
-  EXPECT_EQ(after(a, "-o"), "out/sanitizer/memcheck");
-  EXPECT_EQ(after(a, "--ref"), "race_ref.py");
-  EXPECT_EQ(after(a, "--atol"), "0.5");
-  EXPECT_FALSE(has(a, "--rtol"));
-  EXPECT_EQ(std::stod(after(a, "--timeout")), 300.0);  // 10 x the check's --timeout
-  EXPECT_TRUE(has(a, "--n=1048576"));
-  EXPECT_FALSE(has(a, "--sanitize"));
-  EXPECT_FALSE(has(a, "--build"));
-  ASSERT_GE(a.size(), 2u);
-  EXPECT_EQ(a[a.size() - 2], "--");  // nvcc flags last, after every kprof option
-  EXPECT_EQ(a.back(), "-DTILE=64");
+  req.spec.so_path = "lib/race_shared.so";
+  api::CheckRequest c = sanitizer_child_request(req, "out/sanitizer/memcheck");
+  EXPECT_EQ(c.kernel.kernels, std::vector<std::string>{"race_shared.cu"});
+  EXPECT_EQ(c.kernel.so_paths, std::vector<std::string>{"lib/race_shared.so"});
+  EXPECT_EQ(c.kernel.trials, 1);
+  EXPECT_EQ(c.kernel.output_dir, "out/sanitizer/memcheck");
+  EXPECT_EQ(c.kernel.ref, "race_ref.py");
+  EXPECT_EQ(c.kernel.atol, 0.5);
+  EXPECT_LT(c.kernel.rtol, 0);                // not given: the rule decides
+  EXPECT_EQ(c.kernel.spec.timeout_s, 300.0);  // 10 x the check's --timeout
+  EXPECT_EQ(c.kernel.spec.dims.to_string(), "n=1048576");
+  EXPECT_TRUE(c.sanitize.empty());
+  EXPECT_FALSE(c.kernel.spec.build);
+  EXPECT_EQ(c.kernel.spec.nvcc_flags, std::vector<std::string>{"-DTILE=64"});
+  EXPECT_NO_THROW(api::validate(c));
+  // One request in: what the child reads back is what the parent sent.
+  nlohmann::json sent = api::to_json(c);
+  EXPECT_EQ(api::to_json(api::check_request_from_json(nlohmann::json::parse(sent.dump()))), sent);
   EXPECT_EQ(sanitizer_run_timeout_s(30), 600.0);
   EXPECT_EQ(sanitizer_run_timeout_s(60), 1200.0);
 }
 
 TEST(SanitizeFlow, CommandPerTool) {
   SanitizeRequest req = request("out");
-  auto mem = sanitizer_command(req, SanitizerTool::Memcheck);
+  auto mem = sanitizer_command(req, SanitizerTool::Memcheck, "out/sanitizer/memcheck.request.json");
   EXPECT_EQ(mem[0], "/opt/cs/compute-sanitizer");
   EXPECT_EQ(after(mem, "--tool"), "memcheck");
   EXPECT_EQ(after(mem, "--print-limit"), "20");
   EXPECT_EQ(after(mem, "--target-processes"), "all");
-  EXPECT_EQ(after(mem, "/opt/kprof/kprof"), "check");
+  EXPECT_EQ(after(mem, "/opt/kprof/kprof"), "__check");
+  EXPECT_EQ(after(mem, "--request"), "out/sanitizer/memcheck.request.json");
   EXPECT_FALSE(has(mem, "--racecheck-report"));
-  EXPECT_EQ(after(mem, "-o"), "out/sanitizer/memcheck");
-  auto race = sanitizer_command(req, SanitizerTool::Racecheck);
+  auto race = sanitizer_command(req, SanitizerTool::Racecheck, "r.json");
   EXPECT_EQ(after(race, "--tool"), "racecheck");
   EXPECT_EQ(after(race, "--racecheck-report"), "all");
-  EXPECT_EQ(after(race, "-o"), "out/sanitizer/racecheck");
+  EXPECT_EQ(race.back(), "r.json");
 }
 
 TEST(SanitizeFlow, RunsEachToolThroughAFakeSanitizerAndJudgesIt) {
@@ -119,8 +123,54 @@ TEST(SanitizeFlow, RunsEachToolThroughAFakeSanitizerAndJudgesIt) {
   EXPECT_TRUE(contains(read_file_or_empty(race.log_path), "RACECHECK SUMMARY: 1 hazard displayed"));
   EXPECT_TRUE(contains(read_file_or_empty(race.log_path), "$ " + race.command));
   std::string args = read_file_or_empty(dir / "args.txt");
-  EXPECT_TRUE(contains(args, "--tool memcheck --print-limit 20 --target-processes all /opt/kprof/kprof check")) << args;
+  EXPECT_TRUE(contains(args,
+                       "--tool memcheck --print-limit 20 --target-processes all /opt/kprof/kprof __check "
+                       "--request " +
+                           dir / "out/sanitizer/memcheck.request.json"))
+      << args;
   EXPECT_TRUE(contains(args, "--tool racecheck --print-limit 20 --racecheck-report all")) << args;
+}
+
+// One request in, one outcome out: a fake compute-sanitizer runs its target, the built kprof's
+// `__check --request FILE`, as the real one does (the GPU is what this machine lacks). The child
+// reads the parent's request and writes its outcome document where the parent named it; a child
+// that could not run the kernel (exit 2) leaves the tool without a verdict, in the child's words.
+TEST(SanitizeFlow, TheChildReadsItsRequestAndAnswersWithItsOutcome) {
+  TempDir dir;
+  // Runs the words after "--target-processes all" (the child), then prints a clean summary.
+  write(dir / "compute-sanitizer",
+        "#!/bin/sh\nwhile [ \"$1\" != all ]; do shift; done\nshift\n\"$@\"\n"
+        "echo \"========= ERROR SUMMARY: 0 errors\"\nexit 0\n",
+        true);
+  SanitizeRequest req = request(dir / "out");
+  req.tools = {SanitizerTool::Memcheck};
+  req.sanitizer = dir / "compute-sanitizer";
+  req.kprof = {KPROF_BINARY};
+  req.spec.kernel = dir / "missing_kernel.cu";  // the child stops at its input check: exit 2
+  req.spec.nvcc_flags.clear();
+  auto results = run_sanitizers(req);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_FALSE(results[0].pass);
+  EXPECT_TRUE(contains(results[0].error, "the kernel did not run under it")) << results[0].error;
+  EXPECT_TRUE(contains(results[0].error, "missing_kernel.cu")) << results[0].error;
+  ChildOutcome child = read_outcome(dir / "out/sanitizer/memcheck.outcome.json");
+  ASSERT_TRUE(child.found) << child.problem;
+  EXPECT_EQ(child.command, "__check");
+  EXPECT_EQ(child.exit_code, 2);
+  // The request the child read is the parent's, field for field.
+  nlohmann::json sent = nlohmann::json::parse(read_file_or_empty(dir / "out/sanitizer/memcheck.request.json"));
+  EXPECT_EQ(sent, api::to_json(sanitizer_child_request(req, dir / "out/sanitizer/memcheck")));
+
+  // A child that checked the kernel (exit 0 or 1) leaves the tool's verdict as judged.
+  SanitizerToolResult judged =
+      judge_sanitizer_run(SanitizerTool::Memcheck, "========= ERROR SUMMARY: 0 errors\n", 0, false, "", false);
+  ChildOutcome failed_check;
+  failed_check.found = true;
+  failed_check.exit_code = 1;
+  apply_child_outcome(judged, failed_check);
+  EXPECT_TRUE(judged.pass) << judged.error;
+  apply_child_outcome(judged, ChildOutcome{});  // none written: the tool's output says why
+  EXPECT_TRUE(judged.pass) << judged.error;
 }
 
 TEST(SanitizeFlow, ASanitizerThatCannotStartGivesNoVerdict) {

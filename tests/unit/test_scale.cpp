@@ -265,7 +265,9 @@ TEST(Slurm, ScriptTextAndTaskCount) {
        {"#SBATCH --array=0-3%2\n", "#SBATCH --partition=gpu\n", "#SBATCH --gres=gpu:1\n", "#SBATCH --time=30\n",
         "#SBATCH --chdir=/shared/work\n", "#SBATCH --output=/shared/out/slurm/task-%a.log\n",
         "/opt/kprof/bin/kprof __worker --units /shared/out/units.json --shard \"$SLURM_ARRAY_TASK_ID/4\" --one-gpu &\n",
-        "echo $rc > \"$state.exit\"\n"})
+        "echo $rc > \"$state.exit\"\n",
+        // the worker's outcome document: the units it wrote, what kprof reads (never the files' times)
+        "export KPROF_OUTCOME_FILE=\"$state.outcome.json\""})
     EXPECT_NE(s.find(line), std::string::npos) << line << "\n" << s;
   o.gres = "none";
   s = sbatch_script(p, "/shared/out/units.json", o, 1, {"/usr/bin/python3", "-m", "kprof"});

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "api/requests.hpp"
+#include "core/host.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/term.hpp"
@@ -49,7 +50,8 @@ RunOutcome run_workflow(const RunRequest& req) {
   auto start = [&req, &names, &standby](bool probe) {
     std::vector<SessionPlanEntry> prelim;
     for (size_t i = 0; i < req.versions.size(); ++i)
-      prelim.push_back({names[i], api::to_json(api::RunnerRequest{req.versions[i]})});
+      prelim.push_back({names[i], api::to_json(api::RunnerRequest{req.versions[i], api::RunnerRequest{}.warmup_calls,
+                                                                  current_host()})});
     try {
       standby.start(prelim, req.versions.front(), run_profile_settings(req), req.output_dir, probe);
       return true;

@@ -188,8 +188,8 @@ TimeBound implementation_bound(const ExecutedWork& executed, const Ceilings& c);
 /// measured by ncu): at most ~1.24x faster at this traffic and work".
 std::string implementation_bound_sentence(const TimeBound& b);
 
-/// "; the floor 1.60 us bounds, not the work (how)" when the launch floor binds, "; launch floor
-/// 1.60 us" when it is known and the work binds, "" without a floor.
+/// "; the floor 1.47 us bounds, not the work (how)" when the launch floor binds, "; launch floor
+/// 1.47 us" when it is known and the work binds, "" without a floor.
 std::string floor_clause(const TimeBound& b);
 
 /// One line: "at 80% of the bound (168 us memory at 4.3 TB/s achievable; 235 us measured): at most 1.25x faster".

@@ -20,10 +20,9 @@ struct GpuCeilings {
 };
 
 /// The values committed in kprof's source. NVIDIA H200: 4.22 TB/s achievable (kprof's float4
-/// copy, 1 GiB buffers, median of 20: docs/gpu-runs.md "Issue 16"); launch floor 1.60 us,
-/// provisional (kprof's probe kernel <<<1, 32>>>, gpu__time_duration.sum 1600 ns in
-/// src/stages/ncu/warmup.ncu-rep, ncu 2025.3.1: an upper bound of an empty kernel's, until
-/// tests/gpu/test_achievable_gpu.cpp LaunchFloorGpu measures it).
+/// copy, 1 GiB buffers, median of 20: docs/gpu-runs.md "Issue 16"); launch floor 1.472 us
+/// (kprof_empty_kernel <<<1, 1>>>, gpu__time_duration.sum median of 20 in kprof's GPU-duration pass,
+/// tests/gpu/run.sh floor on 2026-12-05: docs/gpu-runs.md). Neither is provisional.
 const std::vector<GpuCeilings>& committed_gpu_ceilings();
 
 /// The entry of `known` for `device_name`, the first one wins (exact name); nullopt when none or

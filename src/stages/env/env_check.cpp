@@ -10,6 +10,8 @@
 #include <cstring>
 #include <future>
 
+#include "core/fs.hpp"
+#include "core/probe_request.hpp"
 #include "core/trace.hpp"
 #include "core/term.hpp"
 #include "core/text.hpp"
@@ -86,8 +88,16 @@ EnvFacts collect_env(const EnvOptions& opts) {
     f.counters_skipped = "not checked: cannot tell kprof's own path (/proc/self/exe)";
   } else {
     progress("env: can ncu read performance counters? (one-kernel probe under ncu)");
-    exe.insert(exe.end(), {"__probe", "--gpu", std::to_string(opts.gpu)});
-    f.counters = probe_ncu_counters(f.ncu.path, exe, opts.timeout_s);
+    ProbeRequest request;  // one request in (core/probe_request.hpp): the GPU and this host
+    request.gpu = opts.gpu;
+    request.host = current_host();
+    ScratchFile request_file("kprof-probe-request", ".json", to_json(request).dump());
+    if (request_file.path().empty()) {
+      f.counters_skipped = "not checked: cannot write the probe's request under " + temp_root();
+    } else {
+      exe.insert(exe.end(), {"__probe", "--request", request_file.path()});
+      f.counters = probe_ncu_counters(f.ncu.path, exe, opts.timeout_s);
+    }
   }
   trace_event(f.counters.checked ? "env: counters probed" : "env: counters not probed: " + f.counters_skipped);
   if (opts.on_counters_probed) opts.on_counters_probed(f);

@@ -153,6 +153,13 @@ void interpret_ncu_output(const std::string& out, int exit_code, NcuRunResult& r
   }
 }
 
+void explain_runner_failure(NcuRunResult& r) {
+  const ChildOutcome& t = r.target;
+  if (r.failure != NcuFailure::RunnerFailed || !t.found || t.exit_code == 0 || t.error.empty()) return;
+  r.message = "the profiled kprof process failed (exit code " + std::to_string(t.exit_code) + "): " + t.error;
+  if (!t.hint.empty()) r.hint = t.hint;
+}
+
 namespace {
 /// Adds `chunk` to `partial` and hands each complete line to `on_line` (when set) and, traced
 /// (KPROF_TRACE), ncu's own lines ("==PROF==", "==ERROR==", "==WARNING==") and the runner's ("==KPROF==").
@@ -229,8 +236,15 @@ NcuRunResult run_ncu(const NcuRunOptions& o) {
       last_output = elapsed;
     }
   };
+  // One outcome out (core/outcome.hpp): the profiled kprof writes its outcome document here.
+  ScratchFile target_outcome("kprof-ncu-target-outcome", ".json", "");
+  if (!target_outcome.path().empty()) {
+    std::remove(target_outcome.path().c_str());  // written by the target, or absent
+    po.env[kOutcomeFileVar] = target_outcome.path();
+  }
   trace_event("ncu: launch");
   auto pr = run_process(r.command, po);
+  if (!target_outcome.path().empty()) r.target = read_outcome(target_outcome.path());
   trace_event("ncu: exited");
   if (o.show_progress && !holding() && !held.empty()) echo(std::exchange(held, ""));  // a cancelled standby stays quiet
   if (o.show_progress && !at_line_start) std::fputc('\n', stderr);
@@ -249,6 +263,7 @@ NcuRunResult run_ncu(const NcuRunOptions& o) {
     return r;
   }
   interpret_ncu_output(r.log, pr.exit_code, r);
+  explain_runner_failure(r);
   const std::string report = o.report_base + ".ncu-rep";
   if (!r.ok() && !(o.keep_partial && r.failure == NcuFailure::RunnerFailed && path_exists(report))) return r;
   r.report_path = report;

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/outcome.hpp"
+
 namespace kprof {
 
 /// Whether profile/run collect the source-level data (ncu's SourceCounters section and
@@ -105,8 +107,17 @@ struct NcuRunResult {
   double wall_s = 0;         ///< wall time of the profiling run, seconds
   double export_wall_s = 0;  ///< wall time of the CSV export, seconds (0 when metrics_from_report)
   std::string log;           ///< ncu's and the runner's output (for the details report)
+  /// The profiled process's outcome document (core/outcome.hpp), written to a scratch file run_ncu
+  /// names for it: its exit code and error (a failed runner's message comes from here) and, for
+  /// `__session`, each version's mark ("results": {"versions"}). found == false when it wrote none.
+  ChildOutcome target;
   bool ok() const { return failure == NcuFailure::None; }
 };
+
+/// A failed runner's own words: when `r` failed as RunnerFailed and its target's outcome document
+/// names an error, the message is "the profiled kprof process failed (exit code N): <its error>"
+/// and the hint its hint (else what interpret_ncu_output said stands).
+void explain_runner_failure(NcuRunResult& r);
 
 /// The ncu executable: $KPROF_NCU, else `ncu` on PATH, else the CUDA toolkit's bin folder, else
 /// /opt/nvidia/nsight-compute/*/ncu; "" when none.

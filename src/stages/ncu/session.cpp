@@ -185,6 +185,27 @@ std::map<std::string, SessionMark> read_session_marks(const std::string& log) {
   return out;
 }
 
+nlohmann::json session_mark_json(SessionState state, const std::string& version, const std::string& why) {
+  return {{"name", version}, {"state", state_word(state)}, {"why", one_line_summary(why)}};
+}
+
+std::map<std::string, SessionMark> session_marks_from_results(const nlohmann::json& results) {
+  std::map<std::string, SessionMark> out;
+  if (!results.is_object() || !results.contains("versions") || !results["versions"].is_array()) return out;
+  for (const auto& v : results["versions"]) {
+    if (!v.is_object() || !v.contains("name") || !v["name"].is_string() || !v.contains("state") ||
+        !v["state"].is_string())
+      continue;
+    auto state = kSessionStateWords.parse(v["state"].get<std::string>());
+    if (!state || *state == SessionState::NotReached) continue;
+    SessionMark m;
+    m.state = *state;
+    if (v.contains("why") && v["why"].is_string()) m.why = v["why"].get<std::string>();
+    out[v["name"].get<std::string>()] = m;
+  }
+  return out;
+}
+
 bool same_kernel_name(const std::string& a, const std::string& b) {
   const size_t all = std::string::npos;
   return no_spaces(display_kernel_name(a, all)) == no_spaces(display_kernel_name(b, all));

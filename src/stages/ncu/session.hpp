@@ -67,6 +67,14 @@ struct SessionMark {
 /// absent (NotReached). Lines may carry a prefix (ncu passes the runner's output through).
 std::map<std::string, SessionMark> read_session_marks(const std::string& log);
 
+/// One version's mark as the runner hands it in its outcome document (core/outcome.hpp, "results":
+/// {"versions": [...]}): {"name", "state": "done" | "skipped" | "failed", "why"}.
+nlohmann::json session_mark_json(SessionState state, const std::string& version, const std::string& why = "");
+
+/// The marks in a session runner's outcome results ({"versions": [session_mark_json...]}) by
+/// version name; empty when it names none. An entry of another shape is passed over.
+std::map<std::string, SessionMark> session_marks_from_results(const nlohmann::json& results);
+
 /// One version as the split sees it.
 struct SessionVersion {
   std::string name;

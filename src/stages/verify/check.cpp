@@ -343,11 +343,16 @@ void conclude_check(CheckResult& res) {
 }  // namespace
 
 CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&()>& reference, const CheckOptions& o) {
+  return run_check_trials(
+      o, [&](int t, TrialResult& tr, CheckResult& res) { return run_trial(inst, reference, o, t, tr, res); });
+}
+
+CheckResult run_check_trials(const CheckOptions& o, const CheckTrial& trial) {
   CheckResult res;
   for (int t = 0; t < std::max(1, o.trials); ++t) {
     TrialResult tr;
     tr.seed = o.seed + static_cast<uint64_t>(t);
-    std::optional<KernelFault> fault = run_trial(inst, reference, o, t, tr, res);
+    std::optional<KernelFault> fault = trial(t, tr, res);
     res.trials.push_back(std::move(tr));
     if (fault) {  // the one fault exit: the trial that faulted is the last
       res.fault = fault;

@@ -113,4 +113,15 @@ Tolerance resolve_tolerance(DType dtype, const CheckOptions& opts, const Referen
 CheckResult run_check(KernelInstance& inst, const std::function<ReferenceRunner&()>& reference,
                       const CheckOptions& opts);
 
+/// One trial as run_check runs it: fills `tr` (its seed already set: opts.seed + t) and what the
+/// whole check collects in `res`; returns the kernel fault that ended it, if one did.
+using CheckTrial = std::function<std::optional<KernelFault>(int t, TrialResult& tr, CheckResult& res)>;
+
+/// run_check's frame over its trials, without the GPU: max(1, opts.trials) trials in turn, the one
+/// fault exit (a fault ends the check: that trial is the last, res.fault and res.fault_trial name
+/// it), then the verdict (pass: no fault and every trial passed) and the precision diagnosis per
+/// output. run_check drives it with its GPU trial (first call, reference, sentinel call, compare,
+/// repeat); the CPU tests drive it with fake trials. What `trial` throws comes out.
+CheckResult run_check_trials(const CheckOptions& opts, const CheckTrial& trial);
+
 }  // namespace kprof

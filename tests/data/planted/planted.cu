@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
   if (all || !std::strcmp(k, "ldgsts")) ldgsts_copy<<<dim3(132 * 8), block>>>(in, out, N);
   if (all || !std::strcmp(k, "empty")) empty_kernel<<<1, 1>>>();
   if (all || !std::strcmp(k, "one_block")) one_block<<<1, 128>>>(in, out);
-  if (all || !std::strcmp(k, "fma_chain")) fma_chain<<<dim3(132 * 4), block>>>(in, out, N);
+  if (all || !std::strcmp(k, "fma_chain")) fma_chain<<<dim3(132), dim3(32)>>>(in, out, N);  // a warp per SM
   cudaError_t e = cudaDeviceSynchronize();
   if (e != cudaSuccess) {
     std::fprintf(stderr, "CUDA error: %s\n", cudaGetErrorString(e));
