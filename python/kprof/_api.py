@@ -109,14 +109,28 @@ def _own_folder(command: str) -> str:
     return os.path.join(parent, os.path.basename(tempfile.mkdtemp(prefix=f"{command}-", dir=parent)))
 
 
+def wall_limit(command: str, wall_timeout_s: Optional[float]) -> Optional[float]:
+    """The wall-clock limit of a call, seconds: ``wall_timeout_s``, or when None the option table's
+    default (--wall-timeout-s, api/defaults.hpp: an hour); None for 0 (no limit). Raises UsageError
+    for a value that is not a number >= 0."""
+    limit = _options.row(command, "wall_timeout_s")["default"] if wall_timeout_s is None else wall_timeout_s
+    if isinstance(limit, bool) or not isinstance(limit, (int, float)) or not limit >= 0:
+        raise UsageError(f"{command}(): wall_timeout_s takes seconds >= 0, not {wall_timeout_s!r}",
+                         "e.g. wall_timeout_s=7200, or 0 for no limit")
+    return float(limit) or None
+
+
 def _execute(command: str, argv: List[str], *, raise_on_failure: bool, progress: Progress,
              wall_timeout_s: Optional[float]) -> Report:
     """Runs the command in a child and builds its Report from the child's outcome document (its exit
     code, the report it wrote with the content as written, its error and hint): nothing is found by
     a file name or a modification time."""
+    limit = wall_limit(command, wall_timeout_s)
     output = _validate(argv)
     output_dir = (os.path.dirname(output) or ".") if command == "env" else output
-    result: ChildResult = run_kprof(argv, progress=progress, timeout=wall_timeout_s)
+    # The caller enforces the limit (stopping the child's process group, whose own children end
+    # with it); the child is told none, so only one clock runs.
+    result: ChildResult = run_kprof([argv[0], "--wall-timeout-s=0", *argv[1:]], progress=progress, timeout=limit)
     outcome = result.outcome or {}
     if outcome.get("error"):
         result.error_message = outcome["error"].get("message", "")

@@ -115,7 +115,9 @@ def run_kprof(argv: List[str], *, progress: Progress = True, timeout: Optional[f
             proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             _stop(proc)
-            raise TimeoutError(f"kprof {' '.join(argv[:1])} took longer than {timeout} s and was stopped")
+            raise TimeoutError(f"kprof {' '.join(argv[:1])} ran past its wall-clock limit of {timeout:g} s "
+                               "(wall_timeout_s) and was stopped, with everything it started; no report of "
+                               "this call is returned")
         except KeyboardInterrupt:
             _stop(proc)
             raise

@@ -202,7 +202,7 @@ def pyi_params(command: str, drop: Sequence[str] = ()) -> Tuple[str, ...]:
     """The .pyi text of ``command``'s option parameters (``warmup_ms: float = ...``)."""
     out = []
     for r in rows(command):
-        if r["keyword"] in drop:
+        if r["keyword"] in drop or r["keyword"] in COMMON:  # wall_timeout_s: the function's own
             continue
         ann = annotation_text(r)
         if r["default"] is None and r["type"] != "flag":

@@ -75,7 +75,7 @@ def _answer(call: Callable[[], kprof.Report], next_step: Callable[[kprof.Report]
     except kprof.CheckFailed as e:
         return _error("failed", str(e))
     except TimeoutError as e:
-        return _error("timeout", str(e), "pass a larger wall_timeout_s or fewer versions")
+        return _error("timeout", str(e), "pass a larger wall_timeout_s (seconds; 0: no limit) or fewer versions")
     body, truncated = shrink(dict(report))
     # The page's path (issue 52) at the top, so a truncated report still names it.
     return {"report": body, "truncated": truncated, "exit_code": report.exit_code,

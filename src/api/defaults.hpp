@@ -17,5 +17,10 @@ inline constexpr const char* kDefaultCompareDir = "compare_out";
 inline constexpr const char* kDefaultSlurmGres = "gpu:1";
 /// Default of --max-parallel of `kprof run --slurm`: array tasks running at once.
 inline constexpr int kDefaultSlurmMaxParallel = 8;
+/// Default of --wall-timeout-s (every command; the Python API's and MCP's wall_timeout_s), seconds:
+/// an hour. A six-version `kprof run` with ncu took 25-60 s on the H200 (docs/gpu-runs.md), and
+/// ncu's replay of a large kernel takes minutes per version: an hour is 60 times the slowest of
+/// those runs, yet a call that hangs (an MCP job polled forever) ends within it.
+inline constexpr double kDefaultWallTimeoutS = 3600;
 
 }  // namespace kprof::api

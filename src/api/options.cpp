@@ -409,6 +409,15 @@ std::vector<OptionRow> build_table() {
           .unit("s")
           .positive()
           .def(kDefaultExportTimeoutS),
+      // ---- every command: the wall-clock limit of the whole call (issue 50). The Python API and MCP
+      // stop the call's process group past it and fail in their error shape; the command line says
+      // so (exit 1) and ends, its children (ncu, nvcc) stopped with it (core/subprocess.hpp).
+      R("--wall-timeout-s", {"env", "check", "profile", "run", "compare", "analyze"}, T::Number, "wall_timeout_s",
+        "Seconds the whole command may take; past them it is stopped with everything it started and fails "
+        "(0: no limit)")
+          .unit("s")
+          .at_least(0)
+          .def(kDefaultWallTimeoutS),
   };
   return t;
 }

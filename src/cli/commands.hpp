@@ -23,6 +23,9 @@ void register_compare(CLI::App& app, CommandAction& action);  ///< kprof compare
 /// The public commands above, in --help's order (env, clocks, check, profile, build, analyze, run,
 /// compare), as cli_main registers them (entry.cpp); the option table's tests register the same.
 void register_public_commands(CLI::App& app, CommandAction& action);
+/// --wall-timeout-s of the command parsed (seconds, 0: none; api/options.cpp), which every public
+/// command that has the row binds to (register_public_commands); cli_main enforces it.
+double& wall_timeout_s();
 void register_runner(CLI::App& app, CommandAction& action);  ///< kprof __runner (hidden; what ncu profiles)
 void register_probe(CLI::App& app, CommandAction& action);   ///< kprof __probe  (hidden; env's ncu counter probe)
 /// kprof __check (hidden; the sanitizer's child: a check request in, cmd_check.cpp)

@@ -5,16 +5,19 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <thread>
 
 #include "core/outcome.hpp"
 #include "api/options.hpp"
 #include "cli/commands.hpp"
 #include "cli/kernel_options.hpp"
 #include "cli/run_options.hpp"
+#include "cli/table_options.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/term.hpp"
@@ -29,6 +32,11 @@
 
 namespace kprof {
 
+double& wall_timeout_s() {
+  static double limit = 0;
+  return limit;
+}
+
 void register_public_commands(CLI::App& app, CommandAction& action) {
   register_env(app, action);
   register_clocks(app, action);
@@ -38,6 +46,11 @@ void register_public_commands(CLI::App& app, CommandAction& action) {
   register_analyze(app, action);
   register_run(app, action);
   register_compare(app, action);
+  // --wall-timeout-s: one row of every command that has it, one value (the command parsed).
+  for (const auto& command : api::public_commands())
+    for (const api::OptionRow* row : api::command_rows(command))
+      if (row->flag == "--wall-timeout-s")
+        add_table_option(app.get_subcommand(command), command, row->flag, wall_timeout_s());
 }
 
 }  // namespace kprof
@@ -61,6 +74,26 @@ void write_outcome_file(int code) {
   if (file.empty()) return;
   if (!kprof::write_outcome(file, public_command, code))
     std::fprintf(stderr, "kprof: could not write the outcome document %s\n", file.c_str());
+}
+
+/// Past --wall-timeout-s (api/options.cpp; 0: none) the command says so and ends (exit 1) from
+/// a thread of its own; the processes it started end with it (core/subprocess.hpp: they get
+/// SIGTERM when kprof ends). Reports are written whole or not at all (write_file_atomic), so
+/// none is left half-written.
+void arm_wall_clock_limit() {
+  const double limit = kprof::wall_timeout_s();
+  if (!(limit > 0) || internal_command) return;
+  std::thread([limit] {
+    std::this_thread::sleep_for(std::chrono::duration<double>(limit));
+    kprof::print_error(fmt::format("kprof {} ran past its wall-clock limit of {:g} s and was stopped, with "
+                                   "everything it started; the reports it had written are whole, the rest "
+                                   "were not written",
+                                   public_command, limit),
+                       "pass a larger --wall-timeout-s (0: no limit), or fewer versions or sizes");
+    kprof::trace_event("wall-clock limit reached");
+    write_outcome_file(static_cast<int>(kprof::ExitCode::Failed));
+    std::_Exit(static_cast<int>(kprof::ExitCode::Failed));
+  }).detach();
 }
 
 /// main()'s own returns (usage errors, --help, --version) and finish(): the exit, traced.
@@ -278,6 +311,7 @@ int cli_main(const std::vector<std::string>& argv) {
     return leave(r.code);
   }
   if (!action) return leave(static_cast<int>(ExitCode::Usage));
+  arm_wall_clock_limit();
   if (loads_cupti_first(args[1])) cupti_load();
   try {
     // One run, one output folder: a second run into the same -o waits for the first (issue 50).

@@ -48,7 +48,8 @@ struct ProcessOptions {
 };
 
 /// Runs `argv` (argv[0] searched on PATH) and waits for it, at most `opts.timeout_s` seconds;
-/// on timeout the whole process group gets SIGTERM, then SIGKILL after 2 s.
+/// on timeout the whole process group gets SIGTERM, then SIGKILL after 2 s. The child gets SIGTERM
+/// (PR_SET_PDEATHSIG) if kprof ends before it: nothing kprof started outlives it.
 /// Never throws for a failing child: inspect the result. Throws std::invalid_argument for an
 /// empty argv.
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& opts = {});

@@ -220,7 +220,7 @@ class Stats:
         self.exits = {}
         self.failures = {"internal_error": 0, "traceback": 0, "reader_text": 0, "verdict_on_impossible": 0,
                          "gate_passed_on_garbage": 0, "hang": 0, "incomplete_output": 0, "bad_exit": 0,
-                         "not_utf8": 0}
+                         "not_utf8": 0, "sanitizer": 0}
 
     def summary(self, t0, target):
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
@@ -249,6 +249,8 @@ def check_common(rc, out, st):
         bad.append("traceback")
     if b"in method '" in out or b"json.exception" in out:
         bad.append("reader_text")
+    if re.search(rb"ERROR: (Address|Leak)Sanitizer|: runtime error: ", out):  # the sanitizer build
+        bad.append("sanitizer")
     return bad
 
 
@@ -376,11 +378,28 @@ MUTATORS = {"csv": mutate_csv, "rules": mutate_json, "ncurep": mutate_bytes, "co
             "mcp": mutate_bytes}
 
 
+def total(summaries):
+    """The counts over every target that ran: runs, exits by code, each oracle's failures, the
+    largest child's peak resident memory (MiB) and the wall time (s)."""
+    ran = [s for s in summaries if "runs" in s]
+    out = {"targets_run": len(ran), "seconds": round(sum(s["seconds"] for s in ran), 1),
+           "runs": sum(s["runs"] for s in ran), "exits": {}}
+    for s in ran:
+        for code, n in s["exits"].items():
+            out["exits"][code] = out["exits"].get(code, 0) + n
+    for key in Stats().failures:
+        out[key] = sum(s[key] for s in ran)
+    out["peak_child_rss_mib"] = max([s["peak_child_rss_mib"] for s in ran] or [0])
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--kprof", default=os.path.join(ROOT, "build", "kprof"))
     ap.add_argument("--target", action="append", choices=sorted(MUTATORS), help="default: all")
     ap.add_argument("--seconds", type=float, default=30, help="per target")
+    ap.add_argument("--total-seconds", type=float, default=0,
+                    help="instead of --seconds: this budget shared evenly by the targets that run")
     ap.add_argument("--runs", type=int, default=0, help="stop after this many runs per target")
     ap.add_argument("--seed", type=int, default=int(time.time()))
     ap.add_argument("--timeout", type=float, default=30, help="a run longer than this is a hang (s)")
@@ -392,8 +411,11 @@ def main():
     args.save = args.save or None
     targets = args.target or sorted(MUTATORS)
     summaries, ok = [], True
+    skipped = {t: skip_reason(t, args.kprof) for t in targets}
+    if args.total_seconds:
+        args.seconds = args.total_seconds / max(1, sum(1 for t in targets if not skipped[t]))
     for target in targets:
-        why = skip_reason(target, args.kprof)
+        why = skipped[target]
         if why:
             summaries.append({"target": target, "skipped": why})
             continue
@@ -416,18 +438,21 @@ def main():
                         sys.stderr.write("REGRESSION %s\n" % path)
                 args.save = saved
             if not args.replay or args.then_fuzz:
-                t1 = time.time()
+                t1 = last = time.time()
                 while time.time() - t1 < args.seconds and (not args.runs or st.runs < args.runs):
                     seed_path = rng.choice(corpus)
                     data = MUTATORS[target](rng, open(seed_path, "rb").read())
                     one_case(args, target, data, seed_path, work, st, rng)
+                    if time.time() - last >= 60:  # progress on a long run: one line a minute
+                        last = time.time()
+                        sys.stderr.write("progress %s\n" % json.dumps(st.summary(t0, target)))
         finally:
             shutil.rmtree(work, ignore_errors=True)
         s = st.summary(t0, target)
         summaries.append(s)
         ok = ok and not any(st.failures.values())
         sys.stderr.write(json.dumps(s) + "\n")
-    print(json.dumps({"seed": args.seed, "targets": summaries}, indent=1))
+    print(json.dumps({"seed": args.seed, "total": total(summaries), "targets": summaries}, indent=1))
     return 0 if ok else 1
 
 

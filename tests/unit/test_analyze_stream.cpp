@@ -42,13 +42,20 @@ std::string make_export(size_t n, size_t names, double (*us)(size_t)) {
   auto copy = parse_csv(read_file(std::string(KPROF_TEST_DATA) + "/ncu/copy.raw.csv"));
   auto fma = parse_csv(read_file(std::string(KPROF_TEST_DATA) + "/ncu/fma.raw.csv"));
   const CsvRecord& header = copy[0];
-  size_t t = static_cast<size_t>(std::find(header.begin(), header.end(), "gpu__time_duration.sum") - header.begin());
+  auto col = [&](const char* name) {
+    return static_cast<size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  const size_t t = col("gpu__time_duration.sum"), cycles = col("gpc__cycles_elapsed.max");
+  const size_t ghz = col("gpc__cycles_elapsed.avg.per_second");  // in Ghz (copy's units row)
   std::string out = quoted_line(header) + quoted_line(copy[1]);
   for (size_t i = 0; i < n; ++i) {
     CsvRecord r = i % 2 ? fma[2] : copy[2];
     r[0] = std::to_string(i);
     r[4] = "name_" + std::to_string(i % names);
     r[t] = fmt_sig(us(i), 8);
+    // The elapsed cycles follow the duration, as in a real export (the reader checks one against
+    // the other: stages/ncu/value_range.hpp).
+    r[cycles] = fmt_sig(us(i) * 1e3 * std::stod(r[ghz]), 8);
     out += quoted_line(r);
   }
   return out;

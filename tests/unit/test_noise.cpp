@@ -2,6 +2,8 @@
 // stops the timed calls, and the bootstrap verdict that ranks two versions.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <random>
 
@@ -17,6 +19,25 @@ std::vector<double> normal_sample(double mean, double sd, size_t n, uint64_t see
   std::vector<double> v(n);
   for (auto& x : v) x = d(rng);
   return v;
+}
+
+/// The percentile bootstrap of median(base) / median(x) by copying (the textbook way, O(n) per
+/// resample), to check the order-statistic draws of large samples against.
+std::pair<double, double> copying_bootstrap(const std::vector<double>& x, const std::vector<double>& base,
+                                            size_t resamples, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto median_of_resample = [&](const std::vector<double>& v) {
+    std::uniform_int_distribution<size_t> pick(0, v.size() - 1);
+    std::vector<double> r(v.size());
+    for (auto& e : r) e = v[pick(rng)];
+    std::sort(r.begin(), r.end());
+    size_t n = r.size();
+    return n % 2 ? r[n / 2] : 0.5 * (r[n / 2 - 1] + r[n / 2]);
+  };
+  std::vector<double> ratios;
+  for (size_t i = 0; i < resamples; ++i) ratios.push_back(median_of_resample(base) / median_of_resample(x));
+  std::sort(ratios.begin(), ratios.end());
+  return {ratios[resamples * 25 / 1000], ratios[resamples * 975 / 1000]};
 }
 
 }  // namespace
@@ -91,4 +112,34 @@ TEST(Noise, DecideFromAnInterval) {
   // (half-width 0.015 / gap 0.01)^2 * 50 * 1.2 - 50 = about 85
   EXPECT_NEAR(static_cast<double>(*narrow.more_samples), 85.0, 15.0);
   EXPECT_NE(noise_verdict_text(narrow).find("about"), std::string::npos);
+}
+
+// Large samples (4096 values or more) draw each resample's median as an order statistic: the same
+// interval as copying, odd and even sizes, with ties (timer ticks), at O(1) per resample.
+TEST(Noise, LargeSamplesGiveTheCopyingBootstrapsInterval) {
+  for (size_t n : {5001u, 8000u}) {
+    auto base = normal_sample(13.5, 0.4, n, 7), x = normal_sample(13.45, 0.5, n + 1, 8);
+    for (auto* v : {&base, &x})
+      for (double& e : *v) e = std::round(e * 64) / 64;  // ties, as a timer's resolution gives
+    auto ci = bootstrap_median_ratio(x, base);
+    ASSERT_TRUE(ci.has_value());
+    auto [lo, hi] = copying_bootstrap(x, base, 1000, 11);
+    const double width = hi - lo;
+    ASSERT_GT(width, 0);
+    EXPECT_NEAR(ci->lo, lo, 0.15 * width) << n;  // Monte Carlo error of two 2.5% quantiles
+    EXPECT_NEAR(ci->hi, hi, 0.15 * width) << n;
+  }
+}
+
+// A million samples per side: the interval in well under a second (copying took minutes).
+TEST(Noise, AMillionSamplesPerSideAreBootstrappedInMoments) {
+  auto base = normal_sample(2.0, 0.05, 1000000, 21), x = normal_sample(1.9, 0.05, 1000000, 22);
+  auto t0 = std::chrono::steady_clock::now();
+  auto ci = bootstrap_median_ratio(x, base);
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_TRUE(ci.has_value());
+  EXPECT_NEAR(ci->ratio, 2.0 / 1.9, 1e-3);
+  EXPECT_GT(ci->lo, 1.04);  // a million samples: the interval is narrow
+  EXPECT_LT(ci->hi, 1.07);
+  EXPECT_LT(s, 10.0);  // two sorts of a million values; 2000 resamples of O(1) each
 }

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -15,6 +16,7 @@
 
 #include "core/error.hpp"
 #include "core/fs.hpp"
+#include "core/subprocess.hpp"
 #include "core/text.hpp"
 #include "core/trace.hpp"
 #include "stages/ncu/runner.hpp"
@@ -134,18 +136,19 @@ uint32_t le32(const unsigned char* b) {
 
 /// The first check of a .ncu-rep before Nsight Compute's closed module reads it (issue 50): its
 /// header, then (format version 2) its chain of blocks, which a cut or a partial copy breaks.
-/// Throws damaged_input (exit 2) naming what was read whole; usage_error for another file. A
-/// version kprof does not know the layout of is left to ncu_report.
-void check_ncu_rep_structure(const std::string& path) {
+/// Throws damaged_input (exit 2) naming what was read whole; usage_error for another file. true
+/// when the chain was checked whole; false when it could not be (a layout version kprof does not
+/// know, a file not named .ncu-rep): such a report is read in a child process (read_in_child).
+bool check_ncu_rep_structure(const std::string& path) {
   check_ncu_rep_header(path);
-  if (!ends_with(path, ".ncu-rep")) return;
+  if (!ends_with(path, ".ncu-rep")) return false;
   std::ifstream in(path, std::ios::binary);
   unsigned char b[4];
   in.seekg(4);
-  if (!in.read(reinterpret_cast<char*>(b), 4) || le32(b) != kNcuRepLayoutVersion) return;
+  if (!in.read(reinterpret_cast<char*>(b), 4) || le32(b) != kNcuRepLayoutVersion) return false;
   std::error_code ec;
   const auto size = static_cast<std::streamoff>(std::filesystem::file_size(path, ec));
-  if (ec) return;
+  if (ec) return false;
   std::streamoff off = kNcuRepFirstBlock;
   size_t blocks = 0;
   while (off < size) {
@@ -166,14 +169,12 @@ void check_ncu_rep_structure(const std::string& path) {
     off = next;
     ++blocks;
   }
+  return true;
 }
 
-/// Calls the reader's `fn` with `arg` (its path and candidates added); nullopt with `why` when no
-/// ncu_report module imports.
-std::optional<json> call_reader(const std::string& fn, const std::string& path, json arg, std::string* why) {
-  arg["path"] = path;
-  arg["candidates"] = candidates_json();
-  json r = call_embedded_python("_kprof_ncu_rep", kNcuRepReaderSource, fn, arg);
+/// The reader's answer `r` to `fn` on `path`: itself, nullopt with `why` when no ncu_report
+/// module imports; its errors thrown as damaged_input / usage_error (never the module's text).
+std::optional<json> reader_answer(const std::string& fn, const std::string& path, json r, std::string* why) {
   if (r.contains("error")) {
     const std::string kind = r.value("kind", "");
     if (kind == "no_module") {
@@ -200,6 +201,76 @@ std::optional<json> call_reader(const std::string& fn, const std::string& path, 
         "check that the file is an Nsight Compute report; the module used was " + r.value("module", std::string("?")));
   }
   return r;
+}
+
+/// Calls the reader's `fn` with `arg` (its path and candidates added) in kprof's embedded Python;
+/// nullopt with `why` when no ncu_report module imports.
+std::optional<json> call_reader(const std::string& fn, const std::string& path, json arg, std::string* why) {
+  arg["path"] = path;
+  arg["candidates"] = candidates_json();
+  return reader_answer(fn, path, call_embedded_python("_kprof_ncu_rep", kNcuRepReaderSource, fn, arg), why);
+}
+
+/// The reader's entry point in a child Python: read(the JSON argument in argv[1]), its answer as
+/// JSON on stdout.
+constexpr const char* kChildMain = R"PY(
+if __name__ == "__main__":
+    import json as _json
+    _answer = read(_json.loads(sys.argv[1]))
+    sys.stdout.write(_json.dumps(_answer, default=str))
+    sys.stdout.flush()
+)PY";
+
+/// The wall-clock limit of a read in a child (s): 5 minutes, plus a second per MB (ncu_report
+/// reads about 0.5 s of metrics per launch; a large report is hundreds of MB).
+double child_read_limit_s(const std::string& path) {
+  std::error_code ec;
+  const auto bytes = std::filesystem::file_size(path, ec);
+  return 300.0 + (ec ? 0.0 : static_cast<double>(bytes) / 1e6);
+}
+
+/// Reads `path` with the reader's read(`arg`) in a child process of python_executable() (issue 50):
+/// for a report the first check could not vouch for, so that Nsight Compute's closed module
+/// crashing, aborting or hanging on it costs one message, not kprof. The same answer as
+/// call_reader("read", ...); throws damaged_input (exit 2) when the child dies by a signal, exits
+/// with an error, runs past child_read_limit_s (its process group is killed) or answers no whole
+/// JSON; check_failed (exit 1) when no Python can be started.
+std::optional<json> read_in_child(const std::string& path, json arg, std::string* why) {
+  arg["path"] = path;
+  arg["candidates"] = candidates_json();
+  ProcessOptions o;
+  o.timeout_s = child_read_limit_s(path);
+  trace_event("ncu_report: read in a child start");
+  ProcessResult r =
+      run_process({python_executable(), "-c", std::string(kNcuRepReaderSource) + kChildMain, arg.dump()}, o);
+  trace_event("ncu_report: read in a child end");
+  const std::string hint =
+      "profile again, or copy the whole report again from where ncu wrote it (ncu -o NAME "
+      "writes NAME.ncu-rep); kprof read it in a child process, because its first check "
+      "could not vouch for the file";
+  if (r.not_found)
+    throw check_failed("cannot read " + path + ": Python (" + python_executable() + ") could not be started",
+                       "set KPROF_PYTHON to a python executable that imports ncu_report");
+  if (r.timed_out)
+    throw damaged_input(path,
+                        fmt::format("Nsight Compute's ncu_report did not finish reading it in {:.0f} s (the child "
+                                    "process reading it was stopped)",
+                                    o.timeout_s),
+                        hint);
+  if (r.term_signal != 0)
+    throw damaged_input(path,
+                        fmt::format("Nsight Compute's ncu_report crashed reading it (signal {}, {}; in a child "
+                                    "process, so kprof went on)",
+                                    r.term_signal, strsignal(r.term_signal)),
+                        hint);
+  json answer = json::parse(r.out, nullptr, false);
+  if (r.exit_code != 0 || answer.is_discarded() || !answer.is_object())
+    throw damaged_input(path,
+                        fmt::format("Nsight Compute's ncu_report failed reading it (the child process reading it "
+                                    "exited {} with no whole answer)",
+                                    r.exit_code),
+                        hint);
+  return reader_answer("read", path, std::move(answer), why);
 }
 
 /// check_failed (exit 1): `path` cannot be read because no ncu_report module imports (`why`: where
@@ -298,17 +369,20 @@ std::string ncu_report_unavailable_reason() {
 
 std::optional<NcuRep> try_read_ncu_rep(const std::string& path, const NcuRepReadOptions& opts, std::string* why_not) {
   if (!path_exists(path)) throw usage_error("no such file: " + path, "pass an Nsight Compute report (.ncu-rep)");
-  check_ncu_rep_structure(path);  // a cut report is refused before the closed module reads it
+  // A cut report is refused before the closed module reads it; one the check cannot vouch for is
+  // read in a child, with its SASS text (no lookups in this process later).
+  const bool whole = check_ncu_rep_structure(path);
   json arg = {{"metrics", opts.metrics},
               {"source", opts.source},
-              {"sass", opts.sass},
+              {"sass", opts.sass || !whole},
               {"rules", opts.rules},
               {"nvtx", opts.nvtx}};
-  auto r = call_reader("read", absolute_path(path), arg, why_not);
+  auto r =
+      whole ? call_reader("read", absolute_path(path), arg, why_not) : read_in_child(absolute_path(path), arg, why_not);
   if (!r) return std::nullopt;
   NcuRep rep;
   rep.path = path;
-  rep.sass_deferred = opts.source && !opts.sass;
+  rep.sass_deferred = whole && opts.source && !opts.sass;
   if (rep.sass_deferred) warm_disassembler();
   rep.module_origin = r->value("module", "");
   try {

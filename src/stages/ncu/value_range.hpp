@@ -43,8 +43,15 @@ struct InvalidValue {
 ///   Positive > 0, CyclesPerIssue >= 1, NonNegative >= 0;
 /// - another metric: negative with a unit (a percentage below -kNegativePercentNoise), or a share
 ///   of a whole (unit "%" and "pct" in the name) above 100% + kPercentMargin, except per-unit
-///   maxima (".max.") and ncu's derived__ tables, which legitimately exceed 100%.
-/// Returns what was removed, by metric name.
+///   maxima (".max.") and ncu's derived__ tables, which legitimately exceed 100%; a share of peak
+///   by its name (".pct_of_peak") in any unit but "%" (every real export writes them in "%");
+/// - any value: a subnormal number (non-zero, below 2.2e-308), which no export holds;
+/// - the duration (gpu__time_duration.sum) more than 10 times off the time its elapsed cycles
+///   take at its clock (gpc__cycles_elapsed.max / gpc__cycles_elapsed.avg.per_second; within 1.3%
+///   in every export of tests/data): a duration in ns written "second" passes the checks of its
+///   kind, not this one.
+/// A percentage kept that is below 0 (ncu's counter noise, down to -kNegativePercentNoise) is read
+/// as 0, so no negative share is printed. Returns what was removed, by metric name.
 std::vector<InvalidValue> drop_invalid_values(KernelMetrics& k);
 
 /// "sm__throughput.avg.pct_of_peak_sustained_elapsed = -50 %: negative".

@@ -36,7 +36,9 @@ struct RatioInterval {
 /// Percentile bootstrap of median(base) / median(x): `resamples` draws with replacement of each
 /// sample (independently), the ratio of their medians each time, the central `confidence`
 /// interval of those ratios. Deterministic for a given `seed`. nullopt when either sample has
-/// fewer than 2 values or a median <= 0. Cost: resamples * (|x| + |base|) element copies.
+/// fewer than 2 values or a median <= 0. Cost: resamples * (|x| + |base|) element copies; a side
+/// of 4096 values or more is sorted once and each resample's median drawn as an order statistic
+/// (the same distribution, O(1) per resample: a million-sample comparison stays in milliseconds).
 std::optional<RatioInterval> bootstrap_median_ratio(const std::vector<double>& x, const std::vector<double>& base,
                                                     size_t resamples = 2000, double confidence = 0.95,
                                                     uint64_t seed = 0x6b70726f66ULL);
