@@ -59,6 +59,9 @@ int driver_branch_for(int version) {
 
 std::string cuda_version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
 
+/// How driver_too_old_reason's line begins (select_gpu gives such a line no second fix).
+constexpr const char* kDriverTooOld = "the NVIDIA driver is too old: driver ";
+
 }  // namespace
 
 std::string driver_needed(int runtime_cuda) {
@@ -74,7 +77,7 @@ std::string driver_too_old_reason(int driver_cuda, int runtime_cuda) {
   const std::string found = found_branch ? "R" + std::to_string(found_branch) + ".x" : "";
   const std::string need = needed_branch ? "R" + std::to_string(needed_branch) + " or newer"
                                          : "a driver supporting CUDA " + cuda_version_text(needed);
-  return "the NVIDIA driver is too old: driver " + (found.empty() ? "" : found + " ") + "supports CUDA " +
+  return kDriverTooOld + (found.empty() ? "" : found + " ") + "supports CUDA " +
          cuda_version_text(driver_cuda) + "; kprof's CUDA " + std::to_string(runtime_cuda / 1000) + " runtime needs " +
          need + ". Fix: update the NVIDIA driver to " + need +
          " (a CUDA 12 PyTorch runs on it too: newer drivers run older CUDA)";
@@ -105,8 +108,12 @@ std::string cuda_unavailable_reason() {
 
 void select_gpu(int index) {
   std::string why = cuda_unavailable_reason();
-  if (!why.empty())
+  if (!why.empty()) {
+    // A driver that is there but too old carries its own fix in `why`: no hint pointing elsewhere.
+    if (why.rfind(kDriverTooOld, 0) == 0)
+      throw check_failed(why, "`kprof env` lists the rest of what this machine has");
     throw check_failed(why, "run kprof on a machine with an NVIDIA GPU and driver; `kprof env` shows what is missing");
+  }
   int n = 0;
   cudaGetDeviceCount(&n);
   if (index < 0 || index >= n)

@@ -62,5 +62,7 @@ TEST(OldDriver, EnvAndCheckSayItInOneLineAndExit1) {
     EXPECT_EQ(r.exit_code, 1) << args[0] << ": " << r.combined();
     EXPECT_NE(r.combined().find(kLine), std::string::npos) << args[0] << ": " << r.combined();
     EXPECT_NE(r.combined().find("Fix: update the NVIDIA driver"), std::string::npos) << r.combined();
+    // One fix: no hint that sends the user to another machine.
+    EXPECT_EQ(r.combined().find("on a machine with an NVIDIA GPU"), std::string::npos) << r.combined();
   }
 }
