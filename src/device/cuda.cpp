@@ -77,9 +77,9 @@ std::string driver_too_old_reason(int driver_cuda, int runtime_cuda) {
   const std::string found = found_branch ? "R" + std::to_string(found_branch) + ".x" : "";
   const std::string need = needed_branch ? "R" + std::to_string(needed_branch) + " or newer"
                                          : "a driver supporting CUDA " + cuda_version_text(needed);
-  return kDriverTooOld + (found.empty() ? "" : found + " ") + "supports CUDA " +
-         cuda_version_text(driver_cuda) + "; kprof's CUDA " + std::to_string(runtime_cuda / 1000) + " runtime needs " +
-         need + ". Fix: update the NVIDIA driver to " + need +
+  return kDriverTooOld + (found.empty() ? "" : found + " ") + "supports CUDA " + cuda_version_text(driver_cuda) +
+         "; kprof's CUDA " + std::to_string(runtime_cuda / 1000) + " runtime needs " + need +
+         ". Fix: update the NVIDIA driver to " + need +
          " (a CUDA 12 PyTorch runs on it too: newer drivers run older CUDA)";
 }
 
