@@ -191,7 +191,7 @@ def json_schema(command: str) -> Dict[str, Any]:
         if r["max"] is not None and kind in ("int", "number"):
             p["maximum"] = r["max"]
         desc = r["help"] + (f" [{r['unit']}]" if r["unit"] else "")
-        if r["default_rule"]:
+        if r["default_rule"] and r["default_rule"] not in r["help"]:  # once, where the help does not say it
             desc += f" (default: {r['default_rule']})"
         p["description"] = f"{r['flag']}: {desc}"
         props[r["keyword"]] = p
