@@ -12,35 +12,13 @@
 #include "core/error.hpp"
 #include "stages/timing/decision.hpp"
 #include "stages/timing/rounds.hpp"
+#include "fake_drifting_gpu.hpp"
 
 using namespace kprof;
 
 namespace {
 
-/// A fake GPU: version v takes base_ms[v] * drift(now) * noise per call; every call advances the
-/// fake clock by its time plus 1 ms of kprof's restore and flush.
-struct FakeGpu {
-  std::vector<double> base_ms;
-  std::function<double(double)> drift = [](double) { return 1.0; };  ///< speed factor at a time, s
-  double now = 0;
-  std::mt19937_64 rng{42};
-  std::normal_distribution<double> noise{0, 0.005};
-  std::vector<int> calls_of;
-
-  double call(int v) {
-    const double ms = base_ms.at(static_cast<size_t>(v)) * drift(now) * std::exp(noise(rng));
-    now += (ms + 1.0) / 1000;
-    if (calls_of.size() <= static_cast<size_t>(v)) calls_of.resize(static_cast<size_t>(v) + 1);
-    ++calls_of[static_cast<size_t>(v)];
-    return ms;
-  }
-  RoundHooks hooks() {
-    RoundHooks h;
-    h.time_call = [this](int v, int) { return call(v); };
-    h.now_s = [this] { return now; };
-    return h;
-  }
-};
+using FakeGpu = testutil::FakeDriftingGpu;
 
 /// Block timing of two versions: `n` calls of A, then `n` of B; decided across the two samples
 /// (no pairs), as a per-version block timing allows, with no floor beyond --min-gain.

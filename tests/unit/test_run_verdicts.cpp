@@ -13,30 +13,18 @@
 #include "stages/results/decision.hpp"
 #include "stages/results/versions.hpp"
 #include "stages/timing/rounds.hpp"
+#include "fake_drifting_gpu.hpp"
 #include "stages/timing/stats.hpp"
 
 using namespace kprof;
 
 namespace {
 
-/// Version v takes base_ms[v] * drift(now) * noise per call; each call advances the clock by its
-/// time plus 1 ms of kprof's restore and flush.
-struct DriftingGpu {
-  std::vector<double> base_ms;
-  std::function<double(double)> drift = [](double) { return 1.0; };  ///< speed factor at a time, s
-  double now = 0;
-  std::mt19937_64 rng{7};
-  std::normal_distribution<double> noise{0, 0.005};
-
-  double call(int v) {
-    const double ms = base_ms.at(static_cast<size_t>(v)) * drift(now) * std::exp(noise(rng));
-    now += (ms + 1.0) / 1000;
-    return ms;
-  }
+/// The fake GPU with its own seed (7), its hooks with 3 input sets.
+struct DriftingGpu : testutil::FakeDriftingGpu {
+  DriftingGpu() : FakeDriftingGpu(7) {}
   RoundHooks hooks() {
-    RoundHooks h;
-    h.time_call = [this](int v, int) { return call(v); };
-    h.now_s = [this] { return now; };
+    RoundHooks h = FakeDriftingGpu::hooks();
     h.sets = 3;
     return h;
   }
