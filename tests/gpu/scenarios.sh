@@ -101,6 +101,16 @@ if want profile; then
   scenario profile-noperm-timing 0 'Execution time' -- cat "$W/noperm/ncu_summary.md"
   # The kernel time the reports lead with is ncu's own gpu__time_duration (CUPTI's range profiler).
   scenario profile-gpu-duration 0 '"kernel_time_reported": "gpu__time_duration"' -- cat "$OUT/vadd/profile.json"
+  # Issue 47: a runner that fails under ncu says why through its outcome document (not "ncu exited
+  # with code 1" alone).
+  scenario profile-failing-runner 1 'profiled kprof process failed' -- "$K" profile $E/broken/illegal_address.cu \
+    --N=1000 -o "$W/failing_runner"
+  # Issue 50: the wall-clock limit stops a real ncu (38 replay passes of a 64 Mi vector add), and
+  # nothing it started is left running.
+  scenario profile-wall-limit 1 'wall-clock limit of 4 s' -- "$K" profile $E/cuda/vector_add/vector_add.cu \
+    --N=67108864 --metrics full --wall-timeout-s 4 -o "$W/wall_limit"
+  scenario profile-wall-limit-nothing-left 0 'none left' -- bash -c \
+    'sleep 3; if pgrep -x ncu || pgrep -f "[_]_runner --request"; then echo still running; exit 1; fi; echo none left'
 fi
 
 if want analyze; then
