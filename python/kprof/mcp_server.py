@@ -229,12 +229,11 @@ def create_server() -> Any:
     Every tool's options come from the option table (kprof._options); kprof checks each call's raw
     arguments itself (check_arguments), and every failure, an exception included, is answered in
     kprof's {"error": {code, message, hint}} shape."""
-    try:
-        from mcp.server.mcpserver import MCPServer
-        from mcp.types import CallToolResult, TextContent
-    except ImportError as e:  # pragma: no cover - the message is the test
-        raise SystemExit(f"kprof mcp needs the MCP Python SDK 2 in this environment: pip install 'mcp>=2.3,<2.4' "
-                         f"(or install kprof with its extra: pip install '.[mcp]' in the checkout) ({e})")
+    missing = sdk_missing()
+    if missing:
+        raise SystemExit(missing)
+    from mcp.server.mcpserver import MCPServer
+    from mcp.types import CallToolResult, TextContent
 
     class KprofServer(MCPServer):  # type: ignore[misc, valid-type]
         async def call_tool(self, name: str, arguments: Dict[str, Any], context: Any = None) -> Any:
@@ -395,8 +394,27 @@ async def _serve(server: Any) -> None:
         await low.run(read_stream, write_stream, low.create_initialization_options())
 
 
+def sdk_missing() -> Optional[str]:
+    """kprof's message (error and hint lines) when the MCP Python SDK 2 cannot be imported here (kprof
+    installed without its [mcp] extra), else None."""
+    try:
+        import anyio  # noqa: F401 - the SDK's own dependency, which the stdio loop uses directly
+        from mcp.server.mcpserver import MCPServer  # noqa: F401
+    except ImportError as e:
+        return (f"error: kprof mcp needs the MCP Python SDK 2, which this Python cannot import ({e})\n"
+                f"  hint: pip install \"kprof[mcp]\" (the SDK alone: pip install 'mcp>=2.3,<2.4')")
+    return None
+
+
 def main() -> None:
-    """Serves kprof's tools on stdio until the client closes it; then stops every child."""
+    """Serves kprof's tools on stdio until the client closes it; then stops every child. Without the
+    MCP SDK: kprof's message on stderr and exit 2 (a setup error, as a missing ncu_report is)."""
+    missing = sdk_missing()
+    if missing:
+        import sys
+
+        print(missing, file=sys.stderr)
+        sys.exit(2)
     import anyio
 
     atexit.register(_child.stop_all)
