@@ -3,8 +3,11 @@
 
 Every tool calls kprof's Python API, whose GPU work runs in child processes with their output
 captured: stdout stays the protocol's. A tool returns ``{"report": ..., "truncated": bool,
-"next_step": "..."}``; a failure returns ``{"error": {"code", "message", "hint"}}`` (usage errors
-are found by the C++ parser before any child starts). ``run`` and ``profile`` take minutes: they
+"next_step": "..."}``; every failure (a missing file, a bad option or argument, a command that
+stopped before its report) is an MCP tool error: ``isError`` true and structuredContent
+``{"error": {"code", "message", "hint"}}`` (codes: usage_error, not_run, failed, timeout,
+unknown_job, unknown_tool, internal_error; usage errors are found before any child starts). A
+finished job's error is its ``job_status`` answer's ``result``. ``run`` and ``profile`` take minutes: they
 start a job and return its id at once; ``job_status`` gives its progress lines and, once it has
 ended, its report. The children still running are stopped when the client goes away.
 """

@@ -134,19 +134,25 @@ def test_save_baseline_replaces_the_folder(tmp_path):
     assert sorted(os.listdir(target)) == ["comparison.json"]
 
 
-def test_gate_skips_with_the_reason_without_a_gpu(pytester):
+def softmax_gate_test(pytester, ref=None, without_gpu=True):
+    """A test file whose one test gates examples/softmax_versions/v1.cu (with ``ref``, default its
+    ref.py). ``without_gpu``: skips the calling test where a GPU is ready (the gate would run there)."""
     import kprof
 
-    env = kprof.env(output=str(pytester.path / "env" / "env_check.md"))
-    if env.get("gpu", {}).get("available"):
+    if without_gpu and kprof.env(output=str(pytester.path / "env" / "env_check.md")).get("gpu", {}).get("available"):
         pytest.skip("this machine has a GPU: the gate would run")
     repo = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
     ex = os.path.join(repo, "examples", "softmax_versions")
+    ref = str(ref or os.path.join(ex, "ref.py"))
     pytester.makepyfile(test_gate=f"""
         def test_softmax(kprof_gate):
-            kprof_gate({os.path.join(ex, 'v1.cu')!r}, {os.path.join(ex, 'ref.py')!r}, {{"N": 256, "D": 256}},
+            kprof_gate({os.path.join(ex, 'v1.cu')!r}, {ref!r}, {{"N": 256, "D": 256}},
                        sizes={{"input": "N*D", "output": "N*D"}}, build=True)
     """)
+
+
+def test_gate_skips_with_the_reason_without_a_gpu(pytester):
+    softmax_gate_test(pytester)
     result = pytester.runpytest_subprocess("-rs")  # the plugin loads through its pytest11 entry point
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(["*kprof: no GPU:*"])
@@ -174,18 +180,7 @@ def test_plugin_options_are_registered(pytester):
 def test_a_skipped_gate_says_in_the_summary_that_no_baseline_was_saved(pytester):
     """`pytest --kprof-save-baseline` on a machine without a GPU: the terminal summary says, without
     -rs, that the gate tests were skipped, why, and that no baseline was saved."""
-    import kprof
-
-    env = kprof.env(output=str(pytester.path / "env" / "env_check.md"))
-    if env.get("gpu", {}).get("available"):
-        pytest.skip("this machine has a GPU: the gate would run")
-    repo = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-    ex = os.path.join(repo, "examples", "softmax_versions")
-    pytester.makepyfile(test_gate=f"""
-        def test_softmax(kprof_gate):
-            kprof_gate({os.path.join(ex, 'v1.cu')!r}, {os.path.join(ex, 'ref.py')!r}, {{"N": 256, "D": 256}},
-                       sizes={{"input": "N*D", "output": "N*D"}}, build=True)
-    """)
+    softmax_gate_test(pytester)
     result = pytester.runpytest_subprocess("--kprof-save-baseline")
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(["*kprof: 1 kprof_gate test skipped (no GPU: *): no baseline was saved*"])
@@ -197,15 +192,9 @@ def test_a_skipped_gate_says_in_the_summary_that_no_baseline_was_saved(pytester)
 def test_a_gate_whose_ref_py_has_no_reference_fails_on_any_machine(pytester):
     """What `kprof check` refuses before the GPU (exit 2: ref.py defines no `reference`) fails the gate
     test, with kprof's message, also where the test would skip for want of a GPU."""
-    repo = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-    ex = os.path.join(repo, "examples", "softmax_versions")
     ref = pytester.path / "ref.py"
     ref.write_text("def ref(**kwargs):\n    pass\n")
-    pytester.makepyfile(test_gate=f"""
-        def test_softmax(kprof_gate):
-            kprof_gate({os.path.join(ex, 'v1.cu')!r}, {str(ref)!r}, {{"N": 256, "D": 256}},
-                       sizes={{"input": "N*D", "output": "N*D"}}, build=True)
-    """)
+    softmax_gate_test(pytester, ref, without_gpu=False)
     result = pytester.runpytest_subprocess("-rs")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*defines no function `reference`*"])
