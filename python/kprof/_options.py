@@ -144,6 +144,8 @@ def check_value(r: Mapping[str, Any], value: Any, function: str) -> None:
 
 def check_dims(dims: Optional[Mapping[str, Any]], command: str, function: str) -> None:
     """Dimension names must be Python identifiers (solve()/setup() parameters) and not options."""
+    if dims is not None and not isinstance(dims, Mapping):
+        raise UsageError(f"{function}(): dims is a dict {{name: value}}, not {dims!r}", "e.g. dims={'N': 1024}")
     for name, value in (dims or {}).items():
         if not isinstance(name, str) or not name.isidentifier() or _keyword.iskeyword(name):
             raise UsageError(f"{function}(): dimension name {name!r} is not a parameter name",

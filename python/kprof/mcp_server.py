@@ -261,13 +261,30 @@ def _expects(prop: Mapping[str, Any]) -> str:
     return " or ".join(words) or "a value of its schema"
 
 
-def argument_error(tool: str, errors: Sequence[Mapping[str, Any]], schema: Mapping[str, Any]) -> Dict[str, Any]:
+def _argument_path(arguments: Any, loc: Sequence[Any]) -> List[str]:
+    """The keys of pydantic's error location that are in the arguments (``sizes``, ``x``), less the
+    names it gives a union's members (``dict[str,str]``), which are not."""
+    path: List[str] = []
+    node = arguments
+    for part in loc:
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+        elif path:  # a union member's name: not the caller's key
+            continue
+        path.append(str(part))
+    return path
+
+
+def argument_error(tool: str, errors: Sequence[Mapping[str, Any]], schema: Mapping[str, Any],
+                   arguments: Any = None) -> Dict[str, Any]:
     """The caller's mistake the SDK's argument model found (pydantic's ``errors()``: a required
     argument missing, a value of the wrong type) as kprof's usage_error: one sentence naming the first
     argument and what it expects."""
     props = schema.get("properties", {})
     first = errors[0] if errors else {"loc": (), "type": ""}
-    loc = [str(part) for part in first.get("loc", ())]
+    loc = _argument_path(arguments if isinstance(arguments, dict) else {}, first.get("loc", ()))
     where = ".".join(loc) or "?"
     kind = str(first.get("type", ""))
     # At the top, the property's schema says what it takes; inside one (sizes.input), the check that failed.
@@ -308,7 +325,11 @@ def create_server() -> Any:
         async def call_tool(self, name: str, arguments: Dict[str, Any], context: Any = None) -> Any:
             """Every error, kprof's (a tool's answer {"error": ...}) or the caller's, is the MCP way's
             tool error: isError true, structuredContent {"error": {code, message, hint}}."""
-            err = check_arguments(name, arguments)
+            try:
+                err = check_arguments(name, arguments)
+            except Exception as e:  # noqa: BLE001 - kprof's own check failing is kprof's error, in its shape
+                err = _error("internal_error", f"{name}: {type(e).__name__}: {e}",
+                             "report this with the arguments that caused it")
             if err is None:
                 try:
                     result = await super().call_tool(name, arguments, context)
@@ -317,7 +338,7 @@ def create_server() -> Any:
                     if tool is None:
                         err = _error("unknown_tool", f"no tool {name!r}", "call list_tools for kprof's tools")
                     elif isinstance(e.__cause__, ValidationError) and not isinstance(e, UnexpectedToolError):
-                        err = argument_error(name, e.__cause__.errors(), tool.parameters)
+                        err = argument_error(name, e.__cause__.errors(), tool.parameters, arguments)
                     else:
                         err = _error("internal_error", f"{name}: {e.__cause__ or e}",
                                      "report this with the arguments that caused it")

@@ -87,6 +87,8 @@ async def error_calls(tmp_path):
         "unknown_job": ("job_status", {"job_id": "nope"}),
         "options_size": ("check", {"kernel": VADD, "ref": VADD_REF, "options": {"size": ["input=N*D"]}}),
         "bad_sizes": ("run", {"kernels": [VADD], "ref": VADD_REF, "sizes": ["input"]}),
+        "sizes_value": ("check", {"kernel": VADD, "ref": VADD_REF, "sizes": {"input": 1}}),
+        "dims_number": ("check", {"kernel": VADD, "ref": VADD_REF, "dims": 5}),
     }
     out = {}
     async with stdio_client(params) as (read, write):
@@ -115,7 +117,9 @@ def test_every_tool_error_is_an_mcp_tool_error_in_one_shape(tmp_path):
     assert codes == {"missing_report": "usage_error", "bad_option": "usage_error", "missing_results": "usage_error",
                      "not_a_folder": "usage_error", "no_argument": "usage_error", "wrong_type": "usage_error",
                      "no_kernel": "usage_error", "unknown_job": "unknown_job", "options_size": "usage_error",
-                     "bad_sizes": "usage_error"}
+                     "bad_sizes": "usage_error", "sizes_value": "usage_error", "dims_number": "usage_error"}
+    sizes_value = results["sizes_value"].structured_content["error"]["message"]
+    assert "argument 'sizes.input' takes a string, not 1" in sizes_value, sizes_value
     assert results["options_size"].structured_content["error"]["hint"] == 'write "sizes": {"input": "N*D"}'
     assert "/nope.ncu-rep" in results["missing_report"].structured_content["error"]["message"]
     missing = results["no_argument"].structured_content["error"]["message"]
