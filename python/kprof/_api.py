@@ -1,9 +1,9 @@
 """kprof's Python API: each function runs one kprof command and returns its JSON report.
 
 The options are the command line's: ``dims`` are the ``--NAME=VALUE`` dimensions, ``sizes`` the
-``--size NAME=EXPR`` buffers, ``nvcc_flags`` the flags after ``--``, and every other keyword is the
-option of the same name (``warmup_ms=50`` is ``--warmup-ms 50``, ``no_ncu=True`` is ``--no-ncu``;
-a list repeats the option). Options are checked by the C++ parser in this process first, so a
+``--size NAME=EXPR`` buffers (a dict {NAME: EXPR} or a list of 'NAME=EXPR' strings),
+``nvcc_flags`` the flags after ``--``, and every other keyword is the option of the same name
+(``warmup_ms=50`` is ``--warmup-ms 50``, ``no_ncu=True`` is ``--no-ncu``; a list repeats the option). Options are checked by the C++ parser in this process first, so a
 usage error raises :class:`kprof.UsageError` before any child starts or the GPU is touched.
 
 check, profile and run execute in a child of this interpreter (``sys.executable -m kprof``: the
@@ -103,7 +103,7 @@ def _as_sizes_dict(value: Any) -> Optional[Dict[str, str]]:
     a dict of names to expressions, a 'NAME=EXPR' string, or a list of such strings or dicts; None
     otherwise. What a hint offers is this dict, so following it works."""
     if isinstance(value, Mapping):
-        if all(isinstance(k, str) and k and "=" not in k and isinstance(v, (str, int)) and not isinstance(v, bool)
+        if all(isinstance(k, str) and k and "=" not in k and isinstance(v, (str, int, float)) and not isinstance(v, bool)
                and str(v).strip() for k, v in value.items()):
             return {k: str(v) for k, v in value.items()}
         return None
