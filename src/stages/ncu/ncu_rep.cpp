@@ -234,8 +234,9 @@ double child_read_limit_s(const std::string& path) {
 /// crashing, aborting or hanging on it costs one message, not kprof. The same answer as
 /// call_reader("read", ...); throws damaged_input (exit 2) when the child dies by a signal, exits
 /// with an error, runs past child_read_limit_s (its process group is killed) or answers no whole
-/// JSON; check_failed (exit 1) when no Python can be started.
-std::optional<json> read_in_child(const std::string& path, json arg, std::string* why) {
+/// JSON; check_failed (exit 1) when no Python can be started. `because`: why the read is in a child,
+/// for the hint.
+std::optional<json> read_in_child(const std::string& path, json arg, std::string* why, const std::string& because) {
   arg["path"] = path;
   arg["candidates"] = candidates_json();
   ProcessOptions o;
@@ -246,8 +247,8 @@ std::optional<json> read_in_child(const std::string& path, json arg, std::string
   trace_event("ncu_report: read in a child end");
   const std::string hint =
       "profile again, or copy the whole report again from where ncu wrote it (ncu -o NAME "
-      "writes NAME.ncu-rep); kprof read it in a child process, because its first check "
-      "could not vouch for the file";
+      "writes NAME.ncu-rep); kprof read it in a child process, because " +
+      because;
   if (r.not_found)
     throw check_failed("cannot read " + path + ": Python (" + python_executable() + ") could not be started",
                        "set KPROF_PYTHON to a python executable that imports ncu_report");
@@ -370,19 +371,26 @@ std::string ncu_report_unavailable_reason() {
 std::optional<NcuRep> try_read_ncu_rep(const std::string& path, const NcuRepReadOptions& opts, std::string* why_not) {
   if (!path_exists(path)) throw usage_error("no such file: " + path, "pass an Nsight Compute report (.ncu-rep)");
   // A cut report is refused before the closed module reads it; one the check cannot vouch for is
-  // read in a child, with its SASS text (no lookups in this process later).
+  // read in a child, with its SASS text (no lookups in this process later). So is every report in
+  // hosted mode (the Python package): there the process is the user's Python with whatever it loaded,
+  // and Nsight Compute's closed module crashed (SIGSEGV in IMetric.unit) in `python -m kprof run` on
+  // the H100 of 2026-12-05 (docs/gpu-runs.md), while the same read in a plain Python works.
   const bool whole = check_ncu_rep_structure(path);
+  const bool in_process = whole && !python_hosted();
   json arg = {{"metrics", opts.metrics},
               {"source", opts.source},
-              {"sass", opts.sass || !whole},
+              {"sass", opts.sass || !in_process},
               {"rules", opts.rules},
               {"nvtx", opts.nvtx}};
-  auto r =
-      whole ? call_reader("read", absolute_path(path), arg, why_not) : read_in_child(absolute_path(path), arg, why_not);
+  auto r = in_process ? call_reader("read", absolute_path(path), arg, why_not)
+                      : read_in_child(absolute_path(path), arg, why_not,
+                                      whole ? "kprof runs inside a Python program (the kprof package), which "
+                                              "keeps Nsight Compute's module out of its own process"
+                                            : "its first check could not vouch for the file");
   if (!r) return std::nullopt;
   NcuRep rep;
   rep.path = path;
-  rep.sass_deferred = whole && opts.source && !opts.sass;
+  rep.sass_deferred = in_process && opts.source && !opts.sass;
   if (rep.sass_deferred) warm_disassembler();
   rep.module_origin = r->value("module", "");
   try {
