@@ -51,8 +51,8 @@ __all__ = ["env", "check", "profile", "run", "compare", "analyze", "Report", "Us
 '''
 
 COMMON = ["raise_on_failure: bool = ...", "progress: Progress = ...", "wall_timeout_s: Optional[float] = ..."]
-KERNEL_OWN = ["sizes: Optional[Mapping[str, Scalar]] = ...", "output_dir: Optional[PathLike] = ...",
-              "nvcc_flags: Optional[Flags] = ..."]
+KERNEL_OWN = ["sizes: Optional[Union[Mapping[str, Scalar], Sequence[str]]] = ...",
+              "output_dir: Optional[PathLike] = ...", "nvcc_flags: Optional[Flags] = ..."]
 FUNCTIONS = [
     # name, command, leading parameters, own keyword-only parameters, table keywords left out
     ("env", "env", [], [], ()),

@@ -3,7 +3,8 @@
 Each function runs the kprof command of the same name and returns its JSON report as a dict
 (:class:`kprof.Report`): :func:`env`, :func:`check`, :func:`profile`, :func:`run`, :func:`compare`,
 :func:`analyze`. Usage errors raise :class:`kprof.UsageError` (message and hint) before any GPU
-work; failures return the report (``raise_on_failure=True`` raises :class:`kprof.CheckFailed`).
+work, whatever ``raise_on_failure`` says; failures (exit 1) return the report
+(``raise_on_failure=True`` raises :class:`kprof.CheckFailed`).
 GPU work runs in a child process of this interpreter, never in the caller's. The console script
 ``kprof`` is the command line itself; the pytest plugin gives the ``kprof_gate`` fixture.
 """

@@ -26,7 +26,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         # The package's one command beyond the executable's: kprof's tools for MCP clients.
         if args[1:] in (["--help"], ["-h"]):
             print("Usage: kprof mcp\n\nServes kprof's commands as MCP tools on stdin/stdout (the MCP Python SDK 2:\n"
-                  "pip install 'mcp>=2,<3'). Tools: env, check, profile and run (jobs, polled with job_status),\n"
+                  'pip install "kprof[mcp]"). Tools: env, check, profile and run (jobs, polled with job_status),\n'
                   "compare, analyze, findings. It takes no options; it ends when its client closes stdin.")
             return 0
         if args[1:]:

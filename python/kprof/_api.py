@@ -1,23 +1,26 @@
 """kprof's Python API: each function runs one kprof command and returns its JSON report.
 
 The options are the command line's: ``dims`` are the ``--NAME=VALUE`` dimensions, ``sizes`` the
-``--size NAME=EXPR`` buffers, ``nvcc_flags`` the flags after ``--``, and every other keyword is the
-option of the same name (``warmup_ms=50`` is ``--warmup-ms 50``, ``no_ncu=True`` is ``--no-ncu``;
-a list repeats the option). Options are checked by the C++ parser in this process first, so a
+``--size NAME=EXPR`` buffers (a dict {NAME: EXPR} or a list of 'NAME=EXPR' strings),
+``nvcc_flags`` the flags after ``--``, and every other keyword is the option of the same name
+(``warmup_ms=50`` is ``--warmup-ms 50``, ``no_ncu=True`` is ``--no-ncu``; a list repeats the option). Options are checked by the C++ parser in this process first, so a
 usage error raises :class:`kprof.UsageError` before any child starts or the GPU is touched.
 
 check, profile and run execute in a child of this interpreter (``sys.executable -m kprof``: the
 same PyTorch), never in the caller's process; env, analyze and compare do too (they print to
 stdout, which stays the caller's). A finished command that found a failure (exit 1) returns its
 report, with ``report.exit_code == 1``; pass ``raise_on_failure=True`` to get
-:class:`kprof.CheckFailed` instead.
+:class:`kprof.CheckFailed` instead. ``raise_on_failure`` concerns these failures only: a usage or
+input error (exit 2: a bad option, a missing file or .so, a broken ref.py) always raises
+:class:`kprof.UsageError`, whether the parser finds it in this process or the child does; its
+message is the exception's, not printed on stderr as well.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from kprof import _options
 from kprof._child import ChildResult, Progress, raise_usage, run_kprof
@@ -25,6 +28,13 @@ from kprof._errors import CheckFailed, UsageError
 
 PathLike = Union[str, "os.PathLike[str]"]
 Scalar = Union[int, float, str]
+
+
+class ReportKeyError(KeyError):
+    """The KeyError of a failed command's Report: its message is the reason, shown as written."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
 
 
 class Report(dict):
@@ -36,6 +46,9 @@ class Report(dict):
     ``error`` {"message", "hint"}), ``output_dir`` (the folder of
     its reports: Markdown, .ncu-rep, charts), ``error`` ({"message", "hint"} of the last error the
     command printed, or None) and ``stderr_tail`` (its last stderr lines).
+
+    ``report[key]`` for a key it lacks raises KeyError; for a failed command (exit 1) the message says
+    why, e.g. ``'versions': this run stopped before any version ran (exit 1): <report.error>``.
     """
 
     def __init__(self, data: Mapping[str, Any], *, command: str, exit_code: int, path: Optional[str],
@@ -53,28 +66,97 @@ class Report(dict):
         """True when the command exited 0."""
         return self.exit_code == 0
 
+    def __missing__(self, key: Any) -> Any:
+        """``report[key]`` for a key it lacks: a KeyError, which for a failed command says why the key is
+        missing (``kprof.run`` without a GPU returns its env report, which has no "versions")."""
+        if self.exit_code == 0:
+            raise KeyError(key)
+        err = self.error or (super().get("error") if isinstance(super().get("error"), dict) else None) or {}
+        why = err.get("message") or next((ln for ln in reversed(self.stderr_tail) if ln.strip()), "")
+        if self.command == "run" and "versions" not in self:
+            stopped = "this run stopped before any version ran"
+        else:
+            written = os.path.basename(self.path) if self.path else "no report"
+            stopped = f"kprof {self.command} failed and its report ({written}) has no {key!r}"
+        raise ReportKeyError(f"{key!r}: {stopped} (exit {self.exit_code})" + (f": {why}" if why else ""))
+
     def __repr__(self) -> str:
         return f"<kprof.Report {self.command} exit {self.exit_code} {self.path or '(no report)'}>"
 
 
-def _kernel_words(command: str, dims: Optional[Mapping[str, Scalar]], sizes: Optional[Mapping[str, Scalar]],
+#: sizes= as the functions take it: {buffer: expression}, or the command line's 'NAME=EXPR' strings.
+Sizes = Union[Mapping[str, Scalar], Sequence[str]]
+#: An example of sizes= for hints that have nothing of the caller's to rewrite.
+SIZES_EXAMPLE = "e.g. sizes={'input': 'N*D'} or sizes=['input=N*D'] (buffer name: expression of the dims)"
+
+
+def _name_expr(text: Any) -> Optional[Tuple[str, str]]:
+    """``'NAME=EXPR'`` as (name, expr), or None for anything else."""
+    if not isinstance(text, str) or "=" not in text:
+        return None
+    name, expr = (part.strip() for part in text.split("=", 1))
+    return (name, expr) if name and expr else None
+
+
+def _as_sizes_dict(value: Any) -> Optional[Dict[str, str]]:
+    """``value`` (what a caller passed as sizes= or size=) read as {buffer: expression} when it can be:
+    a dict of names to expressions, a 'NAME=EXPR' string, or a list of such strings or dicts; None
+    otherwise. What a hint offers is this dict, so following it works."""
+    if isinstance(value, Mapping):
+        if all(isinstance(k, str) and k and "=" not in k and isinstance(v, (str, int, float)) and not isinstance(v, bool)
+               and str(v).strip() for k, v in value.items()):
+            return {k: str(v) for k, v in value.items()}
+        return None
+    if isinstance(value, str):
+        pair = _name_expr(value)
+        return dict([pair]) if pair else None
+    if isinstance(value, (list, tuple)) and value:
+        out: Dict[str, str] = {}
+        for item in value:
+            part = _as_sizes_dict(item)
+            if part is None:
+                return None
+            out.update(part)
+        return out
+    return None
+
+
+def size_pairs(sizes: Optional[Sizes], function: str) -> List[Tuple[str, str]]:
+    """``sizes`` as (buffer, expression) pairs, in order: a dict {buffer: expression} or a list of
+    'NAME=EXPR' strings (the command line's --size). Raises UsageError for anything else, with a hint
+    that works as written."""
+    if sizes is None:
+        return []
+    if isinstance(sizes, (list, tuple)) and all(_name_expr(w) for w in sizes):
+        return [_name_expr(w) for w in sizes]  # type: ignore[misc]
+    fixed = _as_sizes_dict(sizes)
+    if isinstance(sizes, Mapping) and fixed is not None:
+        return list(fixed.items())
+    raise UsageError(f"{function}(): sizes is a dict {{buffer: expression}} or a list of 'NAME=EXPR' strings, "
+                     f"not {sizes!r}", f"write sizes={fixed!r}" if fixed else SIZES_EXAMPLE)
+
+
+def _kernel_words(command: str, dims: Optional[Mapping[str, Scalar]], sizes: Optional[Sizes],
                   options: Mapping[str, Any]) -> List[str]:
     words = [f"--{name}={value}" for name, value in (dims or {}).items()]
-    for name, expr in (sizes or {}).items():
+    for name, expr in size_pairs(sizes, command):
         words += ["--size", f"{name}={expr}"]
     return words + _options.option_words(command, options)
 
 
 def _checked(command: str, function: str, options: Mapping[str, Any], *, dims: Optional[Mapping[str, Any]] = None,
-             sizes: Optional[Mapping[str, Any]] = None, nvcc_flags: Any = None,
+             sizes: Optional[Sizes] = None, nvcc_flags: Any = None,
              output_dir: Any = None) -> None:
     """The table's checks of one call's arguments (api/options.hpp rows): unknown keywords with the
     closest option, help=True, strings where lists belong, dims keys; raises UsageError."""
-    _options.check_keywords(command, options, function, own=("dims", "sizes", "nvcc_flags", "output_dir"))
+    if "size" in options and command in ("check", "profile", "run"):  # the --size option is the functions' sizes=
+        fixed = _as_sizes_dict(options["size"])
+        raise UsageError(f"{function}() takes the buffer sizes as sizes=, not size=",
+                         f"write sizes={fixed!r}" if fixed else SIZES_EXAMPLE)
+    _options.check_keywords(command, options, function, own=("dims", "sizes", "nvcc_flags", "output_dir"),
+                            drop=("size",))
     _options.check_dims(dims, command, function)
-    if sizes is not None and not isinstance(sizes, Mapping):
-        raise UsageError(f"{function}(): sizes is a dict {{buffer: expression}}, not {sizes!r}",
-                         "e.g. sizes={'A': 'M*K'}")
+    size_pairs(sizes, function)
     if nvcc_flags is not None and (isinstance(nvcc_flags, (str, bytes)) or not isinstance(nvcc_flags, (list, tuple))):
         raise UsageError(f"{function}(): nvcc_flags takes a list of strings, not {nvcc_flags!r}",
                          f"write nvcc_flags=[{nvcc_flags!r}]")
@@ -163,6 +245,7 @@ def env(*, raise_on_failure: bool = False, progress: Progress = False, wall_time
     PyTorch / Triton / CuTe DSL, CUTLASS, CUPTI)? Returns env_check.json (``report["ready"]``,
     ``report["blockers"]``, ``report["items"]``); exit 1 means not ready. Options: those of
     ``kprof env`` (``inspect.signature(kprof.env)``): gpu, output, timeout.
+    A usage or input error (exit 2) raises UsageError whatever ``raise_on_failure`` says.
 
     >>> import kprof
     >>> r = kprof.env()
@@ -177,12 +260,13 @@ def env(*, raise_on_failure: bool = False, progress: Progress = False, wall_time
 
 
 def check(kernel: PathLike, ref: PathLike, dims: Optional[Mapping[str, Scalar]] = None, *,
-          sizes: Optional[Mapping[str, Scalar]] = None, output_dir: Optional[PathLike] = None,
+          sizes: Optional[Sizes] = None, output_dir: Optional[PathLike] = None,
           nvcc_flags: Optional[Sequence[str]] = None, raise_on_failure: bool = False, progress: Progress = True,
           wall_timeout_s: Optional[float] = None, **options: Any) -> Report:
     """``kprof check KERNEL --ref REF --DIM=...``: the kernel's outputs against ref.py's
     ``reference(**kwargs)``. Returns correctness.json (``report["pass"]``, ``report["trials"]``).
     Options: atol, rtol, trials, build, so, implementation, seed, gpu, timeout, sanitize, ...
+    A usage or input error (exit 2) raises UsageError whatever ``raise_on_failure`` says.
 
     >>> r = kprof.check("vector_add.cu", "ref.py", {"N": 1 << 20}, build=True)
     >>> r["pass"]
@@ -196,12 +280,13 @@ def check(kernel: PathLike, ref: PathLike, dims: Optional[Mapping[str, Scalar]] 
 
 
 def profile(kernel: PathLike, dims: Optional[Mapping[str, Scalar]] = None, *,
-            sizes: Optional[Mapping[str, Scalar]] = None, output_dir: Optional[PathLike] = None,
+            sizes: Optional[Sizes] = None, output_dir: Optional[PathLike] = None,
             nvcc_flags: Optional[Sequence[str]] = None, raise_on_failure: bool = False, progress: Progress = True,
             wall_timeout_s: Optional[float] = None, **options: Any) -> Report:
     """``kprof profile KERNEL --DIM=...``: times the kernel, runs ncu on one call, classifies it.
     Returns profile.json (``report["timing"]``, ``report["call"]`` with class, limiter, bound and
     findings). Options: build, no_ncu, metrics, iters, warmup_ms, noise_target, no_l2_flush, ...
+    A usage or input error (exit 2) raises UsageError whatever ``raise_on_failure`` says.
 
     >>> r = kprof.profile("softmax.cu", {"N": 4096, "D": 1024}, sizes={"input": "N*D", "output": "N*D"})
     >>> r["timing"]["kernel_time_reported"]
@@ -215,13 +300,14 @@ def profile(kernel: PathLike, dims: Optional[Mapping[str, Scalar]] = None, *,
 
 
 def run(kernels: Sequence[PathLike], ref: PathLike, dims: Optional[Mapping[str, Scalar]] = None, *,
-        sizes: Optional[Mapping[str, Scalar]] = None, output_dir: Optional[PathLike] = None,
+        sizes: Optional[Sizes] = None, output_dir: Optional[PathLike] = None,
         nvcc_flags: Optional[Sequence[str]] = None, raise_on_failure: bool = False, progress: Progress = True,
         wall_timeout_s: Optional[float] = None, **options: Any) -> Report:
     """``kprof run K1 K2 ... --ref REF --DIM=...``: env, check and profile of every version, then
     their comparison. Returns comparison.json (``report["versions"]``: status, time_ms, class,
     pct_of_bound, top_finding, ... per version); each version's own reports are in
     ``report.output_dir/<version>/``. A failed version leaves the others readable (exit 1).
+    A usage or input error (exit 2) raises UsageError whatever ``raise_on_failure`` says.
 
     >>> r = kprof.run(["v0.cu", "v1.cu"], "ref.py", {"N": 4096, "D": 1024}, build=True)
     >>> [(v["name"], v["time_ms"]) for v in r["versions"]]
@@ -234,7 +320,7 @@ def run(kernels: Sequence[PathLike], ref: PathLike, dims: Optional[Mapping[str, 
 
 
 def run_argv(kernels: Union[PathLike, Sequence[PathLike]], ref: PathLike,
-             dims: Optional[Mapping[str, Scalar]] = None, *, sizes: Optional[Mapping[str, Scalar]] = None,
+             dims: Optional[Mapping[str, Scalar]] = None, *, sizes: Optional[Sizes] = None,
              output_dir: Optional[PathLike] = None, nvcc_flags: Optional[Sequence[str]] = None,
              **options: Any) -> List[str]:
     """The words of ``kprof run`` for :func:`run`'s arguments (without ``kprof``); the pytest gate
@@ -252,6 +338,7 @@ def compare(results: Sequence[PathLike], *, output_dir: Optional[PathLike] = Non
     folders) compared version by version with noise-aware verdicts. Returns comparison.json
     (``report["versions"]``, ``report["gate"]``); with ``fail_if_slower=PCT`` a regression beyond
     noise and PCT % gives ``report.exit_code == 1``. No GPU needed.
+    A usage or input error (exit 2) raises UsageError whatever ``raise_on_failure`` says.
 
     >>> r = kprof.compare(["baseline/", "profile_out/"], fail_if_slower=5)
     >>> r.exit_code, r["gate"]
@@ -274,6 +361,7 @@ def analyze(report: PathLike, *, output_dir: Optional[PathLike] = None, raise_on
     """``kprof analyze REPORT``: the bottleneck verdict of an existing .ncu-rep / .ncu-repz / raw
     CSV, no GPU needed. Returns analysis.json (``report["kernels"]``, ``report["call"]``).
     Options: top, sass, no_roofline, timeout.
+    A usage or input error (exit 2) raises UsageError whatever ``raise_on_failure`` says.
 
     >>> r = kprof.analyze("profile_out/profile.ncu-rep")
     >>> r["call"]["class"]

@@ -45,19 +45,34 @@ class ChildResult:
     outcome: Optional[Dict[str, Any]] = None
 
 
-def _pump(stream: IO[bytes], tail: List[str], progress: Progress) -> None:
+def _echo(lines: List[str]) -> None:
+    try:
+        for line in lines:
+            sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except Exception:  # a closed notebook stream must not stop the pump
+        pass
+
+
+def _pump(stream: IO[bytes], tail: List[str], progress: Progress, held: List[str]) -> None:
+    """Reads the child's stderr lines into ``tail`` and hands them to ``progress``. Echoed (True), an
+    error's lines ("error: ..." and its indented hint) wait in ``held`` until another line comes: the
+    last error is echoed by run_kprof only when it is not raised (a usage error's exception carries it)."""
     for raw in iter(stream.readline, b""):
         line = raw.decode("utf-8", "replace").rstrip("\n")
         tail.append(line)
         del tail[:-40]
-        try:
-            if callable(progress):
+        if callable(progress):
+            try:
                 progress(line)
-            elif progress:
-                sys.stderr.write(line + "\n")
-                sys.stderr.flush()
-        except Exception:  # a closed notebook stream must not stop the pump
-            pass
+            except Exception:  # a closed notebook stream must not stop the pump
+                pass
+        elif progress:
+            if line.startswith("error: ") or (held and line.startswith("  ")):
+                held.append(line)
+                continue
+            _echo(held + [line])
+            del held[:]
     stream.close()
 
 
@@ -86,7 +101,8 @@ def run_kprof(argv: List[str], *, progress: Progress = True, timeout: Optional[f
               env: Optional[dict] = None) -> ChildResult:
     """Runs ``kprof ARGV...`` as ``sys.executable -m kprof`` and waits for it.
 
-    ``progress``: kprof's progress lines (stderr) are echoed to ``sys.stderr`` as they come (True),
+    ``progress``: kprof's progress lines (stderr) are echoed to ``sys.stderr`` as they come (True; the
+    error of a child that exits 2 is not: the caller raises it as UsageError),
     handed to a callable, or only kept (False; the last 40 lines either way). ``timeout``: seconds
     before the child is stopped (its process group: SIGINT, SIGTERM, SIGKILL) and ``TimeoutError``
     raised; None waits.
@@ -100,13 +116,14 @@ def run_kprof(argv: List[str], *, progress: Progress = True, timeout: Optional[f
     child_env["KPROF_OUTCOME_FILE"] = outcome_file  # one request in, one outcome document out
     child_env.setdefault("PYTHONUNBUFFERED", "1")
     tail: List[str] = []
+    held: List[str] = []  # the child's last error lines, not echoed yet (_pump)
     try:
         proc = subprocess.Popen([sys.executable, "-m", "kprof", *argv], stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env,
                                 start_new_session=True)
         with _ACTIVE_LOCK:
             _ACTIVE.add(proc)
-        pump = threading.Thread(target=_pump, args=(proc.stderr, tail, progress), daemon=True)
+        pump = threading.Thread(target=_pump, args=(proc.stderr, tail, progress, held), daemon=True)
         pump.start()
         out_chunks: List[bytes] = []
         reader = threading.Thread(target=lambda: out_chunks.append(proc.stdout.read()), daemon=True)
@@ -126,6 +143,8 @@ def run_kprof(argv: List[str], *, progress: Progress = True, timeout: Optional[f
                 _ACTIVE.discard(proc)
         reader.join()
         pump.join()
+        if proc.returncode != 2:  # exit 2 raises UsageError, whose message this is: not printed twice
+            _echo(held)
         stdout = b"".join(out_chunks).decode("utf-8", "replace")
         message, hint = _last_error(error_file)
         return ChildResult(proc.returncode, stdout, tail, message, hint, read_outcome(outcome_file))

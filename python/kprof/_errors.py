@@ -15,7 +15,8 @@ class UsageError(KprofError, ValueError):
     """A usage or input error (the command line's exit 2): a bad option or value, a missing file
     or .so, a bad solve() signature, a missing dimension, a broken ref.py. Raised before any GPU
     work when the options alone show it. ``message`` and ``hint`` are kprof's own words; the hint
-    says what to do."""
+    says what to do. Raised whatever ``raise_on_failure`` says (that flag concerns failures, exit 1:
+    :class:`CheckFailed`)."""
 
     exit_code = 2
 

@@ -95,12 +95,13 @@ def closest(word: str, candidates: Sequence[str]) -> Optional[str]:
 
 
 def check_keywords(command: str, options: Mapping[str, Any], function: str,
-                   own: Sequence[str] = (), common: bool = True) -> None:
+                   own: Sequence[str] = (), common: bool = True, drop: Sequence[str] = ()) -> None:
     """Checks the option keywords a call to ``function`` received against ``command``'s rows:
     unknown keywords (with the closest option; ``common``: the functions' own keywords too),
     ``help=True``, strings where a list belongs, a
-    value of the wrong type or not among the choices. Raises UsageError (nothing has run)."""
-    known = {r["keyword"]: r for r in rows(command)}
+    value of the wrong type or not among the choices. ``drop``: rows the function takes under its
+    own keyword (size: sizes=), neither accepted nor suggested. Raises UsageError (nothing has run)."""
+    known = {r["keyword"]: r for r in rows(command) if r["keyword"] not in drop}
     for key, value in options.items():
         if key == "help":
             raise UsageError(f"{function}() takes no help=: it runs the command and returns its report",
@@ -143,6 +144,8 @@ def check_value(r: Mapping[str, Any], value: Any, function: str) -> None:
 
 def check_dims(dims: Optional[Mapping[str, Any]], command: str, function: str) -> None:
     """Dimension names must be Python identifiers (solve()/setup() parameters) and not options."""
+    if dims is not None and not isinstance(dims, Mapping):
+        raise UsageError(f"{function}(): dims is a dict {{name: value}}, not {dims!r}", "e.g. dims={'N': 1024}")
     for name, value in (dims or {}).items():
         if not isinstance(name, str) or not name.isidentifier() or _keyword.iskeyword(name):
             raise UsageError(f"{function}(): dimension name {name!r} is not a parameter name",

@@ -3,8 +3,11 @@
 
 Every tool calls kprof's Python API, whose GPU work runs in child processes with their output
 captured: stdout stays the protocol's. A tool returns ``{"report": ..., "truncated": bool,
-"next_step": "..."}``; a failure returns ``{"error": {"code", "message", "hint"}}`` (usage errors
-are found by the C++ parser before any child starts). ``run`` and ``profile`` take minutes: they
+"next_step": "..."}``; every failure (a missing file, a bad option or argument, a command that
+stopped before its report) is an MCP tool error: ``isError`` true and structuredContent
+``{"error": {"code", "message", "hint"}}`` (codes: usage_error, not_run, failed, timeout,
+unknown_job, unknown_tool, internal_error; usage errors are found before any child starts). A
+finished job's error is its ``job_status`` answer's ``result``. ``run`` and ``profile`` take minutes: they
 start a job and return its id at once; ``job_status`` gives its progress lines and, once it has
 ended, its report. The children still running are stopped when the client goes away.
 """
@@ -17,11 +20,14 @@ import os
 import threading
 import time
 import uuid
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import kprof
 from kprof import _child, _options
 from kprof._views import CallVerdict
+
+#: A tool's sizes argument: {buffer: expression} or the command line's 'NAME=EXPR' strings.
+Sizes = Union[Dict[str, str], List[str]]
 
 #: The largest JSON a tool returns (characters); longer reports lose their longest lists first.
 MAX_JSON_CHARS = 100_000
@@ -205,6 +211,11 @@ def check_arguments(tool: str, arguments: Any) -> Optional[Dict[str, Any]]:
         if "progress" in options and tool not in FLAT:
             return _error("usage_error", f"{tool}: 'progress' is not an option of the MCP tool",
                           "a job's progress lines come with job_status; drop options.progress")
+        if "size" in options and tool not in FLAT:  # one way: the sizes argument
+            fixed = kprof._api._as_sizes_dict(options["size"])
+            return _error("usage_error", f"{tool}: the buffer sizes are the argument sizes, not options.size",
+                          f"write \"sizes\": {json.dumps(fixed)}" if fixed else
+                          'e.g. "sizes": {"input": "N*D"} or "sizes": ["input=N*D"]')
         _options.check_keywords(command, options, tool, own=own if tool in FLAT else (), common=False)
         _options.check_dims(arguments.get("dims"), command, tool)
         kprof._api._checked(command, tool, {}, sizes=arguments.get("sizes"), output_dir=arguments.get("output_dir"))
@@ -215,6 +226,78 @@ def check_arguments(tool: str, arguments: Any) -> Optional[Dict[str, Any]]:
     except kprof.UsageError as e:
         return _error("usage_error", e.message, e.hint)
     return None
+
+
+def tool_error_of(structured: Any) -> Optional[Dict[str, Any]]:
+    """The error a tool answered (its return value {"error": {code, message, hint, ...}}, which the SDK
+    wraps as {"result": ...}), or None for an answer that is not an error. A finished command whose
+    check failed (exit 1 with its report) is an answer; a job's error stays in job_status's result."""
+    body = structured.get("result") if isinstance(structured, dict) and set(structured) == {"result"} else structured
+    if isinstance(body, dict) and set(body) == {"error"} and isinstance(body["error"], dict):
+        return body
+    return None
+
+
+#: What a JSON schema type expects, in words.
+_EXPECTS = {"string": "a string", "integer": "an integer", "number": "a number", "boolean": "true or false",
+            "object": "an object", "array": "a list", "null": "null"}
+
+
+#: What a failed check of pydantic's (its error type's first word: string_type, int_parsing, ...) expects.
+_PYDANTIC_EXPECTS = {"string": "a string", "int": "an integer", "float": "a number", "bool": "true or false",
+                     "dict": "an object", "list": "a list"}
+
+
+def _expects(prop: Mapping[str, Any]) -> str:
+    """``prop`` (a property of a tool's input schema) in words: "a string", "a list of strings", ..."""
+    kinds = [p for p in prop.get("anyOf", [prop]) if p.get("type") != "null"]
+    words = []
+    for p in kinds:
+        word = _EXPECTS.get(p.get("type", ""), "a value of its schema")
+        items = p.get("items", {}).get("type")
+        if p.get("type") == "array" and items in _EXPECTS:
+            word += " of " + _EXPECTS[items].split(" ", 1)[1] + "s"
+        words.append(word)
+    return " or ".join(words) or "a value of its schema"
+
+
+def _argument_path(arguments: Any, loc: Sequence[Any]) -> List[str]:
+    """The keys of pydantic's error location that are in the arguments (``sizes``, ``x``), less the
+    names it gives a union's members (``dict[str,str]``), which are not."""
+    path: List[str] = []
+    node = arguments
+    for part in loc:
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+        elif path:  # a union member's name: not the caller's key
+            continue
+        path.append(str(part))
+    return path
+
+
+def argument_error(tool: str, errors: Sequence[Mapping[str, Any]], schema: Mapping[str, Any],
+                   arguments: Any = None) -> Dict[str, Any]:
+    """The caller's mistake the SDK's argument model found (pydantic's ``errors()``: a required
+    argument missing, a value of the wrong type) as kprof's usage_error: one sentence naming the first
+    argument and what it expects."""
+    props = schema.get("properties", {})
+    first = errors[0] if errors else {"loc": (), "type": ""}
+    loc = _argument_path(arguments if isinstance(arguments, dict) else {}, first.get("loc", ()))
+    where = ".".join(loc) or "?"
+    kind = str(first.get("type", ""))
+    # At the top, the property's schema says what it takes; inside one (sizes.input), the check that failed.
+    expects = _expects(props.get(loc[0], {})) if len(loc) == 1 else _PYDANTIC_EXPECTS.get(
+        kind.split("_")[0], "a value of the tool's input schema")
+    own = [k for k in TOOL_ARGS.get(tool, ((), None))[0] if k in props] or list(props)
+    required = schema.get("required", [])
+    hint = f"{tool} takes " + ", ".join(f"{k} ({_expects(props[k])}{', required' if k in required else ''})"
+                                        for k in own)
+    if kind == "missing":
+        return _error("usage_error", f"{tool}: argument {where!r} is required: {expects}", hint)
+    given = json.dumps(first.get("input"), default=str)
+    return _error("usage_error", f"{tool}: argument {where!r} takes {expects}, not {given}", hint)
 
 
 def _typed(fn: Callable[..., Any], command: str, drop: Tuple[str, ...] = ()) -> Callable[..., Any]:
@@ -229,23 +312,40 @@ def create_server() -> Any:
     Every tool's options come from the option table (kprof._options); kprof checks each call's raw
     arguments itself (check_arguments), and every failure, an exception included, is answered in
     kprof's {"error": {code, message, hint}} shape."""
-    try:
-        from mcp.server.mcpserver import MCPServer
-        from mcp.types import CallToolResult, TextContent
-    except ImportError as e:  # pragma: no cover - the message is the test
-        raise SystemExit(f"kprof mcp needs the MCP Python SDK 2 in this environment: pip install 'mcp>=2.3,<2.4' "
-                         f"(or install kprof with its extra: pip install '.[mcp]' in the checkout) ({e})")
+    missing = sdk_missing()
+    if missing:
+        raise SystemExit(missing)
+    from mcp.server.mcpserver import MCPServer
+    from mcp.types import CallToolResult, TextContent
+
+    from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+    from pydantic import ValidationError
 
     class KprofServer(MCPServer):  # type: ignore[misc, valid-type]
         async def call_tool(self, name: str, arguments: Dict[str, Any], context: Any = None) -> Any:
-            err = check_arguments(name, arguments)
+            """Every error, kprof's (a tool's answer {"error": ...}) or the caller's, is the MCP way's
+            tool error: isError true, structuredContent {"error": {code, message, hint}}."""
+            try:
+                err = check_arguments(name, arguments)
+            except Exception as e:  # noqa: BLE001 - kprof's own check failing is kprof's error, in its shape
+                err = _error("internal_error", f"{name}: {type(e).__name__}: {e}",
+                             "report this with the arguments that caused it")
             if err is None:
                 try:
-                    return await super().call_tool(name, arguments, context)
-                except Exception as e:  # noqa: BLE001 - every failure in kprof's shape, never a traceback
-                    err = _error("internal_error" if name in TOOL_ARGS else "unknown_tool",
-                                 f"{name}: {e}", "report this with the arguments that caused it"
-                                 if name in TOOL_ARGS else "call list_tools for kprof's tools")
+                    result = await super().call_tool(name, arguments, context)
+                except ToolError as e:  # the SDK's: an unknown tool, arguments off the schema, a crash
+                    tool = self._tool_manager.get_tool(name)
+                    if tool is None:
+                        err = _error("unknown_tool", f"no tool {name!r}", "call list_tools for kprof's tools")
+                    elif isinstance(e.__cause__, ValidationError) and not isinstance(e, UnexpectedToolError):
+                        err = argument_error(name, e.__cause__.errors(), tool.parameters, arguments)
+                    else:
+                        err = _error("internal_error", f"{name}: {e.__cause__ or e}",
+                                     "report this with the arguments that caused it")
+                else:
+                    err = tool_error_of(result.structured_content)
+                    if err is None:
+                        return result
             return CallToolResult(content=[TextContent(type="text", text=json.dumps(err, indent=2))],
                                   structured_content=err, is_error=True)
 
@@ -257,14 +357,14 @@ def create_server() -> Any:
         return _answer(lambda: kprof.env(output=os.path.join(_scratch(), "env_check.md"), **options),
                        lambda r: "ready" if r.get("ready") else "fix report['blockers'] first")
 
-    def check(kernel: str, ref: str, dims: Optional[Dict[str, Any]] = None, sizes: Optional[Dict[str, str]] = None,
+    def check(kernel: str, ref: str, dims: Optional[Dict[str, Any]] = None, sizes: Optional[Sizes] = None,
               options: Optional[Dict[str, Any]] = None, output_dir: Optional[str] = None) -> Dict[str, Any]:
         """kprof check: the kernel's outputs against ref.py's reference(**kwargs). correctness.json."""
         return _answer(lambda: kprof.check(kernel, ref, dims, sizes=sizes, output_dir=output_dir, progress=False,
                                            **(options or {})),
                        lambda r: "correct: profile it" if r.ok else "wrong output: see report['trials']")
 
-    def profile(kernel: str, dims: Optional[Dict[str, Any]] = None, sizes: Optional[Dict[str, str]] = None,
+    def profile(kernel: str, dims: Optional[Dict[str, Any]] = None, sizes: Optional[Sizes] = None,
                 options: Optional[Dict[str, Any]] = None, output_dir: Optional[str] = None) -> Dict[str, Any]:
         """kprof profile as a job: timing, ncu metrics, class and findings (profile.json via job_status)."""
         opts = {k: v for k, v in (options or {}).items() if k != "progress"}  # the job reports progress itself
@@ -272,7 +372,7 @@ def create_server() -> Any:
             kernel, dims, sizes=sizes, output_dir=output_dir, progress=progress, **opts))
 
     def run(kernels: List[str], ref: str, dims: Optional[Dict[str, Any]] = None,
-            sizes: Optional[Dict[str, str]] = None, options: Optional[Dict[str, Any]] = None,
+            sizes: Optional[Sizes] = None, options: Optional[Dict[str, Any]] = None,
             output_dir: Optional[str] = None) -> Dict[str, Any]:
         """kprof run as a job: check, time, profile and compare every version (comparison.json via job_status)."""
         try:  # usage errors at once, not in the job
@@ -319,6 +419,7 @@ def create_server() -> Any:
     for name in ("check", "profile", "run"):  # "options": one typed property per option of the table
         tool = server._tool_manager.get_tool(name)
         schema = _options.json_schema(name)
+        del schema["properties"]["size"]  # the buffer sizes: the tool's own sizes argument
         schema["description"] = f"kprof {name}'s options (the command line's, '-' written '_')"
         tool.parameters["properties"]["options"] = schema
     return server
@@ -395,8 +496,27 @@ async def _serve(server: Any) -> None:
         await low.run(read_stream, write_stream, low.create_initialization_options())
 
 
+def sdk_missing() -> Optional[str]:
+    """kprof's message (error and hint lines) when the MCP Python SDK 2 cannot be imported here (kprof
+    installed without its [mcp] extra), else None."""
+    try:
+        import anyio  # noqa: F401 - the SDK's own dependency, which the stdio loop uses directly
+        from mcp.server.mcpserver import MCPServer  # noqa: F401
+    except ImportError as e:
+        return (f"error: kprof mcp needs the MCP Python SDK 2, which this Python cannot import ({e})\n"
+                f"  hint: pip install \"kprof[mcp]\" (the SDK alone: pip install 'mcp>=2.3,<2.4')")
+    return None
+
+
 def main() -> None:
-    """Serves kprof's tools on stdio until the client closes it; then stops every child."""
+    """Serves kprof's tools on stdio until the client closes it; then stops every child. Without the
+    MCP SDK: kprof's message on stderr and exit 2 (a setup error, as a missing ncu_report is)."""
+    missing = sdk_missing()
+    if missing:
+        import sys
+
+        print(missing, file=sys.stderr)
+        sys.exit(2)
     import anyio
 
     atexit.register(_child.stop_all)

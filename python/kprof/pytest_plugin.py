@@ -20,8 +20,11 @@ and never compared. A baseline keeps what re-timing needs (``retime/``: the kern
 ``retime.json`` with dims, sizes, seed and options). A baseline saved without them (every baseline
 saved before this rule) is re-timed from its kernel's recorded path when that file is still at hand,
 and otherwise fails with the command that saves a re-timable one: it never passes silently.
-Without a GPU the test skips with kprof's reason; without ncu too when profiling was asked for
-(``no_ncu=False``; the gate times only by default).
+Without a GPU the test skips with kprof's reason, after kprof's input checks (a ref.py without
+``reference``, a kernel library not built: these fail the test, as they would on the GPU); without
+ncu too when profiling was asked for (``no_ncu=False``; the gate times only by default). The
+terminal summary names the skipped gate tests' reasons and says that no baseline was saved or
+compared.
 """
 
 from __future__ import annotations
@@ -210,6 +213,11 @@ class KprofGate:
             pct = float(ini) if ini else DEFAULT_FAIL_IF_SLOWER_PCT
         self.fail_if_slower_pct = float(pct)
 
+    def _skip(self, reason: str) -> None:
+        """Skips the test with kprof's reason, kept for the terminal summary (pytest_terminal_summary)."""
+        _skipped(self._request.config).append(reason)
+        pytest.skip(f"kprof: {reason}")
+
     def _test_folder(self, name: Optional[str]) -> str:
         node = re.sub(r"[^A-Za-z0-9_.-]+", "_", self._request.node.nodeid).strip("_")
         return node + ("__" + re.sub(r"[^A-Za-z0-9_.-]+", "_", name) if name else "")
@@ -221,16 +229,21 @@ class KprofGate:
         import kprof
 
         options.setdefault("no_ncu", True)
-        # A misspelt option or a missing file is a test error on every machine, GPU or not.
-        kprof._api._validate(kprof._api.run_argv([kernel], ref, dims, **options))
+        # A misspelt option or a missing file is a test failure on every machine, GPU or not.
+        _fail_on_usage_error(lambda: kprof._api._validate(kprof._api.run_argv([kernel], ref, dims, **options)))
         env_report = _session_env(self._request.config)
         why = gpu_missing_reason(env_report)
         if why:
-            pytest.skip(f"kprof: no GPU: {why}")
+            # What `kprof run` refuses before the GPU (a ref.py without reference, a kernel library
+            # not built, a bad solve() signature) fails here too: the run stops at its input checks
+            # (exit 2) or at the environment check (no GPU, exit 1), which then skips.
+            _fail_on_usage_error(lambda: kprof.run([kernel], ref, dims, output_dir=os.path.join(self._tmp, "inputs"),
+                                                   progress=False, **options))
+            self._skip(f"no GPU: {why}")
         if not options.get("no_ncu"):
             why = ncu_missing_reason(env_report)
             if why:
-                pytest.skip(f"kprof: ncu cannot profile: {why}")
+                self._skip(f"ncu cannot profile: {why}")
         run_dir = os.path.join(self._tmp, "run")
         report = kprof.run([kernel], ref, dims, output_dir=run_dir, progress=False, **options)
         versions = RunReport.from_json(report).versions  # typed view of comparison.json (kprof._views)
@@ -247,9 +260,9 @@ class KprofGate:
         if not os.path.exists(os.path.join(folder, "comparison.json")):
             others = other_machines(self.baseline_root, key, self._test_folder(name))
             if others:
-                pytest.skip(f"kprof: the baseline of this test is from another machine ({', '.join(others)}), "
-                            f"not compared on {key}; run pytest --kprof-save-baseline here to save one")
-            pytest.skip(f"kprof: no baseline for {key} in {self.baseline_root}; run pytest --kprof-save-baseline")
+                self._skip(f"the baseline of this test is from another machine ({', '.join(others)}), "
+                           f"not compared on {key}; run pytest --kprof-save-baseline here to save one")
+            self._skip(f"no baseline for {key} in {self.baseline_root}; run pytest --kprof-save-baseline")
         pct = self.fail_if_slower_pct if fail_if_slower is None else float(fail_if_slower)
         source = retime_source(folder, ref)
         if source.kernel is None:
@@ -259,6 +272,38 @@ class KprofGate:
             pytest.fail(f"kprof: {kernel} against its baseline ({folder}, re-timed from its {source.how}) "
                         f"beside it: {comparison['reason']}", pytrace=False)
         return GateResult(dict(report), comparison, folder, False)
+
+
+def _fail_on_usage_error(call: Any) -> None:
+    """Runs ``call``; kprof's UsageError (exit 2: a bad option, a missing file, a broken ref.py) fails
+    the test with kprof's message and hint, without a traceback of the plugin."""
+    import kprof
+
+    try:
+        call()
+    except kprof.UsageError as e:
+        pytest.fail(f"kprof: UsageError: {e}", pytrace=False)
+
+
+def _skipped(config: pytest.Config) -> List[str]:
+    """The reasons of this session's skipped kprof_gate tests, one per test."""
+    if not hasattr(config, "_kprof_skipped"):
+        config._kprof_skipped = []  # type: ignore[attr-defined]
+    return config._kprof_skipped  # type: ignore[attr-defined]
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """Says, without -rs, that kprof_gate tests were skipped, why, and that no baseline was saved
+    (--kprof-save-baseline) or compared: "1 skipped" alone reads as if a baseline had been saved."""
+    reasons = _skipped(config)
+    if not reasons:
+        return
+    what = ("no baseline was saved" if config.getoption("--kprof-save-baseline")
+            else "nothing was compared with a baseline")
+    terminalreporter.write_sep("-", "kprof")
+    for reason in dict.fromkeys(reasons):  # each reason once, in order, with its count
+        n = reasons.count(reason)
+        terminalreporter.write_line(f"kprof: {n} kprof_gate test{'s' if n > 1 else ''} skipped ({reason}): {what}")
 
 
 def _gate_signature() -> None:

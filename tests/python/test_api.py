@@ -111,3 +111,102 @@ def test_two_threads_each_get_their_own_report(tmp_path):
         t.join()
     assert time.time() - t0 < 300
     assert out[0]["kernels"] == out[1]["kernels"]
+
+
+class _Argv(Exception):
+    """Raised by the fake child below: the words the call would have run."""
+
+
+def argv_of(call, monkeypatch):
+    """The command words a call hands its child (no child starts)."""
+    def fake_child(argv, **k):
+        raise _Argv(argv)
+
+    monkeypatch.setattr("kprof._api.run_kprof", fake_child)
+    with pytest.raises(_Argv) as e:
+        call()
+    return e.value.args[0]
+
+
+def size_words(argv):
+    return [argv[i + 1] for i, w in enumerate(argv) if w == "--size"]
+
+
+def test_sizes_take_a_dict_or_name_expr_strings_and_every_hint_works(monkeypatch):
+    """sizes= is the keyword (a misspelling suggests it, size= is answered with it); a dict and a
+    list of 'NAME=EXPR' strings both work; each hint, followed, is a call that works."""
+    args = (VADD, VADD_REF, {"N": 1000})
+    want = ["input=N*D"]
+    assert size_words(argv_of(lambda: kprof.check(*args, sizes={"input": "N*D"}), monkeypatch)) == want
+    assert size_words(argv_of(lambda: kprof.check(*args, sizes=["input=N*D"]), monkeypatch)) == want
+    assert size_words(argv_of(lambda: kprof.profile(VADD, {"N": 8}, sizes=("input=N*D",)), monkeypatch)) == want
+    assert size_words(kprof._api.run_argv([VADD], VADD_REF, {"N": 8}, sizes=["input=N*D"])) == want  # gate, MCP
+    with pytest.raises(kprof.UsageError) as e:
+        kprof.check(*args, sizez={"input": "N*D"})
+    assert e.value.hint == "did you mean sizes=?"
+    with pytest.raises(kprof.UsageError) as e:
+        kprof._api.run_argv([VADD], VADD_REF, {"N": 8}, sizez={"input": "N*D"})  # the pytest gate's check
+    assert e.value.hint == "did you mean sizes=?"
+    with pytest.raises(kprof.UsageError) as e:
+        kprof.check(*args, sizes=["input"])  # nothing to rewrite: the hint shows both forms, tested above
+    assert e.value.hint.startswith("e.g. sizes={'input': 'N*D'} or sizes=['input=N*D']")
+    for wrong in ({"size": {"input": "N*D"}}, {"size": ["input=N*D"]}, {"sizes": "input=N*D"},
+                  {"sizes": [{"input": "N*D"}]}, {"sizes": ["input=N*D", {"output": "N*D"}]}):
+        with pytest.raises(kprof.UsageError) as e:
+            kprof.check(*args, **wrong)
+        hint = e.value.hint
+        assert hint.startswith("write sizes="), (wrong, hint)
+        fixed = eval("dict(" + hint[len("write "):] + ")")  # the hint's keyword and value, as written
+        assert size_words(argv_of(lambda: kprof.check(*args, **fixed), monkeypatch)), (wrong, hint)
+
+
+def test_a_missing_key_of_a_failed_result_says_why():
+    """A run that stopped before any version ran (no GPU) returns its env report: indexing
+    "versions" says so instead of a bare KeyError; a finished result's KeyError is unchanged."""
+    err = {"message": "a required environment item failed", "hint": "see env_check.md"}
+    failed = kprof.Report({"ready": False}, command="run", exit_code=1, path="o/env_check.json", output_dir="o",
+                          error=err, stderr_tail=[])
+    with pytest.raises(KeyError) as e:
+        failed["versions"]
+    assert str(e.value) == ("'versions': this run stopped before any version ran (exit 1): "
+                            "a required environment item failed")
+    assert failed.get("versions") is None and failed["ready"] is False
+    check = kprof.Report({"exit_code": 1, "report_written": False, "error": err}, command="check", exit_code=1,
+                         path=None, output_dir="o", error=err, stderr_tail=[])
+    with pytest.raises(KeyError) as e:
+        check["pass"]
+    assert "'pass'" in str(e.value) and "a required environment item failed" in str(e.value)
+    ok = kprof.Report({"versions": []}, command="run", exit_code=0, path="o/comparison.json", output_dir="o",
+                      error=None, stderr_tail=[])
+    with pytest.raises(KeyError) as e:
+        ok["nothing"]
+    assert e.value.args == ("nothing",)
+
+
+def test_run_without_a_gpu_stops_before_its_versions_and_says_so(tmp_path):
+    r = kprof.run([VADD], VADD_REF, {"N": 1000}, output_dir=tmp_path, build=True, decide=True, progress=False)
+    if r.exit_code == 0:
+        pytest.skip("this machine has a ready GPU")
+    assert r.exit_code == 1 and r.error
+    if "versions" not in r:
+        with pytest.raises(KeyError, match="stopped before any version ran"):
+            r["versions"]
+
+
+def test_usage_errors_raise_whatever_raise_on_failure_says_and_print_nothing(tmp_path, capfd):
+    """raise_on_failure concerns failures (exit 1); a usage or input error (exit 2) always raises
+    UsageError, and its message is the exception's, not also printed on stderr."""
+    import shutil
+
+    kernel = tmp_path / "vector_add.cu"  # no vector_add.so beside it, and no build=True
+    shutil.copy(VADD, kernel)
+    with pytest.raises(kprof.UsageError) as e:
+        kprof.run([str(kernel)], VADD_REF, {"N": 1000}, output_dir=tmp_path / "o", raise_on_failure=False)
+    assert "vector_add.so not found" in e.value.message
+    err = capfd.readouterr().err
+    assert "vector_add.so not found" not in err and "error:" not in err, err
+    assert "raise_on_failure" in kprof.UsageError.__doc__ and "raise_on_failure" in kprof.run.__doc__
+    # A failure (exit 1) still shows its error among the progress lines: it is returned, not raised.
+    r = kprof.check(VADD, VADD_REF, {"N": 1000}, output_dir=tmp_path / "c", build=True)
+    if r.exit_code == 1:
+        assert "error: " in capfd.readouterr().err

@@ -83,3 +83,19 @@ def test_import_is_fast():
     elapsed = time.perf_counter() - t0
     assert r.returncode == 0, r.stderr
     assert elapsed < 2.0, elapsed
+
+
+def test_mcp_without_the_sdk_says_how_to_install_it():
+    """`pip install kprof` without the [mcp] extra, then `kprof mcp`: one message naming the extra,
+    exit 2 (a setup error, as a missing ncu_report is), no traceback. The SDK is hidden from the
+    child (None in sys.modules makes its import fail as a missing module does)."""
+    code = ("import sys; sys.modules['anyio'] = None; sys.modules['mcp'] = None\n"
+            "from kprof.__main__ import main; main(['mcp'])")
+    r = subprocess.run([sys.executable, "-c", code], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr, r.stderr
+    assert 'pip install "kprof[mcp]"' in r.stderr, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert lines[0].startswith("error: kprof mcp needs the MCP Python SDK") and len(lines) <= 2, lines
+    assert r.stdout == ""  # stdout is the protocol's: nothing a client would read as a message

@@ -134,19 +134,25 @@ def test_save_baseline_replaces_the_folder(tmp_path):
     assert sorted(os.listdir(target)) == ["comparison.json"]
 
 
-def test_gate_skips_with_the_reason_without_a_gpu(pytester):
+def softmax_gate_test(pytester, ref=None, without_gpu=True):
+    """A test file whose one test gates examples/softmax_versions/v1.cu (with ``ref``, default its
+    ref.py). ``without_gpu``: skips the calling test where a GPU is ready (the gate would run there)."""
     import kprof
 
-    env = kprof.env(output=str(pytester.path / "env" / "env_check.md"))
-    if env.get("gpu", {}).get("available"):
+    if without_gpu and kprof.env(output=str(pytester.path / "env" / "env_check.md")).get("gpu", {}).get("available"):
         pytest.skip("this machine has a GPU: the gate would run")
     repo = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
     ex = os.path.join(repo, "examples", "softmax_versions")
+    ref = str(ref or os.path.join(ex, "ref.py"))
     pytester.makepyfile(test_gate=f"""
         def test_softmax(kprof_gate):
-            kprof_gate({os.path.join(ex, 'v1.cu')!r}, {os.path.join(ex, 'ref.py')!r}, {{"N": 256, "D": 256}},
+            kprof_gate({os.path.join(ex, 'v1.cu')!r}, {ref!r}, {{"N": 256, "D": 256}},
                        sizes={{"input": "N*D", "output": "N*D"}}, build=True)
     """)
+
+
+def test_gate_skips_with_the_reason_without_a_gpu(pytester):
+    softmax_gate_test(pytester)
     result = pytester.runpytest_subprocess("-rs")  # the plugin loads through its pytest11 entry point
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(["*kprof: no GPU:*"])
@@ -169,3 +175,27 @@ def test_gate_reports_a_misspelt_option_on_any_machine(pytester):
 def test_plugin_options_are_registered(pytester):
     result = pytester.runpytest_subprocess("--help")
     result.stdout.fnmatch_lines(["*--kprof-save-baseline*", "*--kprof-fail-if-slower*"])
+
+
+def test_a_skipped_gate_says_in_the_summary_that_no_baseline_was_saved(pytester):
+    """`pytest --kprof-save-baseline` on a machine without a GPU: the terminal summary says, without
+    -rs, that the gate tests were skipped, why, and that no baseline was saved."""
+    softmax_gate_test(pytester)
+    result = pytester.runpytest_subprocess("--kprof-save-baseline")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(["*kprof: 1 kprof_gate test skipped (no GPU: *): no baseline was saved*"])
+    result = pytester.runpytest_subprocess()
+    result.stdout.fnmatch_lines(["*kprof: 1 kprof_gate test skipped (no GPU: *): nothing was compared with a "
+                                 "baseline*"])
+
+
+def test_a_gate_whose_ref_py_has_no_reference_fails_on_any_machine(pytester):
+    """What `kprof check` refuses before the GPU (exit 2: ref.py defines no `reference`) fails the gate
+    test, with kprof's message, also where the test would skip for want of a GPU."""
+    ref = pytester.path / "ref.py"
+    ref.write_text("def ref(**kwargs):\n    pass\n")
+    softmax_gate_test(pytester, ref, without_gpu=False)
+    result = pytester.runpytest_subprocess("-rs")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*defines no function `reference`*"])
+    result.stdout.no_fnmatch_line("*Traceback*")
