@@ -341,6 +341,17 @@ TEST(RunFlowFakes, AFailedEnvironmentShowsNothingOfTheVersions) {
   EXPECT_FALSE(exists(dir / "out/comparison.json"));
 }
 
+namespace {
+
+/// drive_run with what it printed on stderr.
+std::pair<RunOutcome, std::string> drive_run_said(const RunRequest& req, FakePorts& ports) {
+  testing::internal::CaptureStderr();
+  RunOutcome out = drive_run(req, ports);
+  return {out, testing::internal::GetCapturedStderr()};
+}
+
+}  // namespace
+
 // A compile error is the user's mistake and needs no GPU: without one, the run says it (nvcc's
 // messages, exit 1 as `kprof build`) before the environment's blockers, not only those.
 TEST(RunFlowFakes, WithoutAGpuACompileErrorIsSaidBeforeTheEnvironment) {
@@ -352,9 +363,7 @@ TEST(RunFlowFakes, WithoutAGpuACompileErrorIsSaidBeforeTheEnvironment) {
   ports.build_errors.emplace(0,
                              check_failed("nvcc failed to compile v0.cu (exit 2):\nv0.cu(1): error: expected a \";\"",
                                           "fix the errors nvcc reports above"));
-  testing::internal::CaptureStderr();
-  RunOutcome out = drive_run(req, ports);
-  const std::string err = testing::internal::GetCapturedStderr();
+  const auto [out, err] = drive_run_said(req, ports);
   EXPECT_FALSE(out.env_ready);
   EXPECT_EQ(out.exit_code, 1);
   EXPECT_EQ(ports.builds_waited, (std::vector<size_t>{0, 1}));  // every build ended before the environment's verdict
@@ -375,9 +384,7 @@ TEST(RunFlowFakes, WithoutAGpuAMissingArchIsExitTwoWithTheBuildsHintOnce) {
   for (size_t i : {0, 1})
     ports.build_errors.emplace(i, usage_error("no GPU to take the architecture from: no CUDA driver/GPU",
                                               "pass --arch, e.g. --arch sm_90 for an H100/H200"));
-  testing::internal::CaptureStderr();
-  RunOutcome out = drive_run(req, ports);
-  const std::string err = testing::internal::GetCapturedStderr();
+  const auto [out, err] = drive_run_said(req, ports);
   EXPECT_FALSE(out.env_ready);
   EXPECT_EQ(out.exit_code, 2);
   EXPECT_NE(err.find("[v0, v1] no GPU to take the architecture from"), std::string::npos) << err;
@@ -395,9 +402,7 @@ TEST(RunFlowFakes, ABuildErrorIsSaidEvenWhenTheEnvironmentIsNotReady) {
   ports.env_passes = false;
   ports.env_ended = false;
   ports.build_errors.emplace(0, check_failed("nvcc failed to compile v0.cu (exit 2)", "fix the errors"));
-  testing::internal::CaptureStderr();
-  RunOutcome out = drive_run(req, ports);
-  const std::string err = testing::internal::GetCapturedStderr();
+  const auto [out, err] = drive_run_said(req, ports);
   EXPECT_FALSE(out.env_ready);
   EXPECT_EQ(out.exit_code, 1);
   EXPECT_NE(err.find("[v0] nvcc failed to compile v0.cu"), std::string::npos) << err;
@@ -411,9 +416,7 @@ TEST(RunFlowFakes, OnAReadyMachineAFailedBuildIsTheVersionsRowAndTheOthersRun) {
   RunRequest req = request(dir, 2);
   FakePorts ports;
   ports.build_errors.emplace(0, check_failed("nvcc failed to compile v0.cu (exit 2)", "fix the errors"));
-  testing::internal::CaptureStderr();
-  RunOutcome out = drive_run(req, ports);
-  testing::internal::GetCapturedStderr();
+  const RunOutcome out = drive_run_said(req, ports).first;
   EXPECT_TRUE(out.env_ready);
   EXPECT_EQ(out.exit_code, 1);
   EXPECT_EQ(ports.builds_waited, (std::vector<size_t>{0, 1}));
