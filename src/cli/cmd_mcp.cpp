@@ -14,7 +14,7 @@ void register_mcp(CLI::App& app, CommandAction& action) {
       "when its client closes stdin. It is the Python package's command (`kprof` installed by pip, or\n"
       "`python -m kprof mcp`); docs/USAGE.md in the kprof source shows a client's configuration.");
   sub->callback([&action] {
-    action = [] () -> int {
+    action = []() -> int {
       throw usage_error("`kprof mcp` is served by kprof's Python package; this kprof executable has no MCP server",
                         "pip install 'kprof[mcp]', then run `kprof mcp` (or `python -m kprof mcp`) from that "
                         "environment");

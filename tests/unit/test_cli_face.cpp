@@ -36,7 +36,8 @@ bool has(const std::string& text, const std::string& needle) { return text.find(
 /// A .cu whose solve() reads fine but whose body does not compile.
 std::string bad_kernel(const TempDir& dir) {
   const std::string path = dir / "bad.cu";
-  testutil::write(path, "extern \"C\" void solve(const float* A, const float* B, float* C, int N) { this is not c++; }\n");
+  testutil::write(path,
+                  "extern \"C\" void solve(const float* A, const float* B, float* C, int N) { this is not c++; }\n");
   return path;
 }
 
@@ -70,8 +71,8 @@ TEST(CliFace, RunSaysACompileErrorBeforeTheEnvironmentWithoutAGpu) {
   TempDir dir;
   const std::string bad = bad_kernel(dir);
   std::filesystem::copy_file(kVadd, dir / "v1.cu");
-  auto r = kprof_cli({"run", bad, dir / "v1.cu", "--ref", kRef, "--N=256", "--build", "--arch", "sm_90", "-o",
-                      dir / "out"});
+  auto r =
+      kprof_cli({"run", bad, dir / "v1.cu", "--ref", kRef, "--N=256", "--build", "--arch", "sm_90", "-o", dir / "out"});
   EXPECT_EQ(r.exit_code, 1) << r.combined();
   const size_t nvcc = r.err.find("[bad] nvcc failed to compile " + bad);
   ASSERT_NE(nvcc, std::string::npos) << r.err;
