@@ -152,7 +152,8 @@ std::vector<OptionRow> build_table() {
           .choices(implementation_names(FileKind::CudaSource))
           .own_choice_check()
           .rule("cuda-cpp"),
-      R("--backend", {"build"}, T::Text, "implementation", "Alias of --implementation (seed compatibility)")
+      R("--backend", {"build"}, T::Text, "implementation",
+        "Alias of --implementation (the name the original kernel-profile scripts use)")
           .choices(implementation_names(FileKind::CudaSource))
           .own_choice_check()
           .alias_of("--implementation")
@@ -172,7 +173,8 @@ std::vector<OptionRow> build_table() {
           .choices(impls)
           .own_choice_check()
           .rule(by_extension),
-      R("--backend", kKernel, T::Text, "implementation", "Alias of --implementation (seed compatibility)")
+      R("--backend", kKernel, T::Text, "implementation",
+        "Alias of --implementation (the name the original kernel-profile scripts use)")
           .choices(impls)
           .own_choice_check()
           .alias_of("--implementation")
@@ -196,10 +198,11 @@ std::vector<OptionRow> build_table() {
         "Element count of one buffer as NAME=EXPR over dimensions, e.g. --size A=M*K (repeat the flag for each "
         "buffer)"),
       R("--ptr-size", kKernel, T::Int, "ptr_size",
-        "Element count for every buffer (overrides the seed's rule: one int dimension -> its value; several -> "
+        "Element count for every buffer (overrides the original kernel-profile scripts' rule: one int dimension -> its "
+        "value; several -> "
         "product of the two largest; none -> 1 Mi)")
           .positive()
-          .rule("the seed's rule"),
+          .rule("the original kernel-profile scripts' rule"),
       R("--seed", kKernel, T::Int, "seed", "Seed of the random inputs (trial t uses seed + t)")
 
           .def(num(static_cast<double>(kDefaultSeed))),
@@ -212,8 +215,8 @@ std::vector<OptionRow> build_table() {
           .def(kDefaultCallTimeoutS),
       R("--ref", kRef, T::Path, "ref", "Python reference: a file defining reference(**kwargs)").internal(),
       R("--atol", kRef, T::Number, "atol",
-        "Absolute tolerance (default: ref.py's atol, else 1e-4 for float32; looser for float16/bfloat16, see "
-        "README)")
+        "Absolute tolerance (default: ref.py's atol, else 1e-4 for float32; looser for float16/bfloat16: "
+        "docs/REFERENCE.md, Tolerances, in the kprof source)")
           .at_least(0)
           .rule("ref.py's atol, else by dtype (1e-4 for float32)"),
       R("--rtol", kRef, T::Number, "rtol", "Relative tolerance (default: ref.py's rtol, else 1e-3 for float32)")
@@ -322,14 +325,15 @@ std::vector<OptionRow> build_table() {
           .def(kDefaultOneNcuSession ? "one" : "per-version"),
       R("--sweep", kRun, T::Texts, "sweep",
         "Run every version at every size: NAME=LO..HI (powers of two from LO: N=1Ki..64Mi; Ki/Mi/Gi suffixes) or "
-        "NAME=V1,V2,...; repeat for a grid; --size expressions are evaluated per point (docs/SCALE.md)"),
+        "NAME=V1,V2,...; repeat for a grid; --size expressions are evaluated per point (docs/SCALE.md in the kprof "
+        "source)"),
       R("--gpus", kRun, T::Text, "gpus",
         "Spread the units over GPUs of this host, one worker process per GPU (CUDA_VISIBLE_DEVICES): all, or "
         "indices / UUIDs 0,1,...")
           .excludes({"--slurm", "--gpu"}),
       R("--slurm", kRun, T::Flag, "slurm",
         "Run the units as a Slurm array job (sbatch) over OUTPUT_DIR, which must be on a folder the nodes share; "
-        "waits and merges (docs/SCALE.md)"),
+        "waits and merges (docs/SCALE.md in the kprof source)"),
       R("--partition", kRun, T::Text, "slurm_partition", "--slurm: the partition").needs("--slurm"),
       R("--gres", kRun, T::Text, "slurm_gres", "--slurm: generic resources per array task (none: no --gres)")
           .def(kDefaultSlurmGres)

@@ -52,7 +52,7 @@ int run_check_command(KernelCliOptions& o, const std::vector<SanitizerTool>& san
   check_reference_source(o.ref);
   std::optional<SanitizeRequest> san;
   if (!sanitize.empty()) san = sanitize_request(o, spec, sanitize);
-  select_gpu(spec.gpu);
+  select_gpu_for(spec);  // no GPU: a --build runs first, its own errors come first
   // ref.py (and PyTorch) load on another thread while kprof prepares buffers and runs the kernel.
   BackgroundReference reference(o.ref, spec.gpu);
   auto inst = load_kernel(spec, /*extra_copies=*/3.0);

@@ -31,7 +31,7 @@ int run_profile_command(ProfileCmd& c) {
   KernelSpec spec = spec_for(c.k, 0);
   validate_spec(spec);  // input errors are exit 2 on any machine, before any GPU work
   ProfileSettings settings = make_profile_settings(c.k, c.p);
-  select_gpu(spec.gpu);
+  select_gpu_for(spec);  // no GPU: a --build runs first, its own errors come first
   trace_event("profile: GPU selected");
   // ncu's start-up and its process's CUDA context (and Python imports) overlap the kernel's load,
   // prepare() and timing here.

@@ -2,6 +2,7 @@
 // or several versions of it, compared in DIR/comparison.md.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -42,7 +43,7 @@ int run_run_command(RunCmd& c) {
   if (api::is_scaled(c)) return run_scaled_command(c);
   RunRequest req = make_run_request(c);
   RunOutcome out = run_workflow(req);
-  if (!out.env_ready) return 1;
+  if (!out.env_ready) return std::max(out.exit_code, 1);  // 2: a build's input error (no --arch) was said first
   std::printf("\n%s\n", styled("Summary", Style::Bold).c_str());
   std::fputs(versions_summary_text(out.rows, out.comparison).c_str(), stdout);
   std::printf("(* fastest correct version, = as fast within noise)  report: %s\n",
@@ -69,7 +70,8 @@ void register_run(CLI::App& app, CommandAction& action) {
       "its row with the error, and the other versions go on (after a hung kernel nothing more can run).\n"
       "Exit 0 when every version is correct and classified; else the worst of the versions: 2 when one\n"
       "had a usage/input error (including a broken ref.py), 1 when one failed.\n\n"
-      "At scale (docs/SCALE.md): --sweep runs every version at every size (one result file per unit in\n"
+      "At scale (docs/SCALE.md in the kprof source): --sweep runs every version at every size (one result file per "
+      "unit in\n"
       "OUTPUT_DIR/units/, a rerun runs only the units without one), --gpus spreads the units over this host's\n"
       "GPUs (one worker per GPU), --slurm submits them as a Slurm array job; OUTPUT_DIR/comparison.md then has\n"
       "one table per size and per version its class and % of bound by size (sweep.svg). Exit 0 when every\n"

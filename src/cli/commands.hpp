@@ -26,6 +26,9 @@ void register_public_commands(CLI::App& app, CommandAction& action);
 /// --wall-timeout-s of the command parsed (seconds, 0: none; api/options.cpp), which every public
 /// command that has the row binds to (register_public_commands); cli_main enforces it.
 double& wall_timeout_s();
+/// kprof mcp (cmd_mcp.cpp): listed after compare; the server is the Python package's
+/// (python/kprof/__main__.py), the executable's command says so (exit 2).
+void register_mcp(CLI::App& app, CommandAction& action);
 void register_runner(CLI::App& app, CommandAction& action);  ///< kprof __runner (hidden; what ncu profiles)
 void register_probe(CLI::App& app, CommandAction& action);   ///< kprof __probe  (hidden; env's ncu counter probe)
 /// kprof __check (hidden; the sanitizer's child: a check request in, cmd_check.cpp)

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -153,6 +154,20 @@ std::string command_names(CLI::App& app) {
   return fmt::format("{} and {}", fmt::join(names, ", "), last);
 }
 
+/// The listed command `word` is a misspelling of (up to 2 edits, or a third of its letters; or
+/// the one command it starts), "" when none is that close: "anlyze" -> "analyze".
+std::string nearest_command(CLI::App& app, const std::string& word) {
+  std::string best, prefixed;
+  size_t best_d = std::max<size_t>(2, word.size() / 3) + 1, prefixes = 0;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    if (sub->get_group().empty()) continue;
+    const std::string& name = sub->get_name();
+    if (size_t d = kprof::typo_distance(kprof::to_lower(word), name); d < best_d) best_d = d, best = name;
+    if (word.size() >= 2 && name.compare(0, word.size(), kprof::to_lower(word)) == 0) ++prefixes, prefixed = name;
+  }
+  return !best.empty() ? best : prefixes == 1 ? prefixed : std::string();
+}
+
 /// The commands that time kernels load CUPTI before any other CUDA or Python work, so that
 /// PyTorch, imported later by ref.py, binds to the same libcupti (device/cupti_loader.hpp).
 bool loads_cupti_first(const std::string& command) {
@@ -167,6 +182,7 @@ void register_commands(CLI::App& app, kprof::CommandAction& action) {
   app.require_subcommand(1, 1);
   app.fallthrough(false);
   register_public_commands(app, action);
+  register_mcp(app, action);
   register_runner(app, action);
   register_probe(app, action);
   register_check_child(app, action);
@@ -210,7 +226,8 @@ kprof::CliOutcome pre_parse(CLI::App& app, const std::vector<std::string>& args)
     try {
       app.get_subcommand(first);
     } catch (const CLI::OptionNotFound&) {
-      return {usage, "unknown command '" + first + "'",
+      const std::string near = nearest_command(app, first);
+      return {usage, "unknown command '" + first + "'" + (near.empty() ? "" : ": did you mean " + near + "?"),
               "the commands are " + command_names(app) + "; run `kprof --help`"};
     }
   }
@@ -316,7 +333,9 @@ int cli_main(const std::vector<std::string>& argv) {
   try {
     // One run, one output folder: a second run into the same -o waits for the first (issue 50).
     OutputFolderLock folder(internal_command ? std::string() : output_folder_of(app));
-    return finish(action());
+    const int code = action();
+    folder.release();  // its lock file goes with it: finish() leaves through _Exit, past every destructor
+    return finish(code);
   } catch (const Error& e) {
     print_error(e.what(), e.hint());
     return finish(static_cast<int>(e.code()));

@@ -110,7 +110,21 @@ std::vector<std::string> long_options(const CLI::App& app) {
 
 }  // namespace
 
-std::string option_note(const CLI::App& sub, const std::string& name) {
+size_t typo_distance(const std::string& a, const std::string& b) {
+  // Optimal string alignment: Levenshtein's table plus the swap of two neighbours.
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (size_t i = 1; i <= a.size(); ++i)
+    for (size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+std::string option_note(const CLI::App& sub, const std::string& name, bool short_names) {
   std::string n = to_lower(name);
   for (char& c : n)
     if (c == '_') c = '-';
@@ -128,12 +142,16 @@ std::string option_note(const CLI::App& sub, const std::string& name) {
       }
   if (!owners.empty())
     return fmt::format("{} is an option of {}, not of `kprof {}`", n, fmt::join(owners, " and "), sub.get_name());
-  if (n.size() < 6) return "";  // "--" + 4 letters
-  auto nearest = [&n](const std::vector<std::string>& options) {
+  // A kernel command takes any --NAME=VALUE as a dimension: there only names of 4+ letters are
+  // matched, so --N or --K never are. The other commands take no dimension: any name is matched
+  // ("--tpo" -> --top), a name of 1-2 letters to within 1 edit.
+  if (n.size() < 6 && sub.get_allow_extras() && !short_names) return "";  // "--" + 4 letters
+  const size_t max_d = n.size() < 5 ? 1 : 2;
+  auto nearest = [&n, max_d](const std::vector<std::string>& options) {
     std::string best, prefixed;
-    size_t best_d = 3, prefixes = 0;  // up to 2 edits; else the one option `n` is the start of
+    size_t best_d = max_d + 1, prefixes = 0;  // up to max_d edits; else the one option `n` is the start of
     for (const auto& o : options) {
-      size_t d = edit_distance(n, o);
+      size_t d = typo_distance(n, o);
       if (d < best_d) best_d = d, best = o;
       if (o.size() > n.size() && o.compare(0, n.size(), n) == 0 && o[n.size()] == '-') ++prefixes, prefixed = o;
     }
@@ -167,7 +185,9 @@ std::string misplaced_option(const CLI::App& sub, const std::string& word, const
   hint = "run `kprof " + sub.get_name() + " --help` for its options";
   if (note.empty()) {
     if (kernel_command && !attached && numeric) {
-      hint = "write " + name + "=" + value;
+      // `--tpo 3`: a dimension written with a space, or a misspelt option of a short name.
+      const std::string near = option_note(sub, name, /*short_names=*/true);
+      hint = "write " + name + "=" + value + (near.empty() ? "" : " for a dimension; " + near);
       return shown + ": a dimension is given with '=', not a space";
     }
     return "";
@@ -203,6 +223,7 @@ void finish_kernel_options(CLI::App* sub, KernelCliOptions& o) {
       throw usage_error("-o " + o.output_dir + ": " + why,
                         "give a folder for the reports (created when missing), "
                         "e.g. -o profile_out");
+  if (!sub->get_group().empty()) o.spec.command = sub->get_name();  // named by the kernel's hints
   parse_dim_args(sub->remaining(), o.spec.dims);
   for (const auto& d : o.spec.dims.all())
     if (auto note = option_note(*sub, "--" + d.name); !note.empty()) o.spec.dim_notes[d.name] = note;

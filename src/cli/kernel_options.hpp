@@ -27,11 +27,16 @@ using ProfileCliOptions = api::ProfileRequest;
 /// rewrite_nvcc_flags).
 void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool with_ref, bool with_output);
 
+/// The edits between `a` and `b` that a typo makes: insertions, deletions, substitutions and
+/// swaps of two neighbouring letters, each 1 ("--tpo" is 1 from "--top", 2 from "--so").
+size_t typo_distance(const std::string& a, const std::string& b);
+
 /// When `--NAME` (given to command `sub` as a dimension or with a space) looks like a kprof option,
 /// what the user probably meant: "did you mean --ncu-timeout?" (this command's option, spelt with
-/// '_' or off by up to 2 letters; names of 4+ letters only, so --N or --K never match), or
-/// "--iters is an option of `kprof profile` and `kprof run`, not of `kprof check`". "" otherwise.
-std::string option_note(const CLI::App& sub, const std::string& name);
+/// '_' or off by up to 2 letters, 1 for a name of 1-2 letters), or "--iters is an option of `kprof
+/// profile` and `kprof run`, not of `kprof check`". "" otherwise. For a kernel command (which takes
+/// dimensions) names of 4+ letters only, so --N or --K never match, unless `short_names`.
+std::string option_note(const CLI::App& sub, const std::string& name, bool short_names = false);
 
 /// Adds the timing / ncu options.
 void add_profile_options(CLI::App* sub, ProfileCliOptions& o);

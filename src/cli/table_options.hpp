@@ -14,16 +14,21 @@
 
 namespace kprof {
 
-/// Applies `row`'s default text, choices, range and visibility to `opt`.
+/// Applies `row`'s default text, choices, range and visibility to `opt`. An INT or FLOAT row gets
+/// one check (validators.hpp NumberRule: "must be an integer, got 'abc'", "must be between 1 and
+/// 1000, got 5000") and its type in --help from the row: "INT in [0 - 4095]", "FLOAT > 0", "INT".
 inline CLI::Option* apply_row(CLI::Option* opt, const api::OptionRow& row) {
   if (!row.default_value.empty()) opt->default_str(row.default_value);
   if (!row.choices.empty() && row.cli_checks_choices) opt->check(CLI::IsMember(row.choices));
-  if (row.min && row.min_exclusive && *row.min == 0)
-    opt->check(positive_number());
-  else if (row.min && row.max)
-    opt->check(CLI::Range(*row.min, *row.max));
-  else if (row.min && *row.min == 0)
-    opt->check(non_negative_number());
+  if (row.type == api::OptionType::Int || row.type == api::OptionType::Number) {
+    NumberRule rule;
+    rule.integer = row.type == api::OptionType::Int;
+    rule.min = row.min;
+    rule.max = row.max;
+    rule.min_exclusive = row.min_exclusive;
+    opt->check(number_validator(rule));
+    opt->type_name((rule.integer ? "INT" : "FLOAT") + rule.shown());
+  }
   if (row.type == api::OptionType::Texts || row.type == api::OptionType::Paths) opt->allow_extra_args(false);
   if (row.hidden) opt->group("");
   return opt;

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -14,19 +15,40 @@
 
 namespace kprof {
 
-FileLock::FileLock(const std::string& path, void (*on_wait)(const std::string& path)) {
-  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-  if (fd_ < 0)
-    throw usage_error("cannot open the lock file " + path + ": " + std::strerror(errno),
-                      "set TMPDIR to a writable folder");
-  if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;
-  if (on_wait) on_wait(path);
-  while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+namespace {
+
+/// True when `fd` is the file at `path` now (not one deleted since it was opened).
+bool still_at(int fd, const std::string& path) {
+  struct stat held {
+  }, named{};
+  return ::fstat(fd, &held) == 0 && ::stat(path.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
+         held.st_ino == named.st_ino;
+}
+
+}  // namespace
+
+FileLock::FileLock(const std::string& path, void (*on_wait)(const std::string& path), bool remove)
+    : path_(remove ? path : std::string()) {
+  for (bool said = false;;) {
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd_ < 0)
+      throw usage_error("cannot open the lock file " + path + ": " + std::strerror(errno),
+                        "set TMPDIR to a writable folder");
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      if (on_wait && !said) on_wait(path);
+      said = true;
+      while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+      }
+    }
+    if (!remove || still_at(fd_, path)) return;
+    ::close(fd_);  // the holder before us deleted it: lock the file there now
   }
 }
 
 FileLock::~FileLock() {
-  if (fd_ >= 0) ::close(fd_);  // closing releases the flock
+  if (fd_ < 0) return;
+  if (!path_.empty()) ::unlink(path_.c_str());  // while held: a waiter on it sees it gone and retries
+  ::close(fd_);                                 // closing releases the flock
 }
 
 std::string gpu_lock_path(const std::string& gpu_id) {

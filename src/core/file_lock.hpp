@@ -9,17 +9,21 @@ namespace kprof {
 
 /// Holds flock(LOCK_EX) on `path` (created when missing) from construction to destruction; the
 /// kernel releases it when the process dies, so a crashed holder never blocks the next one.
+/// With `remove`, the holder deletes the file when it lets go (while still holding it), and every
+/// holder checks after locking that `path` is still the file it locked (else it locks the new one):
+/// no file is left behind, and a waiter never holds a deleted file beside a newer holder.
 class FileLock {
  public:
   /// Blocks until the lock is held. `on_wait` (may be null) is called once before blocking when
   /// another process holds it. Throws Error (exit 2) when the file cannot be opened.
-  explicit FileLock(const std::string& path, void (*on_wait)(const std::string& path) = nullptr);
+  explicit FileLock(const std::string& path, void (*on_wait)(const std::string& path) = nullptr, bool remove = false);
   ~FileLock();
   FileLock(const FileLock&) = delete;
   FileLock& operator=(const FileLock&) = delete;
 
  private:
   int fd_ = -1;
+  std::string path_;  ///< the file deleted on release ("" to keep it)
 };
 
 /// The lock file of one GPU: $TMPDIR (else /tmp) + "/kprof-gpu-" + `gpu_id` + ".lock", with

@@ -58,8 +58,10 @@ void print_error(const std::string& message, const std::string& hint) {
       std::fclose(f);
     }
   }
-  std::fprintf(stderr, "%s %s\n", styled("error:", Style::Fail, stderr).c_str(), message.c_str());
-  if (!hint.empty()) std::fprintf(stderr, "  %s %s\n", styled("hint:", Style::Bold, stderr).c_str(), hint.c_str());
+  // One write: a progress line of another thread (the environment check) never splits error and hint.
+  std::string text = styled("error:", Style::Fail, stderr) + " " + message + "\n";
+  if (!hint.empty()) text += "  " + styled("hint:", Style::Bold, stderr) + " " + hint + "\n";
+  std::fputs(text.c_str(), stderr);
   std::fflush(stderr);
 }
 

@@ -28,7 +28,8 @@ namespace fs = std::filesystem;
 
 const char* kReadHint =
     "pass comparison.json files of `kprof run`, profile.json files of `kprof profile`, or their folders (also the "
-    "output folder of a scaled run)";
+    "output folder of a scaled run); or Nsight Compute reports themselves, .ncu-rep or raw .csv files (what "
+    "`kprof analyze` reads), all of one kind";
 
 std::optional<double> num_at(const nlohmann::json& j, const nlohmann::json::json_pointer& p) {
   if (!j.contains(p) || !j.at(p).is_number()) return std::nullopt;

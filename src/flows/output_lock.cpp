@@ -49,11 +49,13 @@ OutputFolderLock::OutputFolderLock(const std::string& dir) {
       if (colon != std::string::npos && v.substr(colon + 1) == canon && v.substr(0, colon) != self) return;
     }
   }
-  lock_ = std::make_unique<FileLock>(join_path(canon, kOutputLockName), say_waiting);
+  lock_ = std::make_unique<FileLock>(join_path(canon, kOutputLockName), say_waiting, /*remove=*/true);
   std::lock_guard<std::mutex> g(env_mutex());
   ::setenv(kVar, (self + ":" + canon).c_str(), 1);
 }
 
 OutputFolderLock::~OutputFolderLock() = default;
+
+void OutputFolderLock::release() { lock_.reset(); }
 
 }  // namespace kprof

@@ -28,4 +28,8 @@ std::vector<std::string> spec_to_args(const KernelSpec& s) {
   return a;
 }
 
+std::string command_help(const KernelSpec& spec) {
+  return spec.command.empty() ? std::string("the command's --help") : "`kprof " + spec.command + " --help`";
+}
+
 }  // namespace kprof

@@ -38,7 +38,13 @@ struct KernelSpec {
   /// Per dimension name that looks like a kprof option (filled by the CLI, cli/kernel_options.hpp):
   /// what the user probably meant ("did you mean --iters?"). Not passed to the runner.
   std::map<std::string, std::string> dim_notes;
+  /// The kprof command it was given to ("check"; filled by the CLI), named by hints ("run `kprof
+  /// check --help`"); "" names none. Not passed to the runner.
+  std::string command;
 };
+
+/// "`kprof check --help`" for `spec.command`, "the command's --help" when it is "".
+std::string command_help(const KernelSpec& spec);
 
 /// The --implementation this spec resolves to (core/implementation.hpp rules).
 /// Throws Error (exit 2) on a mismatch between file type and implementation.

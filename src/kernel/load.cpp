@@ -59,7 +59,8 @@ void check_python_dimensions(const KernelSpec& spec) {
     if (params && std::find(params->begin(), params->end(), "**") == params->end())
       throw usage_error(fmt::format("--{}={} is not a parameter of setup() in {}: {}", name, d.text, spec.kernel, note),
                         "kprof reads every --NAME=VALUE it does not know as one of the kernel's dimensions; "
-                        "run `kprof <command> --help` for its options");
+                        "run " +
+                            command_help(spec) + " for its options");
     print_progress(fmt::format("note: --{}={} goes to setup() as a dimension; {}", name, d.text, note));
   }
 }
@@ -97,7 +98,8 @@ void check_dimensions_used(const KernelSpec& spec, const Signature& sig) {
       throw usage_error(
           fmt::format("--{}={} is not a parameter of {}: {}", d.name, d.text, sig.to_string(), note->second),
           "kprof reads every --NAME=VALUE it does not know as one of the kernel's dimensions; "
-          "run `kprof <command> --help` for its options");
+          "run " +
+              command_help(spec) + " for its options");
     print_progress(
         fmt::format("note: --{}={} is not a parameter of {}; it only sizes buffers (one int "
                     "dimension gives every buffer's element count, several the product of the two "
@@ -150,6 +152,15 @@ void validate_spec(const KernelSpec& spec) {
     check_kernel_library_file(
         plan.so_path, build_hint(spec.kernel, plan.so_path, spec.arch.empty() ? build_arch_for_hints() : spec.arch,
                                  impl, spec.nvcc_flags));
+}
+
+void select_gpu_for(const KernelSpec& spec) {
+  try {
+    select_gpu(spec.gpu);
+  } catch (const Error&) {
+    if (spec.build && !is_python_impl(spec_implementation(spec))) build_kernel(build_options(spec));
+    throw;
+  }
 }
 
 std::unique_ptr<KernelInstance> load_kernel(const KernelSpec& spec, double extra_copies) {

@@ -225,7 +225,7 @@ std::unique_ptr<KernelInstance> load_py_kernel(const std::string& path, Implemen
       throw usage_error(path + " defines no function `" + fn + "`",
                         "a " + implementation_name(impl) +
                             " kernel module must define setup(**kwargs) and "
-                            "run_kernel(**kwargs) (docs/REFERENCE.md)");
+                            "run_kernel(**kwargs) (docs/REFERENCE.md in the kprof source)");
     py::object f = state->module.attr(fn);
     if (!PyCallable_Check(f.ptr()))
       throw usage_error(path + ": `" + fn + "` is " + py_a_type(f) + ", not a function",

@@ -43,7 +43,7 @@ void check_kernel_module_source(const std::string& path) {
   check_python_source(path, {"setup", "run_kernel"}, "fix the kernel module (kprof reads it before any GPU work)",
                       "a " + language_names_of(FileKind::PythonModule, " / ") +
                           " kernel module defines setup(**kwargs) returning {\"inputs\": ..., \"outputs\": [...]} "
-                          "and run_kernel(**inputs) (docs/REFERENCE.md)");
+                          "and run_kernel(**inputs) (docs/REFERENCE.md in the kprof source)");
 }
 
 std::optional<std::vector<std::string>> python_function_params(const std::string& path, const std::string& name) {

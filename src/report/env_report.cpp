@@ -71,7 +71,8 @@ std::string env_markdown(const EnvReport& r) {
   md += markdown_table({"Item", "Required", "Status", "Found", "Why", "What to do"}, rows);
 
   md +=
-      "\n## Implementations\n\nAt least one toolchain must be ready (the seed's readiness table); the GPU, driver and "
+      "\n## Implementations\n\nAt least one toolchain must be ready (the original kernel-profile scripts' readiness "
+      "table); the GPU, driver and "
       "CUDA runtime items above decide whether it runs.\n\n";
   rows.clear();
   for (const auto& i : r.implementations)
@@ -275,7 +276,7 @@ nlohmann::json env_json(const EnvReport& r) {
 std::string env_summary(const EnvReport& r, bool color) {
   auto st = [&](const std::string& s, Style style) { return color ? styled(s, style, stdout) : s; };
   std::string out =
-      st("kprof env", Style::Bold) + " (GPU " + std::to_string(r.facts.gpu_index) + ", " + r.facts.host + ")\n";
+      st("kprof env", Style::Bold) + " (GPU " + std::to_string(r.facts.gpu_index) + ", host " + r.facts.host + ")\n";
   for (const auto& it : r.items) {
     Style style = it.status == ItemStatus::Ok     ? Style::Ok
                   : it.status == ItemStatus::Fail ? Style::Fail

@@ -35,7 +35,7 @@ TEST(WorkModel, InputsReadOnceOutputsWrittenOnce) {
 TEST(WorkModel, SaysWhenTheBytesRestOnTheSeedRule) {
   WorkModel w = work_from_buffers(vadd_buffers(true));
   EXPECT_TRUE(w.bytes_rest_on_seed_rule);
-  EXPECT_NE(w.bytes_how.find("sized by the seed's rule"), std::string::npos) << w.bytes_how;
+  EXPECT_NE(w.bytes_how.find("sized by the original kernel-profile scripts' rule"), std::string::npos) << w.bytes_how;
 }
 
 TEST(Ceilings, DramPeakIsNcusPeakTimesTheDramClock) {

@@ -85,8 +85,8 @@ TEST(CliUsage, AMisspeltOptionGetsTheNearestName) {
   expect_usage(run_kprof_cli({"profile", kVadd, "--N=8", "--ncu_timeout=5"}), "did you mean --ncu-timeout?");
   expect_usage(run_kprof_cli({"profile", kVadd, "--N=8", "--ncu-timout=5"}), "did you mean --ncu-timeout?");
   expect_usage(run_kprof_cli({"check", kVadd, "--ref", kRef, "--N=8", "--iter=5"}), "did you mean --iters?");
-  // A value of the wrong type names the option, the value and what --help says of types.
-  expect_usage(run_kprof_cli({"profile", kVadd, "--N=8", "--iters", "2.5"}), "--iters: '2.5' is not a value it takes");
+  // A value of the wrong type names the option, the value and what it must be.
+  expect_usage(run_kprof_cli({"profile", kVadd, "--N=8", "--iters", "2.5"}), "--iters: must be an integer, got '2.5'");
   // The start of exactly one option's name: that option (found by a new-user trial).
   expect_usage(run_kprof_cli({"profile", kVadd, "--N=8", "--time-budget", "100"}), "did you mean --time-budget-ms?");
   expect_usage(run_kprof_cli({"profile", kVadd, "--N=8", "--time-budget-ms", "0"}), "--time-budget-ms");

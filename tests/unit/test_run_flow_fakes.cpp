@@ -42,7 +42,15 @@ class FakePorts final : public RunPorts {
   int env_waits = 0;
   int rounds_measured = 0;
 
-  const VersionBuild& wait_build(size_t) override { return build_; }
+  std::map<size_t, Error> build_errors;  ///< version index -> what its build threw
+  bool gpu_usable = true;                ///< false: select_gpu throws as on a machine without a GPU
+  std::vector<size_t> builds_waited;     ///< the versions whose build was waited for, in order
+
+  const VersionBuild& wait_build(size_t i) override {
+    builds_waited.push_back(i);
+    if (auto e = build_errors.find(i); e != build_errors.end()) throw e->second;
+    return build_;
+  }
   void wait_all_builds() override {}
   void cancel_builds() override { ++builds_cancelled; }
   bool env_wait() override {
@@ -55,7 +63,9 @@ class FakePorts final : public RunPorts {
   bool reference_ready() const override { return loads_ >= reference_ready_after; }
   bool reference_failed() const override { return false; }
   std::string import_python(const std::string& module) override { return module; }
-  void select_gpu(int) override {}
+  void select_gpu(int) override {
+    if (!gpu_usable) throw check_failed("no CUDA driver/GPU: the NVIDIA driver library is not installed");
+  }
   std::unique_ptr<KernelInstance> load(const KernelSpec& spec) override {
     log.push_back("load " + base(spec.kernel));
     ++loads_;
@@ -329,4 +339,90 @@ TEST(RunFlowFakes, AFailedEnvironmentShowsNothingOfTheVersions) {
   EXPECT_TRUE(ports.pending_profiled.empty());  // ncu never ran
   EXPECT_FALSE(exists(dir / "out/v0/correctness.json"));
   EXPECT_FALSE(exists(dir / "out/comparison.json"));
+}
+
+namespace {
+
+/// drive_run with what it printed on stderr.
+std::pair<RunOutcome, std::string> drive_run_said(const RunRequest& req, FakePorts& ports) {
+  testing::internal::CaptureStderr();
+  RunOutcome out = drive_run(req, ports);
+  return {out, testing::internal::GetCapturedStderr()};
+}
+
+}  // namespace
+
+// A compile error is the user's mistake and needs no GPU: without one, the run says it (nvcc's
+// messages, exit 1 as `kprof build`) before the environment's blockers, not only those.
+TEST(RunFlowFakes, WithoutAGpuACompileErrorIsSaidBeforeTheEnvironment) {
+  TempDir dir;
+  RunRequest req = request(dir, 2);
+  FakePorts ports;
+  ports.gpu_usable = false;
+  ports.env_passes = false;
+  ports.build_errors.emplace(0,
+                             check_failed("nvcc failed to compile v0.cu (exit 2):\nv0.cu(1): error: expected a \";\"",
+                                          "fix the errors nvcc reports above"));
+  const auto [out, err] = drive_run_said(req, ports);
+  EXPECT_FALSE(out.env_ready);
+  EXPECT_EQ(out.exit_code, 1);
+  EXPECT_EQ(ports.builds_waited, (std::vector<size_t>{0, 1}));  // every build ended before the environment's verdict
+  EXPECT_NE(err.find("[v0] nvcc failed to compile v0.cu"), std::string::npos) << err;
+  EXPECT_NE(err.find("error: expected a \";\""), std::string::npos) << err;
+  EXPECT_NE(err.find("hint: fix the errors nvcc reports above"), std::string::npos) << err;
+  EXPECT_TRUE(ports.log.empty());  // nothing was loaded
+}
+
+// Without a GPU and without --arch every build fails alike: one message for all versions, with the
+// hint and the exit code (2) of `kprof build`.
+TEST(RunFlowFakes, WithoutAGpuAMissingArchIsExitTwoWithTheBuildsHintOnce) {
+  TempDir dir;
+  RunRequest req = request(dir, 2);
+  FakePorts ports;
+  ports.gpu_usable = false;
+  ports.env_passes = false;
+  for (size_t i : {0, 1})
+    ports.build_errors.emplace(i, usage_error("no GPU to take the architecture from: no CUDA driver/GPU",
+                                              "pass --arch, e.g. --arch sm_90 for an H100/H200"));
+  const auto [out, err] = drive_run_said(req, ports);
+  EXPECT_FALSE(out.env_ready);
+  EXPECT_EQ(out.exit_code, 2);
+  EXPECT_NE(err.find("[v0, v1] no GPU to take the architecture from"), std::string::npos) << err;
+  const size_t hint = err.find("hint: pass --arch");
+  ASSERT_NE(hint, std::string::npos) << err;
+  EXPECT_EQ(err.find("hint: pass --arch", hint + 1), std::string::npos) << err;  // said once
+}
+
+// On a GPU whose environment is not ready (no ncu, say) a version's compile error is said too,
+// before the run stops; exit 1.
+TEST(RunFlowFakes, ABuildErrorIsSaidEvenWhenTheEnvironmentIsNotReady) {
+  TempDir dir;
+  RunRequest req = request(dir, 2);
+  FakePorts ports;
+  ports.env_passes = false;
+  ports.env_ended = false;
+  ports.build_errors.emplace(0, check_failed("nvcc failed to compile v0.cu (exit 2)", "fix the errors"));
+  const auto [out, err] = drive_run_said(req, ports);
+  EXPECT_FALSE(out.env_ready);
+  EXPECT_EQ(out.exit_code, 1);
+  EXPECT_NE(err.find("[v0] nvcc failed to compile v0.cu"), std::string::npos) << err;
+  EXPECT_TRUE(ports.log.empty());  // the run stopped there: nothing loaded
+}
+
+// On a ready machine nothing changes beyond the order: the version that does not build gets its
+// row with the error, each build is waited for once, the others run, exit 1.
+TEST(RunFlowFakes, OnAReadyMachineAFailedBuildIsTheVersionsRowAndTheOthersRun) {
+  TempDir dir;
+  RunRequest req = request(dir, 2);
+  FakePorts ports;
+  ports.build_errors.emplace(0, check_failed("nvcc failed to compile v0.cu (exit 2)", "fix the errors"));
+  const RunOutcome out = drive_run_said(req, ports).first;
+  EXPECT_TRUE(out.env_ready);
+  EXPECT_EQ(out.exit_code, 1);
+  EXPECT_EQ(ports.builds_waited, (std::vector<size_t>{0, 1}));
+  ASSERT_EQ(out.rows.size(), 2u);
+  EXPECT_EQ(out.rows[0].status, VersionStatus::LoadError);
+  EXPECT_NE(out.rows[0].status_reason.find("nvcc failed"), std::string::npos);
+  EXPECT_EQ(out.rows[1].status, VersionStatus::Pass);
+  EXPECT_EQ(ports.log, (std::vector<std::string>{"load v1.cu", "check v1.cu", "profile v1.cu"}));
 }

@@ -37,8 +37,30 @@ bool RunWorkflow::env_ready() {
   published_.clear();  // nothing of a machine that is not ready is a result
   if (!stopped_) ports_.cancel_builds();
   stopped_ = true;
-  out_.exit_code = 1;
+  out_.exit_code = std::max(out_.exit_code, 1);  // a failed build said before may have made it 2
   return false;
+}
+
+bool RunWorkflow::report_build_failures() {
+  std::vector<std::pair<std::vector<std::string>, Error>> failed;  // the versions of each distinct message
+  for (size_t i = 0; i < req_.versions.size(); ++i) {
+    try {
+      ports_.wait_build(i);
+    } catch (const Error& e) {
+      auto same = std::find_if(failed.begin(), failed.end(), [&e](const auto& f) {
+        return f.second.what() == std::string(e.what()) && f.second.hint() == e.hint();
+      });
+      if (same != failed.end())
+        same->first.push_back(names_[i]);
+      else
+        failed.push_back({{names_[i]}, e});
+    }
+  }
+  for (const auto& [names, e] : failed) {
+    print_error(fmt::format("[{}] {}", fmt::join(names, ", "), e.what()), e.hint());
+    out_.exit_code = std::max(out_.exit_code, static_cast<int>(e.code()));
+  }
+  return !failed.empty();
 }
 
 void RunWorkflow::publish(std::function<void()> fn) {
@@ -202,6 +224,15 @@ bool RunWorkflow::step(VersionRow& row, const std::string& name, Clock::time_poi
     fn();
     return true;
   } catch (const Error& e) {
+    // A build's error needs no GPU (nvcc's messages, a missing --arch): said before the environment's verdict.
+    if (name == "build") {
+      row.status = VersionStatus::LoadError;
+      row.status_reason = one_line_summary(e.what());
+      print_error(fmt::format("[{}] {}", row.name, e.what()), e.hint());
+      out_.exit_code = std::max(out_.exit_code, static_cast<int>(e.code()));
+      env_ready();  // a machine that is not ready stops the run here (its blockers are printed)
+      return false;
+    }
     if (!env_ready()) return false;  // a machine that is not ready explains the failure: its blockers are printed
     if (name == "profile") {
       row.profile = ProfileStatus::NotClassified;
@@ -210,7 +241,7 @@ bool RunWorkflow::step(VersionRow& row, const std::string& name, Clock::time_poi
       row.status = name == "check" ? VersionStatus::CheckError : VersionStatus::LoadError;  // build, load
       row.status_reason = one_line_summary(e.what());
     }
-    if (name != "build") step_line(row.name, name, "ERROR", t0);  // the pool printed the build's line
+    step_line(row.name, name, "ERROR", t0);
     print_error(fmt::format("[{}] {}", row.name, e.what()), e.hint());
     out_.exit_code = std::max(out_.exit_code, static_cast<int>(e.code()));
     return false;

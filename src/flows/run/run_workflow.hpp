@@ -38,6 +38,13 @@ class RunWorkflow {
   /// when it failed the run stops (builds cancelled, exit 1) and nothing of the versions is reported.
   bool env_ready();
 
+  /// When no GPU can be used (drive_run, before env_ready()): waits for the versions' builds and
+  /// reports each failure, one error per distinct message with its hint (a compile error needs no
+  /// GPU, nor does a missing --arch: the user's own mistake comes before the environment's
+  /// blockers); the exit code is the builds' worst (2 for a missing --arch, 1 for nvcc). Returns
+  /// true when one failed.
+  bool report_build_failures();
+
   /// Runs every version (stops after a hung GPU or a ref.py that does not load). Compiled versions
   /// loaded while ref.py still imports PyTorch are timed first and checked once it is there
   /// (check_deferred); nothing of them is shown before their check.

@@ -39,7 +39,7 @@ WorkModel work_from_buffers(const std::vector<BufferUse>& buffers) {
   if (!ruled.empty()) {
     w.bytes_rest_on_seed_rule = true;
     w.bytes_how += fmt::format(
-        "; {} sized by the seed's rule, which may be larger than the kernel uses "
+        "; {} sized by the original kernel-profile scripts' rule, which may be larger than the kernel uses "
         "(pass --size NAME=EXPR for exact sizes)",
         join(ruled));
   }
@@ -191,7 +191,8 @@ TimeBound compute_bound(const WorkModel& work, const Ceilings& c, double measure
     if (!c.dram) b.notes.push_back(fmt::format("no DRAM peak ({}, {})", m::kDramPeakPerCycle, m::kDramFreq));
     if (!c.dram_achievable)
       b.notes.push_back("no achievable bandwidth measured: the memory term uses ncu's theoretical peak");
-    if (work.bytes_rest_on_seed_rule) b.notes.push_back("the byte count rests on the seed's sizing rule");
+    if (work.bytes_rest_on_seed_rule)
+      b.notes.push_back("the byte count rests on the original kernel-profile scripts' sizing rule");
   } else {
     b.notes.push_back("the bytes the call must move are not known");
   }

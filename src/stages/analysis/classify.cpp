@@ -70,10 +70,10 @@ void add_sol_rows(Verdict& v, const SolReading& s) {
       s.mem_from_units ? std::string("max(DRAM, L1, L2 throughput): ") + m::kMemSol + " not collected" : m::kMemSol;
   double sm = *s.sm, mem = *s.mem;
   v.evidence.push_back({fmt::format("Memory SOL > {}%", num(t::kBoundSolPct)), mem_metric, pct(mem),
-                        fmt::format("> {}% (seed)", num(t::kBoundSolPct)), mem > t::kBoundSolPct});
+                        fmt::format("> {}% (kernel-profile scripts)", num(t::kBoundSolPct)), mem > t::kBoundSolPct});
   set_number(v, mem, "%");
   v.evidence.push_back({fmt::format("SM SOL > {}%", num(t::kBoundSolPct)), m::kSmSol, pct(sm),
-                        fmt::format("> {}% (seed)", num(t::kBoundSolPct)), sm > t::kBoundSolPct});
+                        fmt::format("> {}% (kernel-profile scripts)", num(t::kBoundSolPct)), sm > t::kBoundSolPct});
   set_number(v, sm, "%");
   double gap = std::fabs(mem - sm);
   v.evidence.push_back({"One SOL much higher than the other", std::string(m::kMemSol) + " - " + m::kSmSol,
@@ -83,7 +83,7 @@ void add_sol_rows(Verdict& v, const SolReading& s) {
   set_number(v, gap, "points");
   v.evidence.push_back({fmt::format("Both SOLs < {}%", num(t::kLatencySolPct)),
                         std::string(m::kSmSol) + ", " + m::kMemSol, fmt::format("SM {}, memory {}", pct(sm), pct(mem)),
-                        fmt::format("< {}% (seed)", num(t::kLatencySolPct)),
+                        fmt::format("< {}% (kernel-profile scripts)", num(t::kLatencySolPct)),
                         sm < t::kLatencySolPct && mem < t::kLatencySolPct});
 }
 
@@ -213,9 +213,10 @@ void classify_mixed(Verdict& v, const KernelMetrics& k, const SolReading& s, con
   if (auto top = limiting_unit(k); top && top->pct >= t::kBusyUnitPct) {
     // Neither SOL leads, but one unit is busy: name it (limiter.hpp), as ncu's SOL breakdown would.
     v.limiter = fmt::format("{} at {}", top->name, pct(top->pct));
-    v.evidence.push_back({fmt::format("The busiest unit is busy ({})", top->name), top->metric, pct(top->pct),
-                          fmt::format(">= {}% (kprof: the seed's SOL threshold per unit)", num(t::kBusyUnitPct)),
-                          true});
+    v.evidence.push_back(
+        {fmt::format("The busiest unit is busy ({})", top->name), top->metric, pct(top->pct),
+         fmt::format(">= {}% (kprof: the kernel-profile scripts' SOL threshold, per unit)", num(t::kBusyUnitPct)),
+         true});
     set_number(v, top->pct, "%");
     v.summary = fmt::format("Mixed, limited by {} at {}: {}", top->name, pct(top->pct), base);
     add_section(v, top->compute ? "Compute Workload Analysis" : "Memory Workload Analysis");

@@ -63,12 +63,13 @@ bool check_occupancy(Verdict& v, const KernelMetrics& k) {
                           fmt::format("< {}% (kprof)", num(t::kLowTheoreticalOccupancyPct)), low_theoretical});
   if (theoretical) set_number(v, *theoretical, "%");
   if (achieved && theoretical)
-    v.evidence.push_back(
-        {"Achieved occupancy far below theoretical", std::string(m::kAchievedOcc) + " / " + m::kTheoreticalOcc,
-         fmt::format("{} of {} ({} of theoretical)", pct(*achieved), pct(*theoretical),
-                     *theoretical > 0 ? pct(100.0 * *achieved / *theoretical) : "n/a"),
-         fmt::format("< {}% of theoretical (seed: \"far below\")", num(100 * t::kAchievedFractionOfTheoretical)),
-         far_below});
+    v.evidence.push_back({"Achieved occupancy far below theoretical",
+                          std::string(m::kAchievedOcc) + " / " + m::kTheoreticalOcc,
+                          fmt::format("{} of {} ({} of theoretical)", pct(*achieved), pct(*theoretical),
+                                      *theoretical > 0 ? pct(100.0 * *achieved / *theoretical) : "n/a"),
+                          fmt::format("< {}% of theoretical (kernel-profile scripts: \"far below\")",
+                                      num(100 * t::kAchievedFractionOfTheoretical)),
+                          far_below});
   if (achieved && theoretical && *theoretical > 0) set_number(v, 100.0 * *achieved / *theoretical, "% of theoretical");
   if (waves)
     v.evidence.push_back(

@@ -31,7 +31,8 @@ std::string str(const nlohmann::json& j, const char* key) {
 KernelRuleResults parse_kernel(const nlohmann::json& k, int index) {
   if (!k.is_object() || !k.contains("rules") || !k["rules"].is_array())
     throw usage_error("rule results: each kernel must be an object with a \"rules\" array",
-                      "write the file with scripts/ncurep_fixtures.py or in the format of docs/CLASSIFICATION.md");
+                      "write the file with scripts/ncurep_fixtures.py or in the format of docs/CLASSIFICATION.md (both "
+                      "in the kprof source)");
   KernelRuleResults out;
   out.index = k.value("index", index);
   out.kernel = str(k, "kernel");

@@ -48,7 +48,7 @@ SignalRow coalescing_row(const KernelMetrics& k, bool loads) {
   row.metric = fmt::format("{} / 32; {} / {}", loads ? m::kLdBytesPerSector : m::kStBytesPerSector,
                            loads ? m::kLdSectors : m::kStSectors, loads ? m::kLdRequests : m::kStRequests);
   row.threshold = fmt::format(
-      "efficiency < {}% (seed: < 100%; kprof allows 5 points for "
+      "efficiency < {}% (kernel-profile scripts: < 100%; kprof allows 5 points for "
       "partial sectors at array ends)",
       fmt_sig(t::kMinGlobalEfficiencyPct));
   row.ideal =
@@ -81,16 +81,17 @@ SignalRow coalescing_row(const KernelMetrics& k, bool loads) {
 /// kMinReuseForHitRate): a kernel that requests each byte once cannot hit, whatever its rate.
 SignalRow hit_rate_row(const KernelMetrics& k, bool l1, std::optional<double> footprint) {
   double limit = l1 ? t::kLowL1HitPct : t::kLowL2HitPct;
-  SignalRow row =
-      new_row(l1 ? "l1-hit" : "l2-hit", fmt::format("{} hit rate too low (on reused data)", l1 ? "L1/TEX" : "L2"),
-              fmt::format("{}; reuse = ({} x {} + {} x 32) / footprint", l1 ? m::kL1Hit : m::kL2Hit, m::kLdSectors,
-                          m::kLdBytesPerSector, m::kLocalLdSectors),
-              fmt::format("< {}% (seed gives no number; kprof choice) and reuse >= {} (the loads request the "
-                          "footprint at least {} times)",
-                          fmt_sig(limit), fmt_sig(t::kMinReuseForHitRate), fmt_sig(t::kMinReuseForHitRate)),
-              "as high as the data's reuse allows; a kernel that reads each byte once (a stream) cannot hit, so a low "
-              "rate matters only when data is reused",
-              "Poor locality or working set too large");
+  SignalRow row = new_row(
+      l1 ? "l1-hit" : "l2-hit", fmt::format("{} hit rate too low (on reused data)", l1 ? "L1/TEX" : "L2"),
+      fmt::format("{}; reuse = ({} x {} + {} x 32) / footprint", l1 ? m::kL1Hit : m::kL2Hit, m::kLdSectors,
+                  m::kLdBytesPerSector, m::kLocalLdSectors),
+      fmt::format(
+          "< {}% (the kernel-profile scripts give no number; kprof's choice) and reuse >= {} (the loads request the "
+          "footprint at least {} times)",
+          fmt_sig(limit), fmt_sig(t::kMinReuseForHitRate), fmt_sig(t::kMinReuseForHitRate)),
+      "as high as the data's reuse allows; a kernel that reads each byte once (a stream) cannot hit, so a low "
+      "rate matters only when data is reused",
+      "Poor locality or working set too large");
   auto v = catalog_value(k, l1 ? m::kL1Hit : m::kL2Hit);
   if (!v) return not_collected(row, {l1 ? m::kL1Hit : m::kL2Hit});
   row.value = format_value(*v, "%");
@@ -169,7 +170,7 @@ SignalRow simple_row(const KernelMetrics& k, const std::string& id, const char* 
 SignalRow spill_row(const KernelMetrics& k) {
   SignalRow row =
       new_row("spill", "Register spill > 0 (local-memory traffic)",
-              fmt::format("{} + {}", m::kLocalLdSectors, m::kLocalStSectors), "> 0 sectors (seed)",
+              fmt::format("{} + {}", m::kLocalLdSectors, m::kLocalStSectors), "> 0 sectors (kernel-profile scripts)",
               "0: no local memory (spills or local arrays)", "Register pressure causing local memory traffic");
   auto ld = catalog_value(k, m::kLocalLdSectors);
   auto st = catalog_value(k, m::kLocalStSectors);
@@ -236,7 +237,7 @@ SignalRow divergence_row(const KernelMetrics& k) {
 SignalRow branch_efficiency_row(const KernelMetrics& k) {
   SignalRow row = simple_row(
       k, "branch-efficiency", "Branch efficiency < 100%", m::kBranchUniformPct, "%", true, t::kMinBranchEfficiencyPct,
-      fmt::format("< {}% (seed: < 100%; kprof allows 5 points for a bounds check in the last warp)",
+      fmt::format("< {}% (kernel-profile scripts: < 100%; kprof allows 5 points for a bounds check in the last warp)",
                   fmt_sig(t::kMinBranchEfficiencyPct)),
       "100%: every branch is uniform across its warp", "Warp divergence");
   auto div = catalog_value(k, m::kDivergentTargets);
@@ -277,7 +278,8 @@ std::vector<SignalRow> evaluate_signals(const KernelMetrics& k, std::optional<do
   rows.push_back(hit_rate_row(k, false, footprint));
   rows.push_back(bank_conflict_row(k));
   rows.push_back(simple_row(k, finding_key(FindingId::IssueSlots), "Issue slot utilization < 50%", m::kIssueActive, "%",
-                            true, t::kLowIssueSlotPct, fmt::format("< {}% (seed)", fmt_sig(t::kLowIssueSlotPct)),
+                            true, t::kLowIssueSlotPct,
+                            fmt::format("< {}% (kernel-profile scripts)", fmt_sig(t::kLowIssueSlotPct)),
                             "100%: every scheduler issues one instruction per cycle",
                             "Scheduler/compute underutilization (expected when the kernel waits on memory)"));
   rows.push_back(simple_row(

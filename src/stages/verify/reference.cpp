@@ -25,11 +25,12 @@ namespace {
 /// importing it (ReferenceModule::load).
 const char* kNoReferenceHint =
     "add `def reference(**kwargs):` (it receives the kernel's buffers as tensors and its scalars by name; "
-    "see docs/REFERENCE.md)";
+    "see docs/REFERENCE.md in the kprof source)";
 
 const char* kReturnHint =
     "reference may fill the output tensors it was given (and return None or one of them), return the one "
-    "output tensor, a dict {output name: tensor}, or a tuple of tensors in output order (docs/REFERENCE.md)";
+    "output tensor, a dict {output name: tensor}, or a tuple of tensors in output order (docs/REFERENCE.md in the "
+    "kprof source)";
 
 std::string join_names(const std::vector<const BufferView*>& outputs) {
   std::string s;
@@ -136,7 +137,7 @@ std::vector<py::object> collect_outputs(const py::object& ret, const std::vector
       throw usage_error("reference returned " + std::to_string(seq.size()) + " values but the kernel has " +
                             std::to_string(n) + " output buffers (" + join_names(outputs) + ")",
                         "return a dict {name: tensor} naming each result, or fill the outputs in place; declare "
-                        "inputs `const` in solve() (docs/REFERENCE.md)");
+                        "inputs `const` in solve() (docs/REFERENCE.md in the kprof source)");
     for (size_t i = 0; i < n; ++i) result.push_back(seq[i]);
     return result;
   }
@@ -276,7 +277,7 @@ ReferenceCall ReferenceModule::call(const std::vector<BufferView>& buffers, cons
   const std::string hint = "fix " + path_ +
                            "; reference(**kwargs) gets the kernel's buffers as CUDA tensors "
                            "(1-D for solve(); a Python kernel's inputs in their shapes, its outputs flat) and its "
-                           "scalars by name (docs/REFERENCE.md)";
+                           "scalars by name (docs/REFERENCE.md in the kprof source)";
   try {
     ReferenceCall out;
     std::vector<const BufferView*> outputs;
@@ -324,8 +325,8 @@ ReferenceCall ReferenceModule::call(const std::vector<BufferView>& buffers, cons
     if (!shaped_outs.empty())
       out.notes.push_back(shaped ? "outputs " + shaped_outs + " given to reference in setup()'s shapes"
                                  : "outputs " + shaped_outs +
-                                       " given to reference as flat 1-D views (the seed's "
-                                       "convention; inputs keep setup()'s shapes)");
+                                       " given to reference as flat 1-D views (the original "
+                                       "kernel-profile scripts' convention; inputs keep setup()'s shapes)");
     std::vector<py::object> results = collect_outputs(ret, outputs, given, changed, out.notes);
     torch_synchronize("the reference's GPU work failed");
     out.precision = read_precision();
