@@ -12,6 +12,7 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <utility>
 
 #include "core/fs.hpp"
 #include "core/settings.hpp"
@@ -32,7 +33,8 @@ std::string loaded_path(void* handle) {
   return info.dli_fname;
 }
 
-CuptiLoad load_now() {
+/// The first libcupti.so.13 that loads, in cupti_search_dirs()' order (or the one in the process).
+CuptiLoad find_and_load() {
   CuptiLoad out;
   // A copy already in the process (PyTorch's, loaded by `import torch`) must be the one used: a
   // second libcupti.so.13 in one process would split CUPTI's state in two.
@@ -67,6 +69,33 @@ CuptiLoad load_now() {
     const char* why = dlerror();
     out.tried.push_back(dir + ": " + (why ? why : "dlopen failed"));
   }
+  return out;
+}
+
+/// Loads the profiler libraries beside the CUPTI in `dir` (libnvperf_host.so, libnvperf_target.so)
+/// by their full paths, unless a library of that soname is already in the process. libcupti has no
+/// RUNPATH and opens them by name when the range profiler starts, so without this it takes whichever
+/// the system loader finds first ($LD_LIBRARY_PATH, ldconfig): another CUDA release's, beside a CUPTI
+/// that was found elsewhere (a wheel's). Adds "path" or "already loaded: path" to out.companions.
+void load_companions(const std::string& dir, CuptiLoad& out) {
+  const std::pair<const char*, const char*> libs[] = {{"libnvperf_host.so", "NVPW_InitializeHost"},
+                                                      {"libnvperf_target.so", "NVPW_InitializeTarget"}};
+  for (const auto& [name, symbol] : libs) {
+    if (void* h = dlopen(name, RTLD_NOW | RTLD_NOLOAD)) {
+      Dl_info info{};
+      void* sym = dlsym(h, symbol);
+      const bool named = sym && dladdr(sym, &info) != 0 && info.dli_fname;
+      out.companions.push_back(std::string("already loaded: ") + (named ? info.dli_fname : name));
+      continue;
+    }
+    const std::string lib = join_path(dir, name);
+    if (path_exists(lib) && dlopen(lib.c_str(), RTLD_NOW | RTLD_GLOBAL)) out.companions.push_back(lib);
+  }
+}
+
+CuptiLoad load_now() {
+  CuptiLoad out = find_and_load();
+  if (out.ok()) load_companions(parent_dir(out.path), out);
   return out;
 }
 

@@ -21,6 +21,9 @@ struct CuptiLoad {
   /// "already loaded", "KPROF_CUPTI_DIR", "kprof cache", "build", "wheel", "conda", "system" or "toolkit"
   std::string source;
   std::vector<std::string> tried;  ///< "DIR: why not" for each place passed over
+  /// The profiler libraries loaded from the CUPTI's own folder (libnvperf_host.so,
+  /// libnvperf_target.so), or "already loaded: PATH" for one the process had (cupti_loader.cpp).
+  std::vector<std::string> companions;
   bool ok() const { return !path.empty(); }
 };
 

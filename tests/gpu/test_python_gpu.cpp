@@ -296,7 +296,7 @@ TEST(PythonGpu, ReferenceConventionsForShapedOutputs) {
     ASSERT_EQ(c.outputs.size(), 1u);
     for (size_t i = 0; i < n; ++i) ASSERT_EQ(c.outputs[0].at(i), 2.0 * x[i]) << i;
     ASSERT_FALSE(c.notes.empty());
-    EXPECT_HAS(c.notes.back(), "flat 1-D views (the seed's convention");
+    EXPECT_HAS(c.notes.back(), "flat 1-D views (the original kernel-profile scripts' convention");
   }
   EXPECT_EQ(restores, 0);
   // Flat raises, shaped works: a note naming both. Two restores: the first flat call ran under

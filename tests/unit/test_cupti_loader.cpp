@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cupti.h>
+#include <dlfcn.h>
 
 #include <algorithm>
 
@@ -90,4 +91,21 @@ TEST(CuptiLoader, TheExecutableLinksNoCuptiNoDriverNoNvml) {
   EXPECT_EQ(r.out.find("libcupti"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("libcuda.so"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("libnvidia-ml"), std::string::npos) << r.out;
+}
+
+// The profiler libraries come from the loaded CUPTI's own folder, not from whatever the system
+// loader finds first: on 2026-12-05 a wheel's CUPTI 13.0 with $LD_LIBRARY_PATH naming CUPTI 13.5's
+// folder crashed kprof's range profiler (docs/gpu-runs.md).
+TEST(CuptiLoader, TheProfilerLibrariesComeFromTheLoadedCuptisFolder) {
+  const CuptiLoad& l = cupti_load();
+  if (!l.ok()) GTEST_SKIP() << "no libcupti.so.13 on this machine";
+  const std::string dir = parent_dir(l.path);
+  if (!path_exists(join_path(dir, "libnvperf_host.so"))) GTEST_SKIP() << "no libnvperf_host.so beside " << l.path;
+  ASSERT_FALSE(l.companions.empty());
+  EXPECT_EQ(l.companions[0], join_path(dir, "libnvperf_host.so"));  // loaded from there, not found as "already loaded"
+  void* h = dlopen("libnvperf_host.so", RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(h, nullptr) << "libnvperf_host.so is not in the process";
+  Dl_info info{};
+  ASSERT_NE(dladdr(dlsym(h, "NVPW_InitializeHost"), &info), 0);
+  EXPECT_EQ(parent_dir(info.dli_fname), dir);
 }
