@@ -43,7 +43,7 @@ int run_run_command(RunCmd& c) {
   if (api::is_scaled(c)) return run_scaled_command(c);
   RunRequest req = make_run_request(c);
   RunOutcome out = run_workflow(req);
-  if (!out.env_ready) return std::max(out.exit_code, 1);  // 2: a build's input error (no --arch) was said first
+  if (!out.env_ready) return std::max(out.exit_code, 1);  // 2: a build's input error was said first
   std::printf("\n%s\n", styled("Summary", Style::Bold).c_str());
   std::fputs(versions_summary_text(out.rows, out.comparison).c_str(), stdout);
   std::printf("(* fastest correct version, = as fast within noise)  report: %s\n",

@@ -158,7 +158,9 @@ void select_gpu_for(const KernelSpec& spec) {
   try {
     select_gpu(spec.gpu);
   } catch (const Error&) {
-    if (spec.build && !is_python_impl(spec_implementation(spec))) build_kernel(build_options(spec));
+    // Only with --arch: without it the build needs the GPU too, and the GPU's error is the one to say.
+    if (spec.build && !spec.arch.empty() && !is_python_impl(spec_implementation(spec)))
+      build_kernel(build_options(spec));
     throw;
   }
 }

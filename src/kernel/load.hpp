@@ -25,8 +25,9 @@ BuildOptions build_options(const KernelSpec& spec);
 /// select_gpu(spec.gpu) for a command that then loads `spec` (check, profile). When the GPU cannot be
 /// used and `spec` is a .cu with --build, the build runs first (build_kernel, needing no GPU with
 /// --arch), so the user's own mistake is the one reported, as `kprof build` reports it: a compile
-/// error (Error exit 1 with nvcc's messages) or no --arch (exit 2, "pass --arch"); when it builds,
-/// the GPU's error (exit 1). On a usable GPU it only selects it (the build stays load_kernel's).
+/// error (Error exit 1 with nvcc's messages); when it builds, or without --arch (the build would need
+/// the GPU's architecture), the GPU's error (exit 1). On a usable GPU it only selects it (the build
+/// stays load_kernel's).
 void select_gpu_for(const KernelSpec& spec);
 
 /// Loads the kernel of `spec` on the current GPU: a .so through libffi (cuda-cpp, cutlass; with

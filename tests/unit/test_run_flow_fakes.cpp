@@ -357,6 +357,7 @@ std::pair<RunOutcome, std::string> drive_run_said(const RunRequest& req, FakePor
 TEST(RunFlowFakes, WithoutAGpuACompileErrorIsSaidBeforeTheEnvironment) {
   TempDir dir;
   RunRequest req = request(dir, 2);
+  for (auto& v : req.versions) v.arch = "sm_90";  // without a GPU only --arch lets nvcc run
   FakePorts ports;
   ports.gpu_usable = false;
   ports.env_passes = false;
@@ -373,9 +374,9 @@ TEST(RunFlowFakes, WithoutAGpuACompileErrorIsSaidBeforeTheEnvironment) {
   EXPECT_TRUE(ports.log.empty());  // nothing was loaded
 }
 
-// Without a GPU and without --arch every build fails alike: one message for all versions, with the
-// hint and the exit code (2) of `kprof build`.
-TEST(RunFlowFakes, WithoutAGpuAMissingArchIsExitTwoWithTheBuildsHintOnce) {
+// Without a GPU and without --arch every build fails alike, for want of the GPU: the run's failure is
+// the environment's (exit 1, its blockers), with one note for all versions on what --arch would do.
+TEST(RunFlowFakes, WithoutAGpuAMissingArchIsTheEnvironmentsFailureWithOneNote) {
   TempDir dir;
   RunRequest req = request(dir, 2);
   FakePorts ports;
@@ -386,11 +387,11 @@ TEST(RunFlowFakes, WithoutAGpuAMissingArchIsExitTwoWithTheBuildsHintOnce) {
                                               "pass --arch, e.g. --arch sm_90 for an H100/H200"));
   const auto [out, err] = drive_run_said(req, ports);
   EXPECT_FALSE(out.env_ready);
-  EXPECT_EQ(out.exit_code, 2);
-  EXPECT_NE(err.find("[v0, v1] no GPU to take the architecture from"), std::string::npos) << err;
-  const size_t hint = err.find("hint: pass --arch");
-  ASSERT_NE(hint, std::string::npos) << err;
-  EXPECT_EQ(err.find("hint: pass --arch", hint + 1), std::string::npos) << err;  // said once
+  EXPECT_EQ(out.exit_code, 1);
+  EXPECT_EQ(err.find("error: [v0"), std::string::npos) << err;  // not a build error of the user's
+  const size_t note = err.find("[v0, v1] not built: no GPU to take the architecture from; pass --arch");
+  ASSERT_NE(note, std::string::npos) << err;
+  EXPECT_EQ(err.find("not built:", err.find("not built:", note) + 1), std::string::npos) << err;  // said once
 }
 
 // On a GPU whose environment is not ready (no ncu, say) a version's compile error is said too,

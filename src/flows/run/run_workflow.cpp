@@ -43,10 +43,15 @@ bool RunWorkflow::env_ready() {
 
 bool RunWorkflow::report_build_failures() {
   std::vector<std::pair<std::vector<std::string>, Error>> failed;  // the versions of each distinct message
+  std::vector<std::string> no_arch;  // built for the GPU's architecture: the missing GPU is their reason
   for (size_t i = 0; i < req_.versions.size(); ++i) {
     try {
       ports_.wait_build(i);
     } catch (const Error& e) {
+      if (req_.versions[i].arch.empty()) {
+        no_arch.push_back(names_[i]);
+        continue;
+      }
       auto same = std::find_if(failed.begin(), failed.end(), [&e](const auto& f) {
         return f.second.what() == std::string(e.what()) && f.second.hint() == e.hint();
       });
@@ -60,6 +65,10 @@ bool RunWorkflow::report_build_failures() {
     print_error(fmt::format("[{}] {}", fmt::join(names, ", "), e.what()), e.hint());
     out_.exit_code = std::max(out_.exit_code, static_cast<int>(e.code()));
   }
+  if (!no_arch.empty())  // the environment's blockers (exit 1) say what is missing; this says what else to do
+    print_progress(fmt::format("[{}] not built: no GPU to take the architecture from; pass --arch (e.g. --arch "
+                               "sm_90) to see compile errors on a machine without a GPU",
+                               fmt::join(no_arch, ", ")));
   return !failed.empty();
 }
 
