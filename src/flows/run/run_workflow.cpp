@@ -66,9 +66,10 @@ bool RunWorkflow::report_build_failures() {
     out_.exit_code = std::max(out_.exit_code, static_cast<int>(e.code()));
   }
   if (!no_arch.empty())  // the environment's blockers (exit 1) say what is missing; this says what else to do
-    print_progress(fmt::format("[{}] not built: no GPU to take the architecture from; pass --arch (e.g. --arch "
-                               "sm_90) to see compile errors on a machine without a GPU",
-                               fmt::join(no_arch, ", ")));
+    print_progress(
+        fmt::format("[{}] not built: no GPU to take the architecture from; pass --arch (e.g. --arch "
+                    "sm_90) to see compile errors on a machine without a GPU",
+                    fmt::join(no_arch, ", ")));
   return !failed.empty();
 }
 
