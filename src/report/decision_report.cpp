@@ -122,6 +122,7 @@ std::string decision_text_lines(const DecisionReport& d) {
   if (!d.not_run.empty()) return "decision: none: " + d.not_run + "\n";
   std::string s = "decision: " + rounds_text(d) + "\n";
   for (const auto& v : d.versions) s += "decision " + v.name + ": " + decision_text(v.decision) + "\n";
+  for (const auto& n : d.notes) s += "decision note: " + n + "\n";  // what "(see the note)" points to
   return s;
 }
 

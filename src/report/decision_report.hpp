@@ -25,7 +25,8 @@ nlohmann::json decision_json(const DecisionReport& d);
 /// version ("- v2: **keep**: faster by +3.1% ...").
 std::string decision_markdown(const DecisionReport& d);
 
-/// The terminal lines of the decision, one per version ("decision v2: keep (1.031x, ...)").
+/// The terminal lines of the decision, one per version ("decision v2: keep (1.031x, ...)"), then one
+/// per note ("decision note: the A/A check failed: ..."), which a version's reason may point to.
 std::string decision_text_lines(const DecisionReport& d);
 
 }  // namespace kprof

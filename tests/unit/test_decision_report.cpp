@@ -119,6 +119,15 @@ TEST(DecisionReport, AFailedAACheckDecidesNothing) {
   EXPECT_EQ(d.versions[2].decision.decision, Decision::Revert);  // not correct: whatever the rounds say
   EXPECT_EQ(decision_json(d)["aa_check"], "failed");
   EXPECT_NE(decision_markdown(d).find("A/A check FAILED"), std::string::npos);
+  // The terminal lines carry the note that "(see the note)" points to, with the A/A interval.
+  const std::string lines = decision_text_lines(d);
+  EXPECT_NE(lines.find("decision v1: inconclusive: no decision: the A/A check failed (see the note)"),
+            std::string::npos)
+      << lines;
+  EXPECT_NE(lines.find("decision note: the A/A check failed: the baseline differed from its own second instance "
+                       "(interval"),
+            std::string::npos)
+      << lines;
 }
 
 TEST(DecisionReport, CompareOfOneRunPerSideDecidesNothingFromTheTimes) {
