@@ -157,15 +157,13 @@ std::string command_names(CLI::App& app) {
 /// The listed command `word` is a misspelling of (up to 2 edits, or a third of its letters; or
 /// the one command it starts), "" when none is that close: "anlyze" -> "analyze".
 std::string nearest_command(CLI::App& app, const std::string& word) {
-  std::string best, prefixed;
-  size_t best_d = std::max<size_t>(2, word.size() / 3) + 1, prefixes = 0;
-  for (const CLI::App* sub : app.get_subcommands({})) {
-    if (sub->get_group().empty()) continue;
-    const std::string& name = sub->get_name();
-    if (size_t d = kprof::typo_distance(kprof::to_lower(word), name); d < best_d) best_d = d, best = name;
-    if (word.size() >= 2 && name.compare(0, word.size(), kprof::to_lower(word)) == 0) ++prefixes, prefixed = name;
-  }
-  return !best.empty() ? best : prefixes == 1 ? prefixed : std::string();
+  const std::string w = kprof::to_lower(word);
+  std::vector<std::string> listed;
+  for (const CLI::App* sub : app.get_subcommands({}))
+    if (!sub->get_group().empty()) listed.push_back(sub->get_name());
+  return kprof::nearest_name(w, listed, std::max<size_t>(2, w.size() / 3), [&w](const std::string& name) {
+    return w.size() >= 2 && name.compare(0, w.size(), w) == 0;
+  });
 }
 
 /// The commands that time kernels load CUPTI before any other CUDA or Python work, so that

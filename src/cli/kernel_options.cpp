@@ -124,6 +124,17 @@ size_t typo_distance(const std::string& a, const std::string& b) {
   return d[a.size()][b.size()];
 }
 
+std::string nearest_name(const std::string& word, const std::vector<std::string>& names, size_t max_edits,
+                         const std::function<bool(const std::string& name)>& continues) {
+  std::string best, continued;
+  size_t best_d = max_edits + 1, continuing = 0;
+  for (const auto& name : names) {
+    if (size_t d = typo_distance(word, name); d < best_d) best_d = d, best = name;
+    if (continues(name)) ++continuing, continued = name;
+  }
+  return !best.empty() ? best : continuing == 1 ? continued : std::string();
+}
+
 std::string option_note(const CLI::App& sub, const std::string& name, bool short_names) {
   std::string n = to_lower(name);
   for (char& c : n)
@@ -146,16 +157,11 @@ std::string option_note(const CLI::App& sub, const std::string& name, bool short
   // matched, so --N or --K never are. The other commands take no dimension: any name is matched
   // ("--tpo" -> --top), a name of 1-2 letters to within 1 edit.
   if (n.size() < 6 && sub.get_allow_extras() && !short_names) return "";  // "--" + 4 letters
-  const size_t max_d = n.size() < 5 ? 1 : 2;
-  auto nearest = [&n, max_d](const std::vector<std::string>& options) {
-    std::string best, prefixed;
-    size_t best_d = max_d + 1, prefixes = 0;  // up to max_d edits; else the one option `n` is the start of
-    for (const auto& o : options) {
-      size_t d = typo_distance(n, o);
-      if (d < best_d) best_d = d, best = o;
-      if (o.size() > n.size() && o.compare(0, n.size(), n) == 0 && o[n.size()] == '-') ++prefixes, prefixed = o;
-    }
-    return !best.empty() ? best : prefixes == 1 ? prefixed : std::string();
+  // Up to 1 edit for a name of 1-2 letters, else 2; else the one option `n` is the start of, at a '-'.
+  auto nearest = [&n](const std::vector<std::string>& options) {
+    return nearest_name(n, options, n.size() < 5 ? 1 : 2, [&n](const std::string& o) {
+      return o.size() > n.size() && o.compare(0, n.size(), n) == 0 && o[n.size()] == '-';
+    });
   };
   if (auto best = nearest(own); !best.empty()) return "did you mean " + best + "?";
   if (root)

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +31,11 @@ void add_kernel_options(CLI::App* sub, KernelCliOptions& o, bool several, bool w
 /// The edits between `a` and `b` that a typo makes: insertions, deletions, substitutions and
 /// swaps of two neighbouring letters, each 1 ("--tpo" is 1 from "--top", 2 from "--so").
 size_t typo_distance(const std::string& a, const std::string& b);
+
+/// The name of `names` that `word` is a typo of (the nearest within `max_edits` typo_distance), else
+/// the one name that `continues` accepts as `word` written on (its start), else "".
+std::string nearest_name(const std::string& word, const std::vector<std::string>& names, size_t max_edits,
+                         const std::function<bool(const std::string& name)>& continues);
 
 /// When `--NAME` (given to command `sub` as a dimension or with a space) looks like a kprof option,
 /// what the user probably meant: "did you mean --ncu-timeout?" (this command's option, spelt with
