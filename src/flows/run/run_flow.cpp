@@ -88,7 +88,7 @@ RunOutcome drive_run(const RunRequest& req, RunPorts& ports) {
     ports.select_gpu(
         req.versions.front().gpu);  // the CUDA context for the checks (no GPU: the environment's blockers say why)
   } catch (const Error&) {
-    flow.report_build_failures();  // a compile error or a missing --arch first: the user's own, needing no GPU
+    flow.report_build_failures();  // a compile error (with --arch) first: the user's own, needing no GPU
     if (!(out.env_ready = flow.env_ready())) return out;
     throw;
   }

@@ -234,7 +234,7 @@ bool RunWorkflow::step(VersionRow& row, const std::string& name, Clock::time_poi
     fn();
     return true;
   } catch (const Error& e) {
-    // A build's error needs no GPU (nvcc's messages, a missing --arch): said before the environment's verdict.
+    // A build's error (nvcc's messages) is the user's own: said before the environment's verdict.
     if (name == "build") {
       row.status = VersionStatus::LoadError;
       row.status_reason = one_line_summary(e.what());

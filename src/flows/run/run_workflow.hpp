@@ -39,10 +39,11 @@ class RunWorkflow {
   bool env_ready();
 
   /// When no GPU can be used (drive_run, before env_ready()): waits for the versions' builds and
-  /// reports each failure, one error per distinct message with its hint (a compile error needs no
-  /// GPU, nor does a missing --arch: the user's own mistake comes before the environment's
-  /// blockers); the exit code is the builds' worst (2 for a missing --arch, 1 for nvcc). Returns
-  /// true when one failed.
+  /// reports each failure, one error per distinct message with its hint (a compile error with --arch
+  /// needs no GPU: the user's own mistake comes before the environment's blockers; the exit code is
+  /// the builds' worst). Versions without --arch could not build for want of the GPU: one note names
+  /// them and what --arch would do, and their exit stays the environment's (1). Returns true when a
+  /// build with --arch failed.
   bool report_build_failures();
 
   /// Runs every version (stops after a hung GPU or a ref.py that does not load). Compiled versions
