@@ -24,6 +24,7 @@
 #include "core/subprocess.hpp"
 #include "core/text.hpp"
 #include "flows/output_lock.hpp"
+#include "fake_ncu_report.hpp"
 #include "ncu_report_guard.hpp"
 #include "report/comparison.hpp"
 #include "stages/ncu/csv.hpp"
@@ -36,6 +37,8 @@
 #include "test_env_util.hpp"
 
 using namespace kprof;
+using kprof::testutil::fake_ncu_report;
+using kprof::testutil::read_with_fake_ncu_report;
 using kprof::testutil::TempDir;
 
 namespace {
@@ -395,8 +398,6 @@ std::string unknown_layout_report(const TempDir& dir, const std::string& name) {
   return dir / name;
 }
 
-std::string fake_ncu_report() { return std::string(KPROF_TEST_DATA) + "/fake_ncu_report"; }
-
 }  // namespace
 
 // The closed module crashing on a report the first check cannot vouch for costs one message
@@ -420,19 +421,13 @@ TEST(DamagedInputs, AReaderThatCrashesOnAnUnvouchedReportCostsOneMessage) {
 TEST(DamagedInputs, AnUnvouchedReportIsReadInAChildProcess) {
   TempDir dir;
   const std::string rep = unknown_layout_report(dir, "fine.ncu-rep");
-  Settings s = settings();
-  s.ncu_report = fake_ncu_report();
-  ScopedSettings scoped(s);
-  NcuRepReadOptions o;
-  o.metrics = o.source = o.rules = false;
-  std::string why;
-  auto got = try_read_ncu_rep(rep, o, &why);
-  ASSERT_TRUE(got.has_value()) << why;
-  ASSERT_EQ(got->kernels.size(), 1u);
-  EXPECT_EQ(got->kernels[0].name, "child_kernel(float *)");
-  EXPECT_NE(got->module_origin.find("$KPROF_NCU_REPORT"), std::string::npos) << got->module_origin;
-  ASSERT_TRUE(path_exists(rep + ".pid"));
-  EXPECT_NE(std::stol(read_file(rep + ".pid")), static_cast<long>(getpid()));
+  const auto read = read_with_fake_ncu_report(rep);
+  ASSERT_TRUE(read.rep.has_value()) << read.why;
+  ASSERT_EQ(read.rep->kernels.size(), 1u);
+  EXPECT_EQ(read.rep->kernels[0].name, "child_kernel(float *)");
+  EXPECT_NE(read.rep->module_origin.find("$KPROF_NCU_REPORT"), std::string::npos) << read.rep->module_origin;
+  ASSERT_NE(read.loader_pid, 0);  // the fake wrote REPORT.pid
+  EXPECT_NE(read.loader_pid, static_cast<long>(getpid()));
 }
 
 // ---- the wall-clock limit of a whole command -------------------------------------------------------
